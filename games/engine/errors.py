@@ -1,0 +1,22 @@
+"""The engine's own exceptions: a stable code and parameters, plus an English message.
+
+The web layer translates by ``code`` and ``params``; the English ``message`` is for the
+command line and logs. Bugs are ordinary Python exceptions, never EngineError.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+
+class EngineError(ValueError):
+    """A user's input breaks a rule: a bad card, an illegal meld, an unknown option."""
+
+    def __init__(self, code: str, message: str, **params: object) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.params: Mapping[str, object] = dict(params)
+
+    def as_dict(self) -> dict[str, object]:
+        return {"ok": False, "code": self.code, "error": self.message, "params": dict(self.params)}
