@@ -1,0 +1,162 @@
+"""Reading and writing cards and tiles in the notation players type on a phone.
+
+Cards: rank ``A 2-9 T 10 J Q K`` and suit ``S H D C`` or ``♠ ♥ ♦ ♣`` in either order
+(``AS``, ``♥7``, ``10H``, ``TH``, ``qd``); ``JK`` (or ``JOKER``) is a joker, ``JK=4H``
+declares what it stands for. Tiles: colour ``K`` (black) ``B`` (blue) ``R`` (red) ``Y``/``O``
+(yellow/orange) and number 1-13 in either order (``R7``, ``13B``); ``JK``, ``JK=R7``.
+Tokens are separated by spaces or commas; case does not matter. See docs/design/engine-core.md.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from .cards import (
+    COLOUR_LETTERS,
+    JOKER_RANK,
+    RANK_LETTERS,
+    SUIT_LETTERS,
+    SUIT_SYMBOLS,
+    Card,
+    card_code,
+    tile_code,
+)
+from .errors import EngineError
+from .messages import fail
+from .rules import RuleSet
+
+_SEPARATORS = re.compile(r"[\s,;]+")
+_EQUALS = re.compile(r"\s*=\s*")
+# The white suit symbols and the emoji variation selector are accepted too.
+_SUIT_CHARS = {c: i for i, c in enumerate(SUIT_LETTERS)} | {c: i for i, c in enumerate(SUIT_SYMBOLS)}
+_SUIT_CHARS |= {c: i for i, c in enumerate("♤♡♢♧")}
+_RANK_WORDS = {"A": 1, "T": 10, "10": 10, "J": 11, "Q": 12, "K": 13} | {str(r): r for r in range(2, 10)}
+_COLOUR_CHARS = {c: i for i, c in enumerate(COLOUR_LETTERS)} | {"O": 3}
+_JOKER_WORDS = ("JK", "JOKER")
+_CARD_EXAMPLES = "AS, 10H, TH, ♥7, JK, JK=4H"
+_TILE_EXAMPLES = "R7, B13, K1, Y5, JK, JK=R7"
+
+
+def _clean(token: str) -> str:
+    return token.replace("\ufe0f", "").upper()
+
+
+def _card(token: str) -> Card | None:
+    """A real (non-joker) card from a cleaned token, or None."""
+    if len(token) < 2:
+        return None
+    for suit_char, rank_text in ((token[-1], token[:-1]), (token[0], token[1:])):
+        suit = _SUIT_CHARS.get(suit_char)
+        rank = _RANK_WORDS.get(rank_text)
+        if suit is not None and rank is not None:
+            return Card(rank, suit)
+    return None
+
+
+def _tile(token: str) -> Card | None:
+    """A real (non-joker) tile from a cleaned token, or None."""
+    for colour_char, number_text in ((token[:1], token[1:]), (token[-1:], token[:-1])):
+        colour = _COLOUR_CHARS.get(colour_char)
+        if colour is not None and re.fullmatch(r"[1-9]|1[0-3]", number_text):
+            return Card(int(number_text), colour)
+    return None
+
+
+def _bad(token: str, rules: RuleSet) -> EngineError:
+    if rules.tiles:
+        return fail("bad_token", token=token, item="tile", examples=_TILE_EXAMPLES)
+    return fail("bad_token", token=token, item="card", examples=_CARD_EXAMPLES)
+
+
+def parse_token(token: str, rules: RuleSet) -> Card:
+    """One card or tile; raises EngineError ``bad_token`` or ``no_jokers``."""
+    cleaned = _clean(token)
+    name, sep, declared = cleaned.partition("=")
+    if name in _JOKER_WORDS:
+        if rules.jokers == 0:
+            raise fail("no_jokers", token=token)
+        if not sep:
+            return Card(JOKER_RANK, 0)
+        stands_for = _tile(declared) if rules.tiles else _card(declared)
+        if stands_for is None:
+            raise _bad(token, rules)
+        return Card(JOKER_RANK, 0, stands_for=stands_for)
+    card = _tile(cleaned) if rules.tiles else _card(cleaned)
+    if sep or card is None:
+        raise _bad(token, rules)
+    return card
+
+
+def _tokens(text: str) -> list[str]:
+    return [t for t in _SEPARATORS.split(_EQUALS.sub("=", text.strip())) if t]
+
+
+def check_pack(cards: Iterable[Card], rules: RuleSet) -> None:
+    """Raise EngineError when ``cards`` hold more copies of a card, or more jokers, than the pack."""
+    counts: Counter[Card] = Counter()
+    jokers = 0
+    for card in cards:
+        if card.is_joker:
+            if rules.jokers == 0:
+                raise fail("no_jokers", token="JK")
+            jokers += 1
+            if jokers > rules.jokers:
+                raise fail("too_many_jokers_in_pack", count=jokers, jokers=rules.jokers)
+            continue
+        plain = Card(card.rank, card.suit)
+        counts[plain] += 1
+        if counts[plain] > rules.decks:
+            raise fail("too_many_copies", card=display(plain, rules), count=counts[plain], decks=rules.decks)
+
+
+def parse_hand(text: str, rules: RuleSet) -> list[Card]:
+    """Cards or tiles separated by spaces or commas; raises EngineError naming the bad token."""
+    tokens = _tokens(text)
+    if not tokens:
+        raise fail("empty")
+    cards = [parse_token(t, rules) for t in tokens]
+    check_pack(cards, rules)
+    return cards
+
+
+def parse_melds(text: str, rules: RuleSet) -> list[list[Card]]:
+    """Melds separated by ``|``; the pack's copy limits apply across all of them together."""
+    melds: list[list[Card]] = []
+    for index, part in enumerate(text.split("|"), start=1):
+        tokens = _tokens(part)
+        if not tokens:
+            raise EngineError("empty", f"meld {index}: no cards given", meld=index)
+        melds.append([parse_token(t, rules) for t in tokens])
+    check_pack((c for meld in melds for c in meld), rules)
+    return melds
+
+
+def code(card: Card, rules: RuleSet, *, declared: bool = False) -> str:
+    """Canonical notation: ``AS``, ``TH`` (ten is T), ``JK``; tiles ``R7``, ``K13``, ``JK``.
+
+    With ``declared=True`` a joker that stands for a card is written ``JK=4H`` / ``JK=R7``.
+    """
+    write = tile_code if rules.tiles else card_code
+    if declared and card.is_joker and card.stands_for is not None and not card.stands_for.is_joker:
+        return "JK=" + write(card.stands_for)
+    return write(card)
+
+
+def codes(cards: Iterable[Card], rules: RuleSet, *, declared: bool = False) -> list[str]:
+    """``code`` of each card, in order."""
+    return [code(c, rules, declared=declared) for c in cards]
+
+
+def display(card: Card, rules: RuleSet) -> str:
+    """Human form used in messages: ``5♥``, ``10♠``, ``A♣``; tiles ``R7``; ``JK``."""
+    if card.is_joker or rules.tiles:
+        return code(card, rules)
+    rank = "10" if card.rank == 10 else RANK_LETTERS.get(card.rank, str(card.rank))
+    return rank + SUIT_SYMBOLS[card.suit]
+
+
+def displays(cards: Sequence[Card], rules: RuleSet) -> str:
+    """Cards in display form separated by spaces."""
+    return " ".join(display(c, rules) for c in cards)

@@ -1,0 +1,52 @@
+"""Card values: the penalty of a card left in hand, and the value of a card in a meld."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .cards import ACE, JACK, Card
+from .messages import fail
+from .rules import RuleSet
+
+ACE_HIGH = 14  # a run slot: the ace above the king (Q-K-A)
+
+
+def card_value(card: Card, rules: RuleSet) -> int:
+    """Penalty value of one card or tile left in hand.
+
+    zoliky: 2-10 face, J/Q/K 10, A 11, joker ``joker_penalty`` (15);
+    gin: A 1, 2-10 face, J/Q/K 10; carousel: A 1, 2-10 face, J/Q/K 10, joker ``joker_value``
+    (25); rummikub: the number, joker ``joker_penalty`` (30).
+    """
+    family = rules.family
+    if card.is_joker:
+        if family == "zoliky" or family == "rummikub":
+            return rules.opt_int("joker_penalty")
+        if family == "carousel":
+            return rules.opt_int("joker_value")
+        raise fail("no_jokers", token="JK")
+    if rules.tiles:
+        return card.rank
+    if card.rank == ACE:
+        return 11 if family == "zoliky" else 1
+    return min(card.rank, 10)
+
+
+def hand_value(cards: Iterable[Card], rules: RuleSet) -> int:
+    """Penalty value of the cards or tiles left in a hand."""
+    return sum(card_value(c, rules) for c in cards)
+
+
+def slot_value(rank: int, rules: RuleSet, *, in_group: bool) -> int:
+    """Value of a card of ``rank`` inside a meld (``rank`` 14 = an ace above the king).
+
+    zoliky/carousel: ace 1 at the low end of a run, 11 at the high end and in a group;
+    gin: ace 1; rummikub: the number; J/Q/K 10; 2-10 face.
+    """
+    if rules.tiles:
+        return ACE if rank == ACE_HIGH else rank
+    if rank in (ACE, ACE_HIGH):
+        if rules.family == "gin":
+            return 1
+        return 11 if in_group or rank == ACE_HIGH else 1
+    return 10 if rank >= JACK else rank
