@@ -42,22 +42,47 @@ class Option:
             elif isinstance(raw, str) and raw.strip().lower() in ("0", "false", "no", "off"):
                 value = False
             else:
-                raise EngineError("option_not_bool", f"option {self.name} must be true or false, not {raw!r}", option=self.name, value=str(raw))
+                raise EngineError(
+                    "option_not_bool",
+                    f"option {self.name} must be true or false, not {raw!r}",
+                    option=self.name,
+                    value=str(raw),
+                )
         elif isinstance(self.default, int):
             try:
                 if isinstance(raw, bool):
                     raise ValueError
                 value = int(str(raw).strip())
             except ValueError:
-                raise EngineError("option_not_int", f"option {self.name} must be a whole number, not {raw!r}", option=self.name, value=str(raw)) from None
+                raise EngineError(
+                    "option_not_int",
+                    f"option {self.name} must be a whole number, not {raw!r}",
+                    option=self.name,
+                    value=str(raw),
+                ) from None
         else:
             value = str(raw).strip()
         if self.choices and value not in self.choices:
             allowed = ", ".join(str(c) for c in self.choices)
-            raise EngineError("option_choice", f"option {self.name} must be one of {allowed}, not {raw!r}", option=self.name, value=str(raw), choices=allowed)
+            raise EngineError(
+                "option_choice",
+                f"option {self.name} must be one of {allowed}, not {raw!r}",
+                option=self.name,
+                value=str(raw),
+                choices=allowed,
+            )
         if isinstance(value, int) and not isinstance(value, bool):
-            if (self.minimum is not None and value < self.minimum) or (self.maximum is not None and value > self.maximum):
-                raise EngineError("option_range", f"option {self.name} must be between {self.minimum} and {self.maximum}, not {value}", option=self.name, value=value, minimum=self.minimum, maximum=self.maximum)
+            if (self.minimum is not None and value < self.minimum) or (
+                self.maximum is not None and value > self.maximum
+            ):
+                raise EngineError(
+                    "option_range",
+                    f"option {self.name} must be between {self.minimum} and {self.maximum}, not {value}",
+                    option=self.name,
+                    value=value,
+                    minimum=self.minimum,
+                    maximum=self.maximum,
+                )
         return value
 
 
@@ -65,47 +90,59 @@ def _options(*options: Option) -> Mapping[str, Option]:
     return MappingProxyType({o.name: o for o in options})
 
 
-OPTIONS: Mapping[Family, Mapping[str, Option]] = MappingProxyType({
-    "zoliky": _options(
-        Option("opening_points", 42, "points the first laydown must reach", 0, 200),
-        Option("opening_pure_run", True, "the first laydown must hold a run without a joker"),
-        Option("half_jokers", True, "at most half the cards of a run may be jokers"),
-        Option("all_joker_groups", True, "a group may consist of jokers alone"),
-        Option("adjacent_jokers", True, "two jokers may stand side by side in a run"),
-        Option("flush", False, "ten cards of one suit laid at once close the hand (10-card deal)"),
-        Option("hand_size", 13, "cards dealt to each player", choices=(10, 13)),
-        Option("joker_penalty", 15, "penalty for a joker left in hand", choices=(15, 30, 50)),
-        Option("closer_credit", 10, "points credited to the player who closes", 0, 100),
-        Option("closer_credit_from_hand", 20, "points credited when closing from hand", 0, 100),
-        Option("credit_laid_down", False, "each player is credited the points he laid down"),
-        Option("double_from_hand", False, "closing from hand doubles the others' penalties instead of the credit"),
-        Option("elimination", 100, "a player reaching this total drops out; 0 = open evening", 0, 10000),
-        Option("settlement", "pairs", "how the evening is settled in crowns", choices=("pairs", "winner")),
-    ),
-    "gin": _options(
-        Option("knock_limit", 10, "most deadwood a player may knock with", 0, 10),
-        Option("gin_bonus", 25, "bonus for going gin", 0, 100),
-        Option("undercut_bonus", 25, "bonus for undercutting the knocker", 0, 100),
-        Option("tie_to_knocker", False, "equal deadwood goes to the knocker instead of an undercut"),
-        Option("ace_high", False, "the ace may also stand above the king (Q-K-A)"),
-        Option("target", 150, "the game ends when a player reaches this; 0 = open", 0, 10000),
-    ),
-    "carousel": _options(
-        Option("decks", 2, "decks in play: 1 for two players (one joker), else 2", 1, 2),
-        Option("knock_limit", 5, "most points in hand a player may knock with", 0, 50),
-        Option("joker_value", 25, "value of a joker left in hand", 0, 100),
-        Option("undercut_bonus", 10, "bonus for a winner who did not knock", 0, 100),
-        Option("out_bonus", 25, "bonus for going out with all cards played", 0, 100),
-        Option("target", 150, "the game ends after a hand in which a player reaches this; 0 = open", 0, 10000),
-        Option("game_bonus", 100, "bonus to each player past the target at the end", 0, 1000),
-        Option("hand_win_bonus", 25, "bonus at the end for each hand won", 0, 100),
-    ),
-    "rummikub": _options(
-        Option("opening_points", 30, "points the first laydown must reach from the rack", 0, 200),
-        Option("joker_penalty", 30, "penalty for a joker left on the rack", 0, 100),
-        Option("hands", 0, "agreed number of hands; 0 = open", 0, 100),
-    ),
-})
+OPTIONS: Mapping[Family, Mapping[str, Option]] = MappingProxyType(
+    {
+        "zoliky": _options(
+            Option("opening_points", 42, "points the first laydown must reach", 0, 200),
+            Option("opening_pure_run", True, "the first laydown must hold a run without a joker"),
+            Option(
+                "half_jokers", True, "at most half the cards of a meld may be jokers (all-joker groups aside)"
+            ),
+            Option("all_joker_groups", True, "a group may consist of jokers alone"),
+            Option("adjacent_jokers", True, "two jokers may stand side by side in a run"),
+            Option("flush", False, "ten cards of one suit laid at once close the hand (10-card deal)"),
+            Option("hand_size", 13, "cards dealt to each player", choices=(10, 13)),
+            Option("joker_penalty", 15, "penalty for a joker left in hand", choices=(15, 30, 50)),
+            Option("closer_credit", 10, "points credited to the player who closes", 0, 100),
+            Option("closer_credit_from_hand", 20, "points credited when closing from hand", 0, 100),
+            Option("credit_laid_down", False, "each player is credited the points he laid down"),
+            Option(
+                "double_from_hand",
+                False,
+                "closing from hand doubles the others' penalties instead of the credit",
+            ),
+            Option("elimination", 100, "a player reaching this total drops out; 0 = open evening", 0, 10000),
+            Option(
+                "settlement", "pairs", "how the evening is settled in crowns", choices=("pairs", "winner")
+            ),
+        ),
+        "gin": _options(
+            Option("knock_limit", 10, "most deadwood a player may knock with", 0, 10),
+            Option("gin_bonus", 25, "bonus for going gin", 0, 100),
+            Option("undercut_bonus", 25, "bonus for undercutting the knocker", 0, 100),
+            Option("tie_to_knocker", False, "equal deadwood goes to the knocker instead of an undercut"),
+            Option("ace_high", False, "the ace may also stand above the king (Q-K-A)"),
+            Option("target", 150, "the game ends when a player reaches this; 0 = open", 0, 10000),
+        ),
+        "carousel": _options(
+            Option("decks", 2, "decks in play: 1 for two players (one joker), else 2", 1, 2),
+            Option("knock_limit", 5, "most points in hand a player may knock with", 0, 50),
+            Option("joker_value", 25, "value of a joker left in hand", 0, 100),
+            Option("undercut_bonus", 10, "bonus for a winner who did not knock", 0, 100),
+            Option("out_bonus", 25, "bonus for going out with all cards played", 0, 100),
+            Option(
+                "target", 150, "the game ends after a hand in which a player reaches this; 0 = open", 0, 10000
+            ),
+            Option("game_bonus", 100, "bonus to each player past the target at the end", 0, 1000),
+            Option("hand_win_bonus", 25, "bonus at the end for each hand won", 0, 100),
+        ),
+        "rummikub": _options(
+            Option("opening_points", 30, "points the first laydown must reach from the rack", 0, 200),
+            Option("joker_penalty", 30, "penalty for a joker left on the rack", 0, 100),
+            Option("hands", 0, "agreed number of hands; 0 = open", 0, 100),
+        ),
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,13 +183,20 @@ class RuleSet:
 def rule_set(family: str, options: Mapping[str, object] | None = None) -> RuleSet:
     """The rule set of ``family`` with ``options`` (raw or typed values) over the defaults."""
     if family not in OPTIONS:
-        raise EngineError("unknown_family", f"unknown rule family {family!r} (one of: {', '.join(FAMILIES)})", family=family)
+        raise EngineError(
+            "unknown_family", f"unknown rule family {family!r} (one of: {', '.join(FAMILIES)})", family=family
+        )
     fam: Family = family  # type: ignore[assignment]
     specs = OPTIONS[fam]
     values: dict[str, OptionValue] = {name: spec.default for name, spec in specs.items()}
     for name, raw in (options or {}).items():
         if name not in specs:
-            raise EngineError("unknown_option", f"{family} has no option {name!r} (options: {', '.join(specs)})", option=name, family=family)
+            raise EngineError(
+                "unknown_option",
+                f"{family} has no option {name!r} (options: {', '.join(specs)})",
+                option=name,
+                family=family,
+            )
         values[name] = specs[name].coerce(raw)
     opts = MappingProxyType(values)
     if fam == "zoliky":
