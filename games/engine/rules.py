@@ -111,6 +111,8 @@ OPTIONS: Mapping[Family, Mapping[str, Option]] = MappingProxyType(
                 False,
                 "closing from hand doubles the others' penalties instead of the credit",
             ),
+            Option("keep_joker", False, "the closer may keep an unused joker for the next hand (recorded)"),
+            Option("no_laydown", False, "nobody lays down: every hand is closed from hand"),
             Option("elimination", 100, "a player reaching this total drops out; 0 = open evening", 0, 10000),
             Option(
                 "settlement", "pairs", "how the evening is settled in crowns", choices=("pairs", "winner")
