@@ -1,0 +1,56 @@
+# The two commands: `make run` and `make test`. Everything else supports them.
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+PORT ?= 8000
+HOST ?= 0.0.0.0
+PYTHON_FOUND = $(shell PYTHON="$(PYTHON)" scripts/find-python)
+
+.PHONY: run test lint typecheck pytest install install-dev messages bench clean
+
+run: $(VENV)/.installed-run
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py load_demo
+	$(PY) manage.py lan_addresses --port $(PORT)
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+test: $(VENV)/.installed-dev lint typecheck pytest
+
+lint: $(VENV)/.installed-dev
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+typecheck: $(VENV)/.installed-dev
+	$(VENV)/bin/mypy .
+
+# pytest exits 5 when it collected no test: that fails here like any other error.
+pytest: $(VENV)/.installed-dev
+	$(VENV)/bin/pytest $(PYTEST_ARGS)
+
+install: $(VENV)/.installed-run
+install-dev: $(VENV)/.installed-dev
+
+$(PY):
+	@py="$(PYTHON_FOUND)"; test -n "$$py" || exit 1; echo "Creating $(VENV) with $$py"; "$$py" -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed-run: requirements.lock | $(PY)
+	$(PY) -m pip install --quiet -r requirements.lock
+	touch $@
+
+$(VENV)/.installed-dev: requirements-dev.lock requirements.lock | $(PY)
+	$(PY) -m pip install --quiet -r requirements-dev.lock
+	touch $(VENV)/.installed-run $@
+
+# Translators: after editing strings, `make messages`, translate locale/*/LC_MESSAGES/django.po,
+# then `make messages` again to compile. Needs GNU gettext; the compiled .mo files are committed
+# so that running the site never does.
+messages: $(VENV)/.installed-dev
+	$(PY) manage.py makemessages --all --no-obsolete --ignore=.venv --ignore=staticfiles
+	$(PY) manage.py compilemessages --ignore=.venv
+
+bench: $(VENV)/.installed-dev
+	$(PY) bench/bench_engine.py
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache

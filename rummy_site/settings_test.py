@@ -1,0 +1,13 @@
+"""Test settings: the normal settings with fast hashing and static files without a manifest.
+
+DATABASE_URL still chooses the database, so the same suite runs on SQLite and PostgreSQL.
+"""
+
+import os
+
+os.environ.setdefault("DEBUG", "1")
+
+from rummy_site.settings import *  # noqa: F403
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+STORAGES["staticfiles"] = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}  # noqa: F405

@@ -1,0 +1,8 @@
+"""WSGI entry point for gunicorn and other application servers."""
+
+import os
+
+from django.core.wsgi import get_wsgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rummy_site.settings")
+application = get_wsgi_application()

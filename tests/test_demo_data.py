@@ -1,0 +1,21 @@
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import CommandError, call_command
+
+
+@pytest.mark.django_db
+def test_load_demo_twice_creates_nothing_twice(settings: Any) -> None:
+    settings.DEBUG = True
+    call_command("load_demo")
+    call_command("load_demo")
+    assert get_user_model().objects.filter(username="demo").count() == 1
+
+
+@pytest.mark.django_db
+def test_load_demo_refuses_in_production_mode(settings: Any) -> None:
+    settings.DEBUG = False
+    with pytest.raises(CommandError):
+        call_command("load_demo")
+    assert not get_user_model().objects.filter(username="demo").exists()

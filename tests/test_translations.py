@@ -1,0 +1,51 @@
+"""The committed .mo catalogues match their .po sources, so a fresh clone (no gettext) is translated."""
+
+import ast
+import gettext
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+LOCALE = Path(settings.BASE_DIR) / "locale"
+TRANSLATED = [code for code, _ in settings.LANGUAGES if code != "en"]
+
+
+def po_entries(path: Path) -> dict[str, str]:
+    """msgid -> msgstr of a .po file (singular entries, fuzzy ones skipped)."""
+    entries: dict[str, str] = {}
+    msgid = msgstr = None
+    fuzzy = False
+    current = ""
+    for line in [*path.read_text(encoding="utf-8").splitlines(), ""]:
+        line = line.strip()
+        if line.startswith("#,") and "fuzzy" in line:
+            fuzzy = True
+        elif line.startswith("msgid "):
+            msgid, current = ast.literal_eval(line[6:]), "id"
+        elif line.startswith("msgstr "):
+            msgstr, current = ast.literal_eval(line[7:]), "str"
+        elif line.startswith('"') and current == "id" and msgid is not None:
+            msgid += ast.literal_eval(line)
+        elif line.startswith('"') and current == "str" and msgstr is not None:
+            msgstr += ast.literal_eval(line)
+        elif not line:
+            if msgid and msgstr is not None and not fuzzy:
+                entries[msgid] = msgstr
+            msgid = msgstr = None
+            fuzzy, current = False, ""
+    return entries
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_string_is_translated_and_compiled(language: str) -> None:
+    po = LOCALE / language / "LC_MESSAGES" / "django.po"
+    mo = po.with_suffix(".mo")
+    entries = po_entries(po)
+    assert entries, f"{po} has no entries"
+    untranslated = [msgid for msgid, msgstr in entries.items() if not msgstr]
+    assert not untranslated, f"{language}: untranslated {untranslated[:5]}"
+    with mo.open("rb") as handle:
+        catalogue = gettext.GNUTranslations(handle)
+    stale = [msgid for msgid, msgstr in entries.items() if catalogue.gettext(msgid) != msgstr]
+    assert not stale, f"{mo} is older than {po}: run `make messages` ({stale[:3]})"
