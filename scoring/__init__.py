@@ -1,0 +1,40 @@
+"""Scoring of the four rummy families: hands, games, and Žolíky's settlement in crowns.
+
+Plain Python (no Django); cards and tiles are read and valued by ``games.engine``. The
+service API for the web layer is keyword-only:
+
+- ``score_hand(rules=..., outcome={...}, players=[...]) -> HandResult``
+- ``score_game(rules=..., players=[...], hands=[{...}, ...], ended=False) -> GameState``
+- ``start(rules=..., players=[...]) -> Game`` (immutable; ``play``, ``replace``, ``delete``)
+- ``settle(rules=..., totals={...}) -> Settlement``
+
+Every impossible input raises ``ScoringError`` (an ``EngineError``: ``code``, ``params``,
+English ``message``; templates in ``scoring.messages.MESSAGES``). The JSON contract is in
+README.md beside this file and in ``python -m scoring --help``.
+"""
+
+from .errors import ScoringError
+from .game import Bonus, Elimination, Game, GameState, score_game, start
+from .hands import HandResult, score_hand
+from .outcomes import Count, Outcome, parse_outcome
+from .settlement import Payment, Settlement, fewest_transfers, settle, to_crowns
+
+__all__ = [
+    "Bonus",
+    "Count",
+    "Elimination",
+    "Game",
+    "GameState",
+    "HandResult",
+    "Outcome",
+    "Payment",
+    "ScoringError",
+    "Settlement",
+    "fewest_transfers",
+    "parse_outcome",
+    "score_game",
+    "score_hand",
+    "settle",
+    "start",
+    "to_crowns",
+]

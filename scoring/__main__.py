@@ -1,0 +1,5 @@
+"""``python -m scoring``: see scoring.cli."""
+
+from .cli import main
+
+raise SystemExit(main())

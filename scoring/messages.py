@@ -1,0 +1,75 @@
+"""English message templates of every error code scoring raises.
+
+Same shape as ``games.engine.messages``: ``MESSAGES[code]`` is a ``str.format`` template
+over the error's params. ``gettext_noop`` is a local identity function so Django's
+``makemessages`` extracts the strings while this package never imports Django; the web
+layer translates with ``gettext(MESSAGES[error.code]).format(**error.params)``.
+"""
+
+from __future__ import annotations
+
+
+def gettext_noop(message: str) -> str:
+    """Mark ``message`` for translation without translating it (identity)."""
+    return message
+
+
+MESSAGES: dict[str, str] = {
+    # The shape of the input.
+    "bad_json": gettext_noop("the input is not valid JSON: {detail}"),
+    "outcome_not_object": gettext_noop("a hand's outcome must be a JSON object"),
+    "game_not_object": gettext_noop('a game must be a JSON object {{"players": [...], "hands": [...]}}'),
+    "unknown_field": gettext_noop("{family} outcomes have no field '{field}' (fields: {fields})"),
+    "missing_field": gettext_noop("the field '{field}' is missing"),
+    "field_type": gettext_noop("the field '{field}' must be {expected}"),
+    # Players.
+    "bad_player_name": gettext_noop("a player's name must be a non-empty text, not '{value}'"),
+    "duplicate_player": gettext_noop("{player} is listed twice"),
+    "player_count": gettext_noop("{family} is played by {minimum} to {maximum} players, not {count}"),
+    "unknown_player": gettext_noop("{player} (in {field}) is not a player in this hand"),
+    "missing_player": gettext_noop("{player} is in the game but missing from this hand's players"),
+    # Counts of points, cards or tiles.
+    "bad_count": gettext_noop(
+        "the {field} of {player} must be whole points or the cards left, not '{value}'"
+    ),
+    "negative_count": gettext_noop("the {field} of {player} cannot be negative ({points})"),
+    "missing_count": gettext_noop("the {field} of {player} is missing"),
+    "two_players_out": gettext_noop(
+        "only one player can go out, but {player} has no cards left as well as {other}"
+    ),
+    "out_not_recorded": gettext_noop(
+        "{player} has nothing left in hand, so {player} went out: record it as such"
+    ),
+    # Žolíky.
+    "closer_with_cards": gettext_noop("{player} closed, so cannot have cards left ({points} points)"),
+    "option_off": gettext_noop("the field '{field}' needs the house rule {option}, which is off"),
+    "laid_without_laydown": gettext_noop(
+        "nobody lays down in this game (house rule no_laydown), but {player} has laid-down points"
+    ),
+    "must_close_from_hand": gettext_noop(
+        "nobody lays down in this game (house rule no_laydown), so every close is from hand"
+    ),
+    # Gin and Carousel.
+    "knock_over_limit": gettext_noop("{player} cannot knock with {points} points; the limit is {limit}"),
+    "gin_with_deadwood": gettext_noop("{player} cannot go gin with {points} points of deadwood"),
+    "gin_without_knocker": gettext_noop("gin needs the player who went down (field 'knocker')"),
+    "deadwood_or_hands": gettext_noop("give either 'deadwood' (points) or 'hands' (cards), not both"),
+    "melds_without_hands": gettext_noop("the knocker's 'melds' need both 'hands' as cards"),
+    "hand_size": gettext_noop("{player} must hold {expected} cards after the knock, not {count}"),
+    "melds_not_in_hand": gettext_noop("the declared melds use {card}, which is not in {player}'s hand"),
+    "knock_and_out": gettext_noop("a hand ends by a knock or by going out, not both"),
+    "out_with_cards": gettext_noop("{player} went out, so cannot have cards left ({points} points)"),
+    "knocker_without_cards": gettext_noop(
+        "{player} has no cards left: that is going out (field 'out'), not a knock"
+    ),
+    # Rummikub.
+    "winner_with_tiles": gettext_noop("the winner {player} cannot have tiles left ({points} points)"),
+    # Games.
+    "eliminated_player": gettext_noop(
+        "{player} was eliminated in hand {eliminated_in} and cannot play in a later hand"
+    ),
+    "game_over": gettext_noop("the game ended after hand {finished_after}; no later hand can be scored"),
+    # Settlement.
+    "no_settlement": gettext_noop("only Žolíky is settled in crowns, not {family}"),
+    "bad_total": gettext_noop("the total of {player} must be a whole number, not '{value}'"),
+}
