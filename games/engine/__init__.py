@@ -1,0 +1,75 @@
+"""The rummy rules engine: cards and tiles, rule sets, melds, laydowns, values and solvers.
+
+Plain Python, no Django. The public API (see docs/CONTRACT.md) is re-exported here. The
+solver function ``arrange`` is deliberately not re-exported under its own name, because the
+package attribute ``games.engine.arrange`` is its module; use
+``from games.engine.arrange import arrange``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .cards import JOKER, Card, card_code, tile_code
+from .errors import EngineError
+from .laydown import Laydown, check_laydown
+from .melds import Meld, check_meld
+from .messages import MESSAGES
+from .notation import code, codes, parse_hand, parse_melds
+from .rules import FAMILIES, OPTIONS, RuleSet, parse_settings, rule_set
+from .values import card_value, hand_value
+
+if TYPE_CHECKING:
+    from .arrange import Arrangement
+    from .gin import KnockCheck, LayoffResult, knock_check, layoff
+    from .opening import best_opening
+
+_SOLVER_NAMES = {
+    "Arrangement": "arrange",
+    "KnockCheck": "gin",
+    "LayoffResult": "gin",
+    "knock_check": "gin",
+    "layoff": "gin",
+    "best_opening": "opening",
+}
+
+
+def __getattr__(name: str) -> object:
+    """The solver's names, imported on first use (the solver modules import this package)."""
+    module = _SOLVER_NAMES.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+
+    return getattr(import_module(f"{__name__}.{module}"), name)
+
+
+__all__ = [
+    "FAMILIES",
+    "JOKER",
+    "MESSAGES",
+    "OPTIONS",
+    "Arrangement",
+    "Card",
+    "EngineError",
+    "KnockCheck",
+    "Laydown",
+    "LayoffResult",
+    "Meld",
+    "RuleSet",
+    "best_opening",
+    "card_code",
+    "card_value",
+    "check_laydown",
+    "check_meld",
+    "code",
+    "codes",
+    "hand_value",
+    "knock_check",
+    "layoff",
+    "parse_hand",
+    "parse_melds",
+    "parse_settings",
+    "rule_set",
+    "tile_code",
+]
