@@ -1,0 +1,567 @@
+"""Optimal arrangement of a hand: the melds that leave the least deadwood value, exactly.
+
+How it works (reasons in docs/design/engine-solver.md):
+
+- A real card is an index ``t = suit * 16 + rank`` (rank 1-13) and a bit ``1 << t``. A hand
+  is two masks, ``once`` (cards held at least once) and ``twice`` (held twice, two-deck
+  games), plus a number of jokers; jokers are a count, never positions.
+- A candidate meld is a mask of real cards with the fewest and the most jokers that make
+  it legal exactly as ``melds.check_meld`` decides (group size, distinct suits, run range
+  and length, ace low/high, Žolíky's half-jokers, all-joker-groups and adjacent-jokers
+  options). Hands without jokers use per-rule-set tables of every run and group of the
+  pack, keyed by their lowest card; hands with jokers build their candidates per hand.
+- A depth-first search on the lowest card still undecided: it is deadwood, or it is in one
+  candidate meld containing it (with each allowed number of jokers). Results are memoised
+  on ``(once, twice, jokers left)``. Cards that are in no candidate meld at all are
+  deadwood without any search.
+- Scores are ``points * 64 + cards``: the least deadwood value, and among equals the fewest
+  deadwood cards; remaining ties go to the first arrangement in search order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations, pairwise
+
+from .cards import ACE, JOKER, JOKER_RANK, Card
+from .melds import RUN_MAX
+from .notation import check_pack
+from .rules import RuleSet
+from .values import ACE_HIGH, card_value, slot_value
+
+SHIFT = 16  # t = suit * SHIFT + rank
+WEIGHT = 64  # score = deadwood points * WEIGHT + deadwood cards
+INF = 1 << 60
+_RANK_BITS = 0x3FFE  # ranks 1-13 of one suit
+_ACES = sum(1 << (s * SHIFT + ACE) for s in range(4))
+_BIG = 64  # second mask and joker count live above bit 64 in memo keys
+
+GROUP, RUN = 0, 1
+# A candidate meld: (real-card mask, fewest jokers, most jokers, GROUP|RUN, a, b, suit).
+# Group: a = b = rank, suit -1. Run: a..b = the slots of its lowest and highest real card
+# (slot 14 is an ace above the king), suit = its suit.
+Candidate = tuple[int, int, int, int, int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Arrangement:
+    """Melds (jokers carry ``stands_for``) and the deadwood left, with its value."""
+
+    melds: tuple[tuple[Card, ...], ...]
+    deadwood: tuple[Card, ...]
+    deadwood_points: int
+
+
+class Tables:
+    """Everything the search needs about one rule set, computed once per rule set."""
+
+    __slots__ = (
+        "ace_high",
+        "ace_low",
+        "adjacent",
+        "all_joker_groups",
+        "group_max",
+        "group_points",
+        "half",
+        "high",
+        "joker_group_rank",
+        "joker_value",
+        "low",
+        "plain_chains",
+        "plain_groups",
+        "run_points",
+        "values",
+    )
+
+    def __init__(self, rules: RuleSet) -> None:
+        zoliky = rules.family == "zoliky"
+        self.values = [0] * 64
+        for suit in range(4):
+            for rank in range(1, 14):
+                self.values[suit * SHIFT + rank] = card_value(Card(rank, suit), rules)
+        self.joker_value = card_value(JOKER, rules) if rules.jokers else 0
+        self.ace_low = rules.ace_low
+        self.ace_high = rules.ace_high
+        self.group_max = rules.group_max
+        # The same reading of the options as melds.check_meld (Žolíky only).
+        self.half = zoliky and rules.opt_bool("half_jokers")
+        self.all_joker_groups = zoliky and rules.opt_bool("all_joker_groups")
+        self.adjacent = not zoliky or rules.opt_bool("adjacent_jokers")
+        self.low = ACE if rules.ace_low else 2
+        self.high = ACE_HIGH if rules.ace_high else 13
+        self.run_points = [0] + [slot_value(slot, rules, in_group=False) for slot in range(1, 15)]
+        self.group_points = [0] + [slot_value(rank, rules, in_group=True) for rank in range(1, 14)]
+        self.joker_group_rank = max(range(1, 14), key=lambda r: (self.group_points[r], r))
+        self.plain_groups, self.plain_chains = self._plain_tables()
+
+    def _plain_tables(self) -> tuple[list[tuple[int, ...]], list[tuple[tuple[int, ...], ...]]]:
+        """Every group and run of the pack without jokers, keyed by its lowest card.
+
+        Runs sharing a lowest card and an anchored end are nested (A23 within A234...), so
+        they form a chain the search walks until the first run the hand does not hold.
+        """
+        groups: list[list[int]] = [[] for _ in range(64)]
+        for rank in range(1, 14):
+            for size in range(3, self.group_max + 1):
+                for suits in combinations(range(4), size):
+                    groups[suits[0] * SHIFT + rank].append(sum(1 << (s * SHIFT + rank) for s in suits))
+        chains: dict[tuple[int, int], list[int]] = {}
+        for suit in range(4):
+            for start in range(self.low, self.high - 1):
+                mask = 0
+                for end in range(start, min(self.high, start + RUN_MAX - 1) + 1):
+                    mask |= 1 << (suit * SHIFT + (ACE if end == ACE_HIGH else end))
+                    if end - start >= 2:
+                        lowest = (mask & -mask).bit_length() - 1
+                        anchor = ACE_HIGH if end == ACE_HIGH else start
+                        chains.setdefault((lowest, anchor), []).append(mask)
+        by_card: list[list[tuple[int, ...]]] = [[] for _ in range(64)]
+        for (lowest, _anchor), masks in sorted(chains.items()):
+            by_card[lowest].append(tuple(sorted(masks, key=int.bit_count)))
+        return [tuple(g) for g in groups], [tuple(c) for c in by_card]
+
+    def meldable(self, once: int) -> int:
+        """The cards of ``once`` that are in some meld without jokers (bit-parallel)."""
+        low_part = once if self.ace_low else once & ~_ACES
+        slots = low_part | ((once & _ACES) << 13) if self.ace_high else low_part
+        starts = slots & (slots >> 1) & (slots >> 2)
+        cover = starts | (starts << 1) | (starts << 2)
+        if self.ace_high:
+            cover |= (cover >> 13) & _ACES
+        a = once & _RANK_BITS
+        b = (once >> SHIFT) & _RANK_BITS
+        c = (once >> 2 * SHIFT) & _RANK_BITS
+        d = (once >> 3 * SHIFT) & _RANK_BITS
+        three = (a & b & (c | d)) | (c & d & (a | b))
+        if self.group_max < 3:
+            three = 0
+        return (cover | three | (three << SHIFT) | (three << 2 * SHIFT) | (three << 3 * SHIFT)) & once
+
+    def leftover(self, jokers: int) -> int:
+        """Jokers left unmelded when ``jokers`` remain and no real card is left to join."""
+        if not self.all_joker_groups:
+            return jokers
+        best = [0] * (jokers + 1)
+        for n in range(1, jokers + 1):
+            best[n] = best[n - 1] + 1
+            for size in range(3, min(self.group_max, n) + 1):
+                best[n] = min(best[n], best[n - size])
+        return best[jokers]
+
+
+_BY_ID: dict[int, tuple[RuleSet, Tables]] = {}
+_BY_KEY: dict[tuple[object, ...], Tables] = {}
+
+
+def solver_tables(rules: RuleSet) -> Tables:
+    """The search tables of ``rules``, built once per distinct rule set."""
+    hit = _BY_ID.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    key = (
+        rules.family,
+        rules.tiles,
+        rules.decks,
+        rules.jokers,
+        rules.ace_low,
+        rules.ace_high,
+        rules.group_max,
+        tuple(rules.options.items()),
+    )
+    tables = _BY_KEY.get(key)
+    if tables is None:
+        tables = _BY_KEY[key] = Tables(rules)
+    if len(_BY_ID) >= 256:  # rule sets made per request must not pile up
+        _BY_ID.clear()
+    _BY_ID[id(rules)] = (rules, tables)
+    return tables
+
+
+class Hand:
+    """A hand as masks, plus the given Card objects to hand back (first and second copies)."""
+
+    __slots__ = ("first", "jokers", "once", "second", "twice")
+
+    def __init__(self, cards: Sequence[Card], rules: RuleSet) -> None:
+        once = twice = 0
+        first: dict[int, Card] = {}
+        second: dict[int, Card] = {}
+        jokers: list[Card] = []
+        for card in cards:
+            rank = card.rank
+            if rank == JOKER_RANK:
+                jokers.append(card)
+                continue
+            t = card.suit * SHIFT + rank
+            bit = 1 << t
+            if once & bit:
+                if twice & bit or rules.decks < 2:
+                    check_pack(cards, rules)  # raises too_many_copies
+                twice |= bit
+                second[t] = card
+            else:
+                once |= bit
+                first[t] = card
+        if len(jokers) > rules.jokers:
+            check_pack(cards, rules)  # raises no_jokers / too_many_jokers_in_pack
+        self.once, self.twice, self.first, self.second, self.jokers = once, twice, first, second, jokers
+
+    def without(self, t: int) -> Hand:
+        """A copy with one card of index ``t`` (or a joker, ``t`` = 0) taken out."""
+        other = object.__new__(Hand)
+        other.first, other.second, other.jokers = dict(self.first), dict(self.second), self.jokers
+        other.once, other.twice = self.once, self.twice
+        if t == 0:
+            other.jokers = self.jokers[1:]
+        else:
+            other.once, other.twice = _remove_one(self.once, self.twice, 1 << t)
+        return other
+
+    def take(self, t: int) -> Card:
+        """One of the given cards of index ``t`` (each copy handed out once)."""
+        card = self.first.pop(t, None)
+        if card is None:
+            card = self.second.pop(t)
+        return card
+
+
+def _remove_one(once: int, twice: int, bit: int) -> tuple[int, int]:
+    if twice & bit:
+        return once, twice ^ bit
+    return once & ~bit, twice
+
+
+def _bits(mask: int) -> list[int]:
+    """Indices of the set bits, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def candidates(tables: Tables, once: int, jokers: int) -> list[Candidate]:
+    """Every meld the cards ``once`` can form with up to ``jokers`` jokers (not all-joker ones).
+
+    A run may leave out a card it holds (a joker stands in, the card goes elsewhere).
+    """
+    out: list[Candidate] = []
+    half, group_max = tables.half, tables.group_max
+    for rank in range(1, 14):
+        suits = [s for s in range(4) if once >> (s * SHIFT + rank) & 1]
+        for size in range(len(suits), 0, -1):
+            jmin = max(0, 3 - size)
+            jmax = min(group_max - size, jokers, size if half else jokers)
+            if jmin > jmax:
+                continue
+            for chosen in combinations(suits, size):
+                mask = sum(1 << (s * SHIFT + rank) for s in chosen)
+                out.append((mask, jmin, jmax, GROUP, rank, rank, -1))
+    low, high, adjacent = tables.low, tables.high, tables.adjacent
+    for suit in range(4):
+        base = suit * SHIFT
+        held = (once >> base) & _RANK_BITS
+        if not held:
+            continue
+        slots = [r for r in range(2, 14) if held >> r & 1]
+        if held & 2:
+            if tables.ace_low:
+                slots.insert(0, ACE)
+            if tables.ace_high:
+                slots.append(ACE_HIGH)
+        for i, lo in enumerate(slots):
+            for j in range(i, len(slots)):
+                hi = slots[j]
+                span = hi - lo + 1
+                absent = span - (j - i + 1)
+                if span > RUN_MAX or absent > jokers:
+                    break
+                inner = slots[i + 1 : j]
+                for skipped in range(min(len(inner), jokers - absent) + 1):
+                    for skip in combinations(inner, skipped):
+                        kept = [lo, *(s for s in inner if s not in skip)] + ([hi] if j > i else [])
+                        size = len(kept)
+                        gaps = span - size
+                        if adjacent:
+                            jmax = gaps + (lo - low) + (high - hi)
+                        else:
+                            if any(b - a > 2 for a, b in pairwise(kept)):
+                                continue  # two missing cards side by side
+                            jmax = gaps + (lo > low) + (hi < high)
+                        jmax = min(jmax, RUN_MAX - size, jokers, size if half else jokers)
+                        jmin = max(gaps, 3 - size)
+                        if jmin <= jmax:
+                            mask = sum(1 << (base + (ACE if s == ACE_HIGH else s)) for s in kept)
+                            out.append((mask, jmin, jmax, RUN, lo, hi, suit))
+    return out
+
+
+def layout(tables: Tables, cand: Candidate, jokers: int) -> tuple[list[tuple[int, int, bool]], int]:
+    """The meld ``cand`` with ``jokers`` jokers: (rank, suit, is_joker) in order, and its points.
+
+    Jokers take the identities worth most (ties: the lowest run), as check_meld infers them.
+    """
+    mask, _jmin, _jmax, kind, a, b, suit = cand
+    if kind == GROUP:
+        rank = a if mask else tables.joker_group_rank
+        real = [s for s in range(4) if mask >> (s * SHIFT + rank) & 1]
+        free = [s for s in range(4) if s not in real][:jokers]
+        entries = [(rank, s, False) for s in real] + [(rank, s, True) for s in free]
+        return entries, len(entries) * tables.group_points[rank]
+    base = suit * SHIFT
+    size = mask.bit_count()
+    extra = jokers - ((b - a + 1) - size)
+    room_down, room_up = a - tables.low, tables.high - b
+    if not tables.adjacent:
+        room_down, room_up = min(room_down, 1), min(room_up, 1)
+    points = tables.run_points
+    best: tuple[int, int] | None = None
+    for down in range(min(extra, room_down), -1, -1):
+        up = extra - down
+        if up > room_up:
+            break
+        value = sum(points[slot] for slot in range(a - down, b + up + 1))
+        if best is None or value > best[0]:
+            best = (value, down)
+    assert best is not None
+    value, down = best
+    entries = []
+    for slot in range(a - down, b + extra - down + 1):
+        rank = ACE if slot == ACE_HIGH else slot
+        entries.append((rank, suit, not (a <= slot <= b and mask >> (base + rank) & 1)))
+    return entries, value
+
+
+def meld_cards(hand: Hand, entries: list[tuple[int, int, bool]]) -> tuple[Card, ...]:
+    """Cards for a laid-out meld: the hand's own cards, jokers declared as what they stand for."""
+    return tuple(
+        Card(JOKER_RANK, 0, stands_for=Card(rank, suit)) if joker else hand.take(suit * SHIFT + rank)
+        for rank, suit, joker in entries
+    )
+
+
+# A solution: melds as (candidate or plain mask, jokers), deadwood indices, unmelded jokers,
+# the discarded index (or None), and the score.
+Plan = tuple[list[tuple[Candidate | int, int]], list[int], int, int | None, int]
+
+
+def _search_plain(tables: Tables, once: int, twice: int, discard: int) -> Plan:
+    """Least deadwood without jokers, optionally discarding exactly one card first."""
+    values, groups, chains = tables.values, tables.plain_groups, tables.plain_chains
+    memo: dict[int, int] = {}
+    picks: dict[int, int] = {}
+
+    def rec(once: int, twice: int, spare: int) -> int:
+        if not once:
+            return INF if spare else 0
+        key = once | (twice << _BIG) | (spare << 2 * _BIG) if twice or spare else once
+        found = memo.get(key)
+        if found is not None:
+            return found
+        low = once & -once
+        t = low.bit_length() - 1
+        if twice & low:
+            o1, t1 = once, twice ^ low
+        else:
+            o1, t1 = once ^ low, twice
+        best = values[t] * WEIGHT + 1 + rec(o1, t1, spare)
+        pick = 0
+        if spare:
+            score = rec(o1, t1, 0)
+            if score < best:
+                best, pick = score, -1
+        for mask in groups[t]:
+            if mask & once == mask:
+                score = rec((once & ~mask) | (twice & mask), twice & ~mask, spare)
+                if score < best:
+                    best, pick = score, mask
+        for chain in chains[t]:
+            for mask in chain:
+                if mask & once != mask:
+                    break
+                score = rec((once & ~mask) | (twice & mask), twice & ~mask, spare)
+                if score < best:
+                    best, pick = score, mask
+        memo[key] = best
+        picks[key] = pick
+        return best
+
+    total = rec(once, twice, discard)
+    melds: list[tuple[Candidate | int, int]] = []
+    dead: list[int] = []
+    dropped: int | None = None
+    spare = discard
+    while once:
+        key = once | (twice << _BIG) | (spare << 2 * _BIG) if twice or spare else once
+        pick = picks[key]
+        if pick > 0:
+            melds.append((pick, 0))
+            once, twice = (once & ~pick) | (twice & pick), twice & ~pick
+            continue
+        low = once & -once
+        if pick == 0:
+            dead.append(low.bit_length() - 1)
+        else:
+            dropped, spare = low.bit_length() - 1, 0
+        once, twice = _remove_one(once, twice, low)
+    return melds, dead, 0, dropped, total
+
+
+def _search_jokers(tables: Tables, once: int, twice: int, jokers: int, cands: list[Candidate]) -> Plan:
+    """Least deadwood with jokers: each candidate meld with each allowed number of jokers."""
+    values = tables.values
+    by_card: dict[int, list[Candidate]] = {}
+    for cand in cands:
+        mask = cand[0]
+        by_card.setdefault((mask & -mask).bit_length() - 1, []).append(cand)
+    joker_score = tables.joker_value * WEIGHT + 1
+    leftover = [tables.leftover(j) * joker_score for j in range(jokers + 1)]
+    memo: dict[int, int] = {}
+    picks: dict[int, tuple[Candidate, int] | None] = {}
+    empty: list[Candidate] = []
+
+    def rec(once: int, twice: int, left: int) -> int:
+        if not once:
+            return leftover[left]
+        key = once | (twice << _BIG) | (left << 2 * _BIG)
+        found = memo.get(key)
+        if found is not None:
+            return found
+        low = once & -once
+        t = low.bit_length() - 1
+        if twice & low:
+            best = values[t] * WEIGHT + 1 + rec(once, twice ^ low, left)
+        else:
+            best = values[t] * WEIGHT + 1 + rec(once ^ low, twice, left)
+        pick: tuple[Candidate, int] | None = None
+        for cand in by_card.get(t, empty):
+            mask, jmin, jmax = cand[0], cand[1], cand[2]
+            if mask & once != mask or jmin > left:
+                continue
+            o1, t1 = (once & ~mask) | (twice & mask), twice & ~mask
+            for used in range(jmin, min(jmax, left) + 1):
+                score = rec(o1, t1, left - used)
+                if score < best:
+                    best, pick = score, (cand, used)
+        memo[key] = best
+        picks[key] = pick
+        return best
+
+    total = rec(once, twice, jokers)
+    melds: list[tuple[Candidate | int, int]] = []
+    dead: list[int] = []
+    left = jokers
+    while once:
+        choice = picks[once | (twice << _BIG) | (left << 2 * _BIG)]
+        if choice is None:
+            low = once & -once
+            dead.append(low.bit_length() - 1)
+            once, twice = _remove_one(once, twice, low)
+            continue
+        cand, used = choice
+        melds.append(choice)
+        once, twice = (once & ~cand[0]) | (twice & cand[0]), twice & ~cand[0]
+        left -= used
+    unmelded = tables.leftover(left)
+    for size in _joker_groups(tables, left - unmelded):
+        melds.append(((0, size, size, GROUP, 0, 0, -1), size))
+    return melds, dead, unmelded, None, total
+
+
+def _joker_groups(tables: Tables, jokers: int) -> list[int]:
+    """Sizes of all-joker groups holding exactly ``jokers`` jokers."""
+    sizes = []
+    while jokers:
+        size = min(tables.group_max, jokers)
+        if jokers - size in (1, 2):
+            size = 3
+        sizes.append(size)
+        jokers -= size
+    return sizes
+
+
+def _deadwood_sum(tables: Tables, once: int, twice: int) -> tuple[int, int]:
+    values = tables.values
+    points = count = 0
+    for mask in (once, twice):
+        for t in _bits(mask):
+            points += values[t]
+            count += 1
+    return points, count
+
+
+def solve(tables: Tables, hand: Hand, *, discard: bool = False) -> Plan:
+    """The best plan for ``hand``; with ``discard``, after throwing away its best card.
+
+    Discarding is supported for hands without jokers (the only ones gin deals).
+    """
+    once, twice, jokers = hand.once, hand.twice, len(hand.jokers)
+    if jokers:
+        if discard:
+            raise ValueError("discard search is for hands without jokers")
+        cands = candidates(tables, once, jokers)
+        meldable = 0
+        for cand in cands:
+            meldable |= cand[0]
+    else:
+        cands = []
+        meldable = tables.meldable(once)
+    forced_once, forced_twice = once & ~meldable, twice & ~meldable
+    once, twice = once & meldable, twice & meldable
+    plan: Plan
+    if jokers:
+        plan = _search_jokers(tables, once, twice, jokers, cands)
+    elif once:
+        plan = _search_plain(tables, once, twice, int(discard))
+    else:
+        plan = [], [], 0, None, INF if discard else 0
+    if discard and forced_once:
+        # Throwing away the forced deadwood card worth most, against the search's own discard.
+        values = tables.values
+        worst = max(_bits(forced_once), key=lambda t: (values[t], t & (SHIFT - 1), t))
+        kept = _search_plain(tables, once, twice, 0) if once else (*plan[:3], None, 0)
+        if kept[4] - values[worst] * WEIGHT - 1 <= plan[4]:
+            plan = kept[0], kept[1], kept[2], worst, kept[4]
+            forced_once, forced_twice = _remove_one(forced_once, forced_twice, 1 << worst)
+    melds, dead, unmelded, dropped, score = plan
+    points, count = _deadwood_sum(tables, forced_once, forced_twice)
+    dead = sorted(dead + _bits(forced_once) + _bits(forced_twice))
+    return melds, dead, unmelded, dropped, points * WEIGHT + count + score
+
+
+def build(tables: Tables, hand: Hand, plan: Plan) -> Arrangement:
+    """Turn a plan into an Arrangement of the hand's own Card objects."""
+    melds, dead, unmelded, _dropped, _score = plan
+    out: list[tuple[Card, ...]] = []
+    for what, jokers in melds:
+        if isinstance(what, int):
+            out.append(tuple(hand.take(t) for t in _plain_order(what)))
+        else:
+            out.append(meld_cards(hand, layout(tables, what, jokers)[0]))
+    deadwood = [hand.take(t) for t in dead]
+    points = sum(tables.values[t] for t in dead) + unmelded * tables.joker_value
+    deadwood += hand.jokers[len(hand.jokers) - unmelded :]
+    return Arrangement(tuple(out), tuple(deadwood), points)
+
+
+def _plain_order(mask: int) -> list[int]:
+    """A joker-free meld's indices in playing order (a run's high ace last)."""
+    ts = _bits(mask)
+    if len({t & (SHIFT - 1) for t in ts}) > 1 and ts[0] & (SHIFT - 1) == ACE:
+        ranks = {t & (SHIFT - 1) for t in ts}
+        if 13 in ranks and 2 not in ranks:
+            return ts[1:] + ts[:1]
+    return ts
+
+
+def arrange(cards: Sequence[Card], rules: RuleSet) -> Arrangement:
+    """The melds that leave the least deadwood value (values.card_value), exactly.
+
+    Every meld passes melds.check_meld; jokers in melds carry ``stands_for``. Among
+    arrangements with equal deadwood value the one with fewer deadwood cards wins.
+    """
+    tables = solver_tables(rules)
+    hand = Hand(cards, rules)
+    return build(tables, hand, solve(tables, hand))

@@ -1,0 +1,53 @@
+"""A deliberately simple brute-force solver, the yardstick for games.engine.arrange.
+
+It knows nothing about runs, groups or jokers: it tries every way to split a hand into
+melds and deadwood and asks ``melds.check_meld`` which melds are legal. Only memoisation
+keeps it usable (on the multiset of cards left, and on the legality of a multiset).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from itertools import combinations
+
+from games.engine.cards import JOKER, Card
+from games.engine.errors import EngineError
+from games.engine.melds import check_meld
+from games.engine.rules import RuleSet
+from games.engine.values import card_value
+
+Key = tuple[tuple[int, int], ...]  # a multiset of cards: sorted (rank, suit), jokers (0, 0)
+
+
+def _key(cards: Sequence[Card]) -> Key:
+    return tuple(sorted((c.rank, c.suit) if not c.is_joker else (0, 0) for c in cards))
+
+
+def least_deadwood(cards: Sequence[Card], rules: RuleSet) -> int:
+    """The least deadwood value over every partition of ``cards`` into legal melds + rest."""
+
+    @cache
+    def legal(meld: Key) -> bool:
+        try:
+            check_meld([JOKER if r == 0 else Card(r, s) for r, s in meld], rules)
+        except EngineError:
+            return False
+        return True
+
+    @cache
+    def best(rest: Key) -> int:
+        if not rest:
+            return 0
+        first, others = rest[0], rest[1:]
+        value = card_value(JOKER if first[0] == 0 else Card(*first), rules) + best(others)
+        positions = range(len(others))
+        for size in range(2, len(others) + 1):
+            for chosen in combinations(positions, size):
+                meld = (first, *(others[i] for i in chosen))
+                if legal(tuple(sorted(meld))):
+                    left = tuple(others[i] for i in positions if i not in chosen)
+                    value = min(value, best(left))
+        return value
+
+    return best(_key(cards))
