@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import itertools
+import random
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.engine.cards import JOKER, Card
 from games.engine.errors import EngineError
 from games.engine.melds import Meld, check_meld
+from games.engine.messages import MESSAGES
 from games.engine.notation import code, parse_hand
 from games.engine.rules import RuleSet, rule_set
 
@@ -274,3 +280,81 @@ def test_gin_rejects_jokers() -> None:
     with pytest.raises(EngineError) as caught:
         check_meld([Card(5, 1), Card(6, 1), JOKER], GIN)
     assert caught.value.code == "no_jokers"
+
+
+# --- properties ---------------------------------------------------------------------------
+
+ANY_CARD = st.builds(Card, st.integers(1, 13), st.integers(0, 3))
+RUNISH = st.builds(
+    lambda base, offsets, suit: [Card((base + o - 1) % 13 + 1, suit) for o in offsets],
+    st.integers(1, 13),
+    st.lists(st.integers(0, 5), min_size=1, max_size=4, unique=True),
+    st.integers(0, 3),
+)
+GROUPISH = st.builds(
+    lambda rank, suits: [Card(rank, s) for s in suits],
+    st.integers(1, 13),
+    st.lists(st.integers(0, 3), min_size=1, max_size=4),
+)
+NEAR_CARDS = st.one_of(
+    RUNISH, GROUPISH, st.lists(st.builds(Card, st.integers(1, 13), st.integers(0, 1)), min_size=1, max_size=5)
+)
+EVERY_IDENTITY = [Card(rank, suit) for rank in range(1, 14) for suit in range(4)]
+FAMILY_RULES = [
+    ZOLIKY,
+    CAROUSEL,
+    RUMMIKUB,
+    rule_set("zoliky", {"half_jokers": "false", "adjacent_jokers": "false"}),
+    rule_set("gin", {"ace_high": "true"}),
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    cards=st.lists(
+        st.one_of(ANY_CARD, st.just(JOKER), st.builds(lambda c: Card(0, 0, stands_for=c), ANY_CARD)),
+        max_size=15,
+    ),
+    rules=st.sampled_from([*FAMILY_RULES, GIN]),
+)
+def test_check_meld_raises_only_engine_errors(cards: list[Card], rules: RuleSet) -> None:
+    try:
+        m = check_meld(cards, rules)
+    except EngineError as e:
+        assert MESSAGES[e.code].format(**e.params) == e.message
+        return
+    # a legal meld stays legal, with the same kind and points, when each joker is its card
+    real = [m.jokers.get(i, card) for i, card in enumerate(cards)]
+    again = check_meld(real, rules)
+    assert (again.kind, again.points) == (m.kind, m.points)
+    assert set(m.jokers) == {i for i, card in enumerate(cards) if card.is_joker}
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    naturals=NEAR_CARDS,
+    joker_count=st.integers(1, 2),
+    where=st.randoms(use_true_random=False),
+    rules=st.sampled_from(FAMILY_RULES[:4]),
+)
+def test_inferred_jokers_are_worth_the_most(
+    naturals: list[Card], joker_count: int, where: random.Random, rules: RuleSet
+) -> None:
+    cards = naturals + [JOKER] * joker_count
+    where.shuffle(cards)
+    positions = [i for i, card in enumerate(cards) if card.is_joker]
+    best: int | None = None
+    for identities in itertools.product(EVERY_IDENTITY, repeat=joker_count):
+        declared = list(cards)
+        for pos, identity in zip(positions, identities, strict=True):
+            declared[pos] = Card(0, 0, stands_for=identity)
+        try:
+            points = check_meld(declared, rules).points
+        except EngineError:
+            continue
+        best = points if best is None else max(best, points)
+    if best is None:
+        with pytest.raises(EngineError):
+            check_meld(cards, rules)
+    else:
+        assert check_meld(cards, rules).points == best
