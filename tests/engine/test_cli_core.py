@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -175,3 +176,12 @@ def test_in_process_internal_error_is_reported_and_run_goes_on(
     assert results[0]["code"] == "internal_error"
     assert results[1] == {"ok": True}
     assert "RuntimeError" in capsys.readouterr().err
+
+
+def test_every_code_raised_by_the_engine_has_a_message() -> None:
+    engine = ROOT / "games" / "engine"
+    raised: set[str] = set()
+    for path in engine.glob("*.py"):
+        raised |= set(re.findall(r'(?:fail|EngineError)\(\s*"([a-z_]+)"', path.read_text(encoding="utf-8")))
+    assert {"bad_token", "too_short", "option_range", "unknown_family"} <= raised  # the scan works
+    assert sorted(raised - set(MESSAGES)) == []
