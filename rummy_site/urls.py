@@ -10,6 +10,7 @@ urlpatterns = [
 ]
 urlpatterns += i18n_patterns(
     path("", views.home, name="home"),
+    path("", include("games.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
     prefix_default_language=False,

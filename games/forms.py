@@ -1,0 +1,303 @@
+"""Forms: starting a game (house rules, players) and recording a hand, per rule family.
+
+A hand form turns what the scorer typed or tapped into the scoring package's outcome dict,
+and puts each engine or scoring error back at the field that caused it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games.engine.errors import EngineError
+from games.engine.rules import OPTIONS, Option, RuleSet
+from games.messages import error_message
+
+MAX_PLAYERS = 6
+
+# Short labels for the house rules, as a player would name them.
+OPTION_LABELS: Mapping[str, Any] = {
+    "opening_points": _("First laydown at least (points)"),
+    "opening_pure_run": _("First laydown needs a run without a joker"),
+    "half_jokers": _("At most half of a meld may be jokers"),
+    "all_joker_groups": _("A group may be all jokers"),
+    "adjacent_jokers": _("Two jokers may stand side by side in a run"),
+    "flush": _("Flush: ten cards of one suit close the hand"),
+    "hand_size": _("Cards dealt to each player"),
+    "joker_penalty": _("Penalty for a joker left in hand"),
+    "closer_credit": _("Credit for closing"),
+    "closer_credit_from_hand": _("Credit for closing from hand"),
+    "credit_laid_down": _("Credit the points each player laid down"),
+    "double_from_hand": _("Closing from hand doubles the others' penalties (instead of the credit)"),
+    "keep_joker": _("The closer may keep an unused joker"),
+    "no_laydown": _("No laying down: every hand closes from hand"),
+    "elimination": _("Out at (points; 0 = open evening)"),
+    "settlement": _("Settlement in crowns"),
+    "knock_limit": _("Knock with at most (points)"),
+    "gin_bonus": _("Gin bonus"),
+    "undercut_bonus": _("Undercut bonus"),
+    "tie_to_knocker": _("A tie goes to the knocker"),
+    "ace_high": _("Ace may also be high (Q-K-A)"),
+    "target": _("Game to (points; 0 = open)"),
+    "joker_value": _("Value of a joker left in hand"),
+    "out_bonus": _("Bonus for going out"),
+    "game_bonus": _("Game bonus past the target"),
+    "hand_win_bonus": _("Bonus per hand won, at the end"),
+    "hands": _("Number of hands (0 = open)"),
+}
+CHOICE_LABELS: Mapping[object, Any] = {
+    "pairs": _("every pair settles its difference"),
+    "winner": _("everyone pays the winner"),
+}
+# Carousel's deck count follows the number of players (one deck for two): not a house rule.
+DERIVED_OPTIONS = {("carousel", "decks")}
+
+
+def numeric(**attrs: object) -> forms.NumberInput:
+    return forms.NumberInput(attrs={"inputmode": "numeric", "pattern": "[0-9]*", **attrs})
+
+
+def option_field(option: Option) -> forms.Field:
+    label = OPTION_LABELS.get(option.name, option.name)
+    if isinstance(option.default, bool):
+        return forms.BooleanField(label=label, required=False, initial=option.default)
+    if option.choices:
+        choices = [(str(c), CHOICE_LABELS.get(c, str(c))) for c in option.choices]
+        return forms.ChoiceField(label=label, choices=choices, initial=str(option.default))
+    return forms.IntegerField(
+        label=label,
+        initial=option.default,
+        min_value=option.minimum,
+        max_value=option.maximum,
+        widget=numeric(),
+    )
+
+
+class NewGameForm(forms.Form):
+    """House rules of one family (defaults from RULES.md) and the players in seat order."""
+
+    def __init__(self, *args: Any, family: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.family = family
+        for name, option in OPTIONS[family].items():  # type: ignore[index]
+            if (family, name) not in DERIVED_OPTIONS:
+                self.fields[f"opt_{name}"] = option_field(option)
+        for i in range(1, MAX_PLAYERS + 1):
+            self.fields[f"player_{i}"] = forms.CharField(
+                label=_("Seat %(number)s") % {"number": i},
+                required=False,
+                max_length=40,
+                widget=forms.TextInput(attrs={"list": "recent-players", "autocomplete": "off"}),
+            )
+        self.fields["first_dealer"] = forms.TypedChoiceField(
+            label=_("First dealer"),
+            coerce=int,
+            choices=[(i, _("Seat %(number)s") % {"number": i + 1}) for i in range(MAX_PLAYERS)],
+            initial=0,
+        )
+
+    def option_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.fields if name.startswith("opt_")]
+
+    def player_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.fields if name.startswith("player_")]
+
+    def options(self) -> dict[str, object]:
+        return {name[4:]: value for name, value in self.cleaned_data.items() if name.startswith("opt_")}
+
+    def players(self) -> list[str]:
+        return [self.cleaned_data[f"player_{i}"] for i in range(1, MAX_PLAYERS + 1)]
+
+    def add_engine_error(self, error: EngineError) -> None:
+        option = error.params.get("option")
+        field = f"opt_{option}" if option is not None and f"opt_{option}" in self.fields else None
+        self.add_error(field, error_message(error))
+
+
+class HandForm(forms.Form):
+    """One hand of one family. ``players`` are the players dealt in (eliminated ones are not)."""
+
+    request_id = forms.UUIDField(required=False, widget=forms.HiddenInput)
+    version = forms.IntegerField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, rules: RuleSet, players: Sequence[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.rules = rules
+        self.players = list(players)
+        family = rules.family
+        people = [(name, name) for name in self.players]
+        if family == "zoliky":
+            self.fields["closer"] = self._role(_("Who closed?"), people)
+            self.fields["from_hand"] = forms.BooleanField(label=_("Closed from hand"), required=False)
+            if rules.opt_bool("keep_joker"):
+                self.fields["kept_joker"] = forms.BooleanField(label=_("Kept a joker"), required=False)
+        elif family == "gin":
+            self.fields["knocker"] = self._role(_("Who knocked?"), people)
+            self.fields["gin"] = forms.BooleanField(label=_("Gin (no deadwood)"), required=False)
+        elif family == "carousel":
+            nobody = [("", _("Nobody"))]
+            self.fields["knocker"] = self._role(_("Who knocked?"), [*nobody, *people], required=False)
+            self.fields["out"] = self._role(_("Who went out?"), [*nobody, *people], required=False)
+        else:
+            self.fields["winner"] = self._role(
+                _("Who went out?"), [("", _("Nobody: the pool ran dry")), *people], required=False
+            )
+        for i, name in enumerate(self.players):
+            self.fields[f"points_{i}"] = forms.IntegerField(
+                label=_("%(name)s: points") % {"name": name}, required=False, min_value=0, widget=numeric()
+            )
+            self.fields[f"cards_{i}"] = forms.CharField(
+                label=_("%(name)s: tiles left") % {"name": name}
+                if rules.tiles
+                else _("%(name)s: cards left") % {"name": name},
+                required=False,
+                max_length=300,
+                widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters"}),
+            )
+            if family == "zoliky" and rules.opt_bool("credit_laid_down"):
+                self.fields[f"laid_{i}"] = forms.CharField(
+                    label=_("%(name)s: laid down (points or melds)") % {"name": name},
+                    required=False,
+                    max_length=300,
+                )
+        if family == "gin":
+            self.fields["melds"] = forms.CharField(
+                label=_("Knocker's melds (with cards)"),
+                required=False,
+                max_length=300,
+                help_text=_("Melds separated by |, e.g. 7H 8H 9H | KS KD KC"),
+            )
+
+    @staticmethod
+    def _role(label: Any, choices: list[tuple[str, Any]], *, required: bool = True) -> forms.ChoiceField:
+        return forms.ChoiceField(label=label, choices=choices, widget=forms.RadioSelect, required=required)
+
+    # ---------------------------------------------------------------- layout helpers
+
+    def role_fields(self) -> list[forms.BoundField]:
+        return [self[n] for n in ("closer", "knocker", "out", "winner") if n in self.fields]
+
+    def flag_fields(self) -> list[forms.BoundField]:
+        return [self[n] for n in ("from_hand", "gin", "kept_joker") if n in self.fields]
+
+    def player_rows(
+        self,
+    ) -> list[tuple[int, str, forms.BoundField, forms.BoundField, forms.BoundField | None]]:
+        return [
+            (
+                i,
+                name,
+                self[f"points_{i}"],
+                self[f"cards_{i}"],
+                self[f"laid_{i}"] if f"laid_{i}" in self.fields else None,
+            )
+            for i, name in enumerate(self.players)
+        ]
+
+    # ---------------------------------------------------------------- outcome <-> form
+
+    def _count(self, i: int) -> int | str | None:
+        cards = (self.cleaned_data.get(f"cards_{i}") or "").strip()
+        if cards:
+            return cards
+        points: int | None = self.cleaned_data.get(f"points_{i}")
+        return points
+
+    def outcome(self) -> dict[str, object] | None:
+        """The outcome dict for scoring, or None (with field errors added) when a count is missing."""
+        data = self.cleaned_data
+        family = self.rules.family
+        role = {"zoliky": "closer", "gin": "knocker", "carousel": "out", "rummikub": "winner"}[family]
+        emptied = data.get(role) or None  # the player whose hand is empty by definition
+        counts: dict[str, int | str] = {}
+        for i, name in enumerate(self.players):
+            count = self._count(i)
+            if count is None:
+                if name == emptied and family != "gin":
+                    continue
+                self.add_error(f"points_{i}", _("Enter the points, or tap the cards left."))
+            else:
+                counts[name] = count
+        if self.errors:
+            return None
+        outcome: dict[str, object]
+        if family == "zoliky":
+            outcome = {"closer": data["closer"], "from_hand": data["from_hand"], "left": counts}
+            laid = {name: (data.get(f"laid_{i}") or "").strip() for i, name in enumerate(self.players)}
+            if any(laid.values()):
+                outcome["laid"] = {name: value for name, value in laid.items() if value}
+            if data.get("kept_joker"):
+                outcome["kept_joker"] = True
+        elif family == "gin":
+            outcome = {"knocker": data["knocker"], "gin": data["gin"]}
+            with_cards = [isinstance(count, str) for count in counts.values()]
+            if all(with_cards):
+                outcome["hands"] = counts
+                if (data.get("melds") or "").strip():
+                    outcome["melds"] = data["melds"].strip()
+            elif any(with_cards):
+                for i, name in enumerate(self.players):
+                    if not isinstance(counts[name], str):
+                        self.add_error(
+                            f"cards_{i}", _("Give both hands as cards, or both deadwood counts as points.")
+                        )
+                return None
+            else:
+                outcome["deadwood"] = counts
+                if (data.get("melds") or "").strip():
+                    self.add_error("melds", _("Melds are checked only when both hands are given as cards."))
+                    return None
+        elif family == "carousel":
+            outcome = {"knocker": data.get("knocker") or None, "out": data.get("out") or None, "left": counts}
+        else:
+            outcome = {"winner": data.get("winner") or None, "left": counts}
+        return outcome
+
+    @staticmethod
+    def initial_from(outcome: Mapping[str, Any], players: Sequence[str]) -> dict[str, object]:
+        """Form values that reproduce a stored outcome (for corrections)."""
+        initial: dict[str, object] = {}
+        for key in ("closer", "knocker", "out", "winner"):
+            if key in outcome:
+                initial[key] = outcome[key] or ""
+        for key in ("from_hand", "gin", "kept_joker"):
+            if key in outcome:
+                initial[key] = bool(outcome[key])
+        if outcome.get("melds"):
+            initial["melds"] = outcome["melds"]
+        counts: Mapping[str, Any] = (
+            outcome.get("left") or outcome.get("deadwood") or outcome.get("hands") or {}
+        )
+        laid: Mapping[str, Any] = outcome.get("laid") or {}
+        for i, name in enumerate(players):
+            value = counts.get(name)
+            if isinstance(value, str):
+                initial[f"cards_{i}"] = value
+            elif value is not None:
+                initial[f"points_{i}"] = value
+            if name in laid:
+                initial[f"laid_{i}"] = laid[name]
+        return initial
+
+    def add_engine_error(self, error: EngineError) -> None:
+        """Put an engine or scoring error at the field that caused it."""
+        message = error_message(error)
+        player = error.params.get("player")
+        field = error.params.get("field")
+        target: str | None = None
+        if isinstance(player, str) and player in self.players:
+            i = self.players.index(player)
+            if field == "laid" and f"laid_{i}" in self.fields:
+                target = f"laid_{i}"
+            elif field == "melds":
+                target = "melds"
+            else:
+                target = (
+                    f"cards_{i}" if (self.cleaned_data.get(f"cards_{i}") or "").strip() else f"points_{i}"
+                )
+        elif isinstance(field, str) and field in self.fields:
+            target = field
+        self.add_error(target, message)

@@ -1,0 +1,56 @@
+"""Engine, scoring and service errors in the user's language.
+
+The engine and scoring packages keep English templates per error code (marked for
+extraction, never translated there); here they are translated and filled with the error's
+parameters. A code without a template falls back to the error's English message.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext, gettext_noop
+
+from games.engine.errors import EngineError
+from games.engine.messages import MESSAGES as ENGINE_MESSAGES
+from scoring.messages import MESSAGES as SCORING_MESSAGES
+
+SERVICE_MESSAGES: dict[str, str] = {
+    "stale_edit": gettext_noop(
+        "Someone else saved hand {hand} while you were editing it. Its current values are shown below; "
+        "change them again if needed."
+    ),
+    "hand_gone": gettext_noop("Hand {hand} was deleted meanwhile."),
+    "already_undone": gettext_noop("This change was already undone."),
+    "changed_since": gettext_noop("The hand was changed after this; undo the later change first."),
+    "name_too_long": gettext_noop("The name {player} is too long (at most {maximum} characters)."),
+}
+HAND_PREFIX = gettext_noop("Hand {hand}: {message}")
+MELD_PREFIX = gettext_noop("Meld {meld}: {message}")
+
+TEMPLATES: dict[str, str] = {**ENGINE_MESSAGES, **SCORING_MESSAGES, **SERVICE_MESSAGES}
+
+
+def error_message(error: EngineError) -> str:
+    template = TEMPLATES.get(error.code)
+    params = {key: value for key, value in error.params.items()}
+    if template is None:
+        return error.message
+    try:
+        message = gettext(template).format(**params)
+    except (KeyError, IndexError, ValueError):
+        # A translation that names a parameter the error lacks must not cost the user a 500.
+        message = template.format(**params) if _formats(template, params) else error.message
+    meld = params.get("meld")
+    if meld is not None and "{meld}" not in template:
+        message = gettext(MELD_PREFIX).format(meld=meld, message=message)
+    hand = params.get("hand")
+    if hand is not None and error.code not in SERVICE_MESSAGES and "{hand}" not in template:
+        message = gettext(HAND_PREFIX).format(hand=hand, message=message)
+    return message
+
+
+def _formats(template: str, params: dict[str, object]) -> bool:
+    try:
+        template.format(**params)
+    except (KeyError, IndexError, ValueError):
+        return False
+    return True

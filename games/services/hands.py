@@ -1,0 +1,193 @@
+"""Recording, correcting and deleting hands, and undoing any change.
+
+Every write locks the game row, checks the whole game still scores with the change (so an
+impossible hand, or an edit that would let an eliminated player score later, is refused and
+nothing is stored), rewrites the derived scores and records a Change for the history.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping, Sequence
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.db import IntegrityError, transaction
+
+from games.models import Change, Game, Hand, Score, Seat
+from scoring.game import GameState, score_game
+
+from .errors import ServiceError, StaleEdit
+from .games import game_rules
+
+Actor = User | AnonymousUser | None
+Outcome = Mapping[str, object]
+
+
+def _user(user: Actor) -> User | None:
+    return user if user is not None and user.is_authenticated else None
+
+
+def _locked(game: Game) -> Game:
+    return Game.objects.select_for_update().get(pk=game.pk)
+
+
+def _score(game: Game, outcomes: Sequence[Outcome]) -> GameState:
+    """Score the game as it would be; raises the first hand's error (param ``hand``)."""
+    players = [seat.name for seat in game.seats.all()]
+    return score_game(rules=game_rules(game=game), players=players, hands=list(outcomes), ended=game.ended)
+
+
+def _store_scores(game: Game, hands: Sequence[Hand], state: GameState) -> None:
+    seats = {seat.name: seat for seat in Seat.objects.filter(game=game)}
+    Score.objects.filter(hand__game=game).delete()
+    Score.objects.bulk_create(
+        Score(hand=hand, seat=seats[name], points=points)
+        for hand, result in zip(hands, state.hands, strict=True)
+        for name, points in result.points.items()
+    )
+    game.save(update_fields=["updated_at"])
+
+
+def _apply(game: Game, hands: list[Hand]) -> None:
+    """Check the game with these hands (in number order) scores, then store its scores.
+    Called inside the write's transaction: an error rolls back everything the write did."""
+    state = _score(game, [hand.outcome for hand in hands])
+    _store_scores(game, hands, state)
+
+
+def hand_record(
+    *, game: Game, outcome: Outcome, request_id: uuid.UUID | None, user: Actor
+) -> tuple[Hand, bool]:
+    """Add the next hand. Returns (hand, created): a resend with the same ``request_id``
+    returns the hand it recorded the first time and changes nothing."""
+    if request_id is not None:
+        existing = Hand.objects.filter(game=game, request_id=request_id).first()
+        if existing is not None:
+            return existing, False
+    try:
+        with transaction.atomic():
+            locked = _locked(game)
+            if request_id is not None:
+                existing = Hand.objects.filter(game=locked, request_id=request_id).first()
+                if existing is not None:
+                    return existing, False
+            stored = dict(outcome)
+            hands = list(locked.hands.all())
+            hand = Hand.objects.create(
+                game=locked, number=locked.next_hand_number, outcome=stored, request_id=request_id
+            )
+            locked.next_hand_number += 1
+            locked.save(update_fields=["next_hand_number"])
+            _apply(locked, [*hands, hand])
+            Change.objects.create(
+                game=locked,
+                hand_number=hand.number,
+                action=Change.Action.ADDED,
+                after=stored,
+                user=_user(user),
+            )
+    except IntegrityError:
+        # Two sends of the same form raced past the first check: the other one recorded it.
+        existing = Hand.objects.filter(game=game, request_id=request_id).first() if request_id else None
+        if existing is None:
+            raise
+        return existing, False
+    return hand, True
+
+
+def _current(game: Game, number: int, version: int | None, ordinal: int) -> Hand:
+    hand = Hand.objects.filter(game=game, number=number).first()
+    if hand is None:
+        raise ServiceError("hand_gone", f"hand {ordinal} was deleted meanwhile", hand=ordinal)
+    if version is not None and hand.version != version:
+        raise StaleEdit(hand=ordinal, current=hand.outcome)
+    return hand
+
+
+def _ordinal(game: Game, number: int) -> int:
+    return Hand.objects.filter(game=game, number__lt=number).count() + 1
+
+
+def hand_edit(*, hand: Hand, outcome: Outcome, version: int, user: Actor) -> Hand:
+    """Correct a hand. ``version`` is the one the form was loaded with: if someone saved the
+    hand since, StaleEdit is raised (with the current outcome) and nothing changes."""
+    with transaction.atomic():
+        game = _locked(hand.game)
+        ordinal = _ordinal(game, hand.number)
+        current = _current(game, hand.number, version, ordinal)
+        stored = dict(outcome)
+        before = current.outcome
+        if before == stored:
+            return current
+        hands = list(game.hands.all())
+        current.outcome = stored
+        current.version += 1
+        replaced = [current if h.pk == current.pk else h for h in hands]
+        _apply(game, replaced)
+        current.save(update_fields=["outcome", "version", "updated_at"])
+        Change.objects.create(
+            game=game,
+            hand_number=current.number,
+            action=Change.Action.EDITED,
+            before=before,
+            after=stored,
+            user=_user(user),
+        )
+    return current
+
+
+def hand_delete(*, hand: Hand, version: int | None, user: Actor) -> None:
+    with transaction.atomic():
+        game = _locked(hand.game)
+        current = _current(game, hand.number, version, _ordinal(game, hand.number))
+        remaining = [h for h in game.hands.all() if h.pk != current.pk]
+        before = current.outcome
+        number = current.number
+        _apply(game, remaining)
+        current.delete()
+        Change.objects.create(
+            game=game, hand_number=number, action=Change.Action.DELETED, before=before, user=_user(user)
+        )
+
+
+def change_undo(*, change: Change, user: Actor) -> Change:
+    """Undo one change, if the hand is still as that change left it (otherwise undo the
+    later changes first). The undo is itself a change, so it can be undone too."""
+    with transaction.atomic():
+        game = _locked(change.game)
+        if Change.objects.filter(undoes=change).exists():
+            raise ServiceError("already_undone", "this change was already undone")
+        hand = Hand.objects.filter(game=game, number=change.hand_number).first()
+        hands = list(game.hands.all())
+        if change.action == Change.Action.DELETED:
+            if hand is not None or change.before is None:
+                raise ServiceError("changed_since", "the hand was changed after this; undo that first")
+            restored = Hand(game=game, number=change.hand_number, outcome=change.before)
+            ordered = sorted([*hands, restored], key=lambda h: h.number)
+            restored.save()
+            _apply(game, ordered)
+            action, before, after = Change.Action.ADDED, None, change.before
+        else:
+            if hand is None or hand.outcome != change.after:
+                raise ServiceError("changed_since", "the hand was changed after this; undo that first")
+            if change.action == Change.Action.ADDED:
+                remaining = [h for h in hands if h.pk != hand.pk]
+                _apply(game, remaining)
+                hand.delete()
+                action, before, after = Change.Action.DELETED, change.after, None
+            else:
+                assert change.before is not None
+                hand.outcome = change.before
+                hand.version += 1
+                _apply(game, [hand if h.pk == hand.pk else h for h in hands])
+                hand.save(update_fields=["outcome", "version", "updated_at"])
+                action, before, after = Change.Action.EDITED, change.after, change.before
+        return Change.objects.create(
+            game=game,
+            hand_number=change.hand_number,
+            action=action,
+            before=before,
+            after=after,
+            user=_user(user),
+            undoes=change,
+        )

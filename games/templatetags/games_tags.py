@@ -1,0 +1,87 @@
+"""Small template filters for score sheets."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from django import template
+from django.utils.translation import gettext as _
+
+from games.engine import notation
+from games.engine.cards import RANKS, SUITS, Card
+from games.engine.errors import EngineError
+from games.engine.rules import RuleSet
+from games.messages import error_message
+
+register = template.Library()
+
+
+@register.filter
+def get(mapping: Mapping[object, object] | None, key: object) -> object:
+    return mapping.get(key) if mapping else None
+
+
+@register.filter(name="zip")
+def zip_(first: Iterable[object], second: Iterable[object]) -> list[tuple[object, object]]:
+    return list(zip(first, second, strict=True))
+
+
+@register.filter
+def signed(value: int) -> str:
+    """+10, −10 or 0, with a real minus sign."""
+    if value > 0:
+        return f"+{value}"
+    if value < 0:
+        return f"−{-value}"
+    return "0"
+
+
+@register.filter
+def error_text(error: EngineError) -> str:
+    return error_message(error)
+
+
+SUIT_CSS = ("suit-black", "suit-red", "suit-red", "suit-black")
+TILE_CSS = ("tile-black", "tile-blue", "tile-red", "tile-yellow")
+
+
+@register.filter
+def picker_rows(rules: RuleSet) -> list[dict[str, object]]:
+    """Rows of the card (or tile) picker: one per suit or colour, every rank."""
+    rows: list[dict[str, object]] = []
+    for suit in SUITS:
+        keys = []
+        for rank in RANKS:
+            card = Card(rank, suit)
+            code = notation.code(card, rules)
+            label = str(rank) if rules.tiles else notation.display(card, rules)
+            keys.append({"code": code, "label": label, "aria": notation.display(card, rules)})
+        rows.append({"css": (TILE_CSS if rules.tiles else SUIT_CSS)[suit], "keys": keys})
+    return rows
+
+
+@register.filter
+def outcome_summary(outcome: Mapping[str, object] | None) -> str:
+    """A one-line reading of a stored outcome for the history page."""
+    if not outcome:
+        return "—"
+    parts: list[str] = []
+    roles = {
+        "closer": _("%(name)s closed"),
+        "knocker": _("%(name)s knocked"),
+        "out": _("%(name)s went out"),
+        "winner": _("%(name)s went out"),
+    }
+    for key, text in roles.items():
+        name = outcome.get(key)
+        if isinstance(name, str) and name:
+            parts.append(text % {"name": name})
+    if outcome.get("from_hand"):
+        parts.append(_("from hand"))
+    if outcome.get("gin"):
+        parts.append(_("gin"))
+    for key in ("left", "deadwood", "hands"):
+        counts = outcome.get(key)
+        if isinstance(counts, Mapping):
+            parts.extend(f"{name} {value}" for name, value in counts.items())
+    return "; ".join(parts)

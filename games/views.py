@@ -1,0 +1,301 @@
+"""Game pages: thin views over games.services. Writes need ownership or the edit link.
+
+Every form works without JavaScript (post, redirect, get); with htmx the same views answer
+with just the part of the page that changed.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+from django_htmx.middleware import HtmxDetails
+
+from games.engine import notation, values
+from games.engine.errors import EngineError
+from games.engine.laydown import check_laydown
+from games.engine.rules import FAMILIES, OPTIONS
+from games.forms import HandForm, NewGameForm
+from games.messages import error_message
+from games.models import Change, Game, Hand
+from games.services.access import can_edit, grant_edit, session_game_ids, token_matches
+from games.services.errors import StaleEdit
+from games.services.games import Sheet, game_end, game_rules, game_sheet, game_start, recent_players
+from games.services.hands import change_undo, hand_delete, hand_edit, hand_record
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+def _game(public_id: str) -> Game:
+    return get_object_or_404(Game.objects.select_related("owner"), public_id=public_id)
+
+
+def _writable(request: HtmxHttpRequest, public_id: str) -> Game:
+    game = _game(public_id)
+    if not can_edit(request=request, game=game):
+        raise PermissionDenied(_("Only the owner, or someone with the edit link, can change this game."))
+    return game
+
+
+def _players_before(sheet: Sheet, ordinal: int) -> list[str]:
+    """The players dealt in for the hand at ``ordinal`` (those not out before it)."""
+    out = sheet.eliminated_in
+    return [p for p in sheet.players if p not in out or out[p] >= ordinal]
+
+
+def _new_hand_form(sheet: Sheet, data: QueryDict | None = None) -> HandForm:
+    players = _players_before(sheet, len(sheet.rows) + 1)
+    return HandForm(data, rules=sheet.rules, players=players, initial={"request_id": uuid.uuid4()})
+
+
+def game_list(request: HtmxHttpRequest) -> HttpResponse:
+    ids = session_game_ids(request=request)
+    games = Game.objects.filter(public_id__in=ids)
+    if request.user.is_authenticated:
+        games = games | Game.objects.filter(owner_id=request.user.pk)
+    games = games.prefetch_related("seats").order_by("-updated_at")[:50]
+    return render(request, "games/list.html", {"games": games})
+
+
+def game_new(request: HtmxHttpRequest) -> HttpResponse:
+    return render(request, "games/new.html", {"families": FAMILIES})
+
+
+def game_new_family(request: HtmxHttpRequest, family: str) -> HttpResponse:
+    if family not in OPTIONS:
+        raise Http404
+    form = NewGameForm(request.POST or None, family=family)
+    if request.method == "POST" and form.is_valid():
+        try:
+            game = game_start(
+                family=family,
+                options=form.options(),
+                players=form.players(),
+                owner=request.user,
+                first_dealer=form.cleaned_data["first_dealer"],
+            )
+        except EngineError as error:
+            form.add_engine_error(error)
+        else:
+            grant_edit(request=request, game=game)
+            return redirect("games:detail", public_id=game.public_id)
+    recent = recent_players(user=request.user, game_ids=session_game_ids(request=request))
+    return render(request, "games/new_family.html", {"form": form, "family": family, "recent": recent})
+
+
+def _detail_context(request: HtmxHttpRequest, game: Game, form: HandForm | None = None) -> dict[str, object]:
+    sheet = game_sheet(game=game)
+    editable = can_edit(request=request, game=game)
+    finished = sheet.state is not None and sheet.state.finished
+    if editable and form is None and not finished:
+        form = _new_hand_form(sheet)
+    return {"game": game, "sheet": sheet, "editable": editable, "form": form, "rules": sheet.rules}
+
+
+def game_detail(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
+    game = _game(public_id)
+    return render(request, "games/detail.html", _detail_context(request, game))
+
+
+@require_POST
+def hand_create(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
+    game = _writable(request, public_id)
+    sheet = game_sheet(game=game)
+    form = _new_hand_form(sheet, request.POST)
+    if form.is_valid():
+        outcome = form.outcome()
+        if outcome is not None:
+            try:
+                hand_record(
+                    game=game, outcome=outcome, request_id=form.cleaned_data["request_id"], user=request.user
+                )
+            except EngineError as error:
+                form.add_engine_error(error)
+            else:
+                if request.htmx:
+                    return render(request, "games/detail.html#game-body", _detail_context(request, game))
+                return redirect("games:detail", public_id=game.public_id)
+    template = "games/detail.html#game-body" if request.htmx else "games/detail.html"
+    return render(request, template, _detail_context(request, game, form))
+
+
+def _hand(game: Game, number: int) -> tuple[Hand, int]:
+    hand = get_object_or_404(Hand, game=game, number=number)
+    return hand, Hand.objects.filter(game=game, number__lt=number).count() + 1
+
+
+def hand_edit_view(request: HtmxHttpRequest, public_id: str, number: int) -> HttpResponse:
+    game = _writable(request, public_id)
+    hand, ordinal = _hand(game, number)
+    sheet = game_sheet(game=game)
+    players = _players_before(sheet, ordinal)
+    if request.method == "POST":
+        form = HandForm(request.POST, rules=sheet.rules, players=players)
+        if form.is_valid():
+            outcome = form.outcome()
+            if outcome is not None:
+                try:
+                    hand_edit(
+                        hand=hand, outcome=outcome, version=form.cleaned_data["version"], user=request.user
+                    )
+                except StaleEdit as stale:
+                    hand.refresh_from_db()
+                    initial = {**HandForm.initial_from(stale.current or {}, players), "version": hand.version}
+                    form = HandForm(rules=sheet.rules, players=players, initial=initial)
+                    form.add_error(None, error_message(stale))
+                except EngineError as error:
+                    form.add_engine_error(error)
+                else:
+                    messages.success(request, _("Hand %(number)s corrected.") % {"number": ordinal})
+                    return redirect("games:detail", public_id=game.public_id)
+    else:
+        initial = {**HandForm.initial_from(hand.outcome, players), "version": hand.version}
+        form = HandForm(rules=sheet.rules, players=players, initial=initial)
+    return render(
+        request, "games/hand_edit.html", {"game": game, "hand": hand, "ordinal": ordinal, "form": form}
+    )
+
+
+@require_POST
+def hand_delete_view(request: HtmxHttpRequest, public_id: str, number: int) -> HttpResponse:
+    game = _writable(request, public_id)
+    hand, ordinal = _hand(game, number)
+    raw_version = request.POST.get("version", "")
+    try:
+        hand_delete(hand=hand, version=int(raw_version) if raw_version.isdigit() else None, user=request.user)
+    except EngineError as error:
+        messages.error(request, error_message(error))
+        return redirect("games:hand_edit", public_id=game.public_id, number=number)
+    messages.success(
+        request, _("Hand %(number)s deleted. You can undo this in the history.") % {"number": ordinal}
+    )
+    return redirect("games:detail", public_id=game.public_id)
+
+
+def history(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
+    game = _game(public_id)
+    changes = game.changes.select_related("user", "undoes").prefetch_related("undone_by")
+    numbers = sorted({c.hand_number for c in changes} | set(game.hands.values_list("number", flat=True)))
+    return render(
+        request,
+        "games/history.html",
+        {
+            "game": game,
+            "changes": changes,
+            "editable": can_edit(request=request, game=game),
+            "players": [seat.name for seat in game.seats.all()],
+            "labels": {number: i + 1 for i, number in enumerate(numbers)},
+        },
+    )
+
+
+@require_POST
+def undo(request: HtmxHttpRequest, public_id: str, change_id: int) -> HttpResponse:
+    game = _writable(request, public_id)
+    change = get_object_or_404(Change, game=game, pk=change_id)
+    try:
+        change_undo(change=change, user=request.user)
+    except EngineError as error:
+        messages.error(request, error_message(error))
+    else:
+        messages.success(request, _("Change undone."))
+    return redirect("games:history", public_id=game.public_id)
+
+
+@require_POST
+def end(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
+    game = _writable(request, public_id)
+    game_end(game=game, ended=request.POST.get("ended") == "1")
+    if game.family == "zoliky" and game.ended:
+        return redirect("games:settlement", public_id=game.public_id)
+    return redirect("games:detail", public_id=game.public_id)
+
+
+def settlement(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
+    game = _game(public_id)
+    sheet = game_sheet(game=game)
+    if game.family != "zoliky" or sheet.state is None or sheet.state.settlement is None:
+        raise Http404
+    settled = sheet.state.settlement
+    rows = [(p, settled.totals[p], settled.crowns[p], settled.net[p]) for p in sheet.players]
+    return render(
+        request,
+        "games/settlement.html",
+        {
+            "game": game,
+            "sheet": sheet,
+            "settled": settled,
+            "rows": rows,
+            "editable": can_edit(request=request, game=game),
+        },
+    )
+
+
+def edit_link(request: HtmxHttpRequest, public_id: str, token: str) -> HttpResponse:
+    game = _game(public_id)
+    if not token_matches(game=game, token=token):
+        raise Http404
+    grant_edit(request=request, game=game)
+    messages.success(request, _("You can now record hands in this game."))
+    return redirect("games:detail", public_id=game.public_id)
+
+
+def meld_check(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
+    """Check the melds a player declares against this game's house rules."""
+    game = _game(public_id)
+    rules = game_rules(game=game)
+    text = request.POST.get("melds", "") if request.method == "POST" else request.GET.get("melds", "")
+    opening = (request.POST if request.method == "POST" else request.GET).get("opening") == "1"
+    result: dict[str, object] | None = None
+    if text.strip():
+        try:
+            melds = notation.parse_melds(text, rules)
+            laydown = check_laydown(melds, rules, opening=opening)
+        except EngineError as error:
+            result = {"ok": False, "error": error_message(error)}
+        else:
+            result = {
+                "ok": True,
+                "points": laydown.points,
+                "melds": [
+                    {
+                        "kind": meld.kind,
+                        "cards": [notation.display(c, rules) for c in meld.cards],
+                        "jokers": [notation.display(c, rules) for c in meld.jokers.values()],
+                        "points": meld.points,
+                    }
+                    for meld in laydown.melds
+                ],
+            }
+    context = {"game": game, "rules": rules, "text": text, "opening": opening, "result": result}
+    template = "games/check.html#result" if request.htmx else "games/check.html"
+    return render(request, template, context)
+
+
+def count(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
+    """The value of the cards typed or tapped for one player (htmx, while entering a hand)."""
+    game = _game(public_id)
+    rules = game_rules(game=game)
+    text = next((str(v) for k, v in request.GET.items() if k.startswith("cards_")), "")
+    context: dict[str, object] = {"text": text}
+    if text.strip():
+        try:
+            cards = notation.parse_hand(text, rules)
+        except EngineError as error:
+            context["error"] = error_message(error)
+        else:
+            context["points"] = values.hand_value(cards, rules)
+            context["cards"] = [(notation.display(c, rules), c.suit, c.is_joker) for c in cards]
+    return render(request, "games/_count.html", context)
+
+
+def game_url(game: Game) -> str:
+    return reverse("games:detail", kwargs={"public_id": game.public_id})
