@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from games.engine import melds, notation, values
 from games.engine.cards import Card
 from games.engine.rules import Family, RuleSet
 
@@ -165,10 +166,9 @@ def _gin_cards(
 ) -> tuple[int, int, bool]:
     """Cards mode: the knocker's melds (declared, or the engine's best), his deadwood, the
     legality of the knock, then the opponent's best melds and layoffs."""
-    from games.engine.arrange import arrange
     from games.engine.gin import layoff
 
-    from games.engine import melds, notation, values
+    from games.engine.arrange import arrange
 
     assert o.hands is not None
     hand = o.hands[knocker]
@@ -269,6 +269,4 @@ def _cards_detail(
     """Echo the cards given as cards, in canonical notation (nothing when all were points)."""
     if all(cards is None for cards in given.values()):
         return
-    from games.engine import notation
-
     details[key] = {p: notation.codes(cards, rules) for p, cards in given.items() if cards is not None}

@@ -160,11 +160,18 @@ def test_incremental_edit_and_delete() -> None:
     with pytest.raises(EngineError) as caught:
         g.delete(0)  # Bob is no longer out when the third hand (now the second) is scored
     assert caught.value.code == "missing_count" and caught.value.params["hand"] == 2
-    assert deleted.state.as_dict() == score_game(rules=rules("zoliky"), players=ZOL, hands=deleted.outcomes).as_dict()
+    assert (
+        deleted.state.as_dict()
+        == score_game(rules=rules("zoliky"), players=ZOL, hands=deleted.outcomes).as_dict()
+    )
 
 
 def test_game_players_are_checked() -> None:
-    for players, code in ((["Ann"], "player_count"), (["Ann", "Ann"], "duplicate_player"), (["Ann", ""], "bad_player_name")):
+    for players, code in (
+        (["Ann"], "player_count"),
+        (["Ann", "Ann"], "duplicate_player"),
+        (["Ann", ""], "bad_player_name"),
+    ):
         with pytest.raises(EngineError) as caught:
             game("zoliky", players, [])
         assert caught.value.code == code

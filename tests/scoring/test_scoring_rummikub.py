@@ -42,5 +42,9 @@ def test_pool_dry_tie_both_lowest_win() -> None:
 
 
 def test_four_players_out() -> None:
-    outcome = {"players": ["A", "B", "C", "D"], "winner": "D", "left": {"A": "R1 R2", "B": "B10", "C": "K13 K13"}}
+    outcome = {
+        "players": ["A", "B", "C", "D"],
+        "winner": "D",
+        "left": {"A": "R1 R2", "B": "B10", "C": "K13 K13"},
+    }
     assert points("rummikub", outcome) == {"A": -3, "B": -10, "C": -26, "D": 39}
