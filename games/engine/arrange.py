@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations, pairwise
 
 from .cards import ACE, JOKER, JOKER_RANK, Card
@@ -68,8 +69,6 @@ class Tables:
         "joker_group_rank",
         "joker_value",
         "low",
-        "plain_chains",
-        "plain_groups",
         "run_points",
         "values",
     )
@@ -93,33 +92,6 @@ class Tables:
         self.run_points = [0] + [slot_value(slot, rules, in_group=False) for slot in range(1, 15)]
         self.group_points = [0] + [slot_value(rank, rules, in_group=True) for rank in range(1, 14)]
         self.joker_group_rank = max(range(1, 14), key=lambda r: (self.group_points[r], r))
-        self.plain_groups, self.plain_chains = self._plain_tables()
-
-    def _plain_tables(self) -> tuple[list[tuple[int, ...]], list[tuple[tuple[int, ...], ...]]]:
-        """Every group and run of the pack without jokers, keyed by its lowest card.
-
-        Runs sharing a lowest card and an anchored end are nested (A23 within A234...), so
-        they form a chain the search walks until the first run the hand does not hold.
-        """
-        groups: list[list[int]] = [[] for _ in range(64)]
-        for rank in range(1, 14):
-            for size in range(3, self.group_max + 1):
-                for suits in combinations(range(4), size):
-                    groups[suits[0] * SHIFT + rank].append(sum(1 << (s * SHIFT + rank) for s in suits))
-        chains: dict[tuple[int, int], list[int]] = {}
-        for suit in range(4):
-            for start in range(self.low, self.high - 1):
-                mask = 0
-                for end in range(start, min(self.high, start + RUN_MAX - 1) + 1):
-                    mask |= 1 << (suit * SHIFT + (ACE if end == ACE_HIGH else end))
-                    if end - start >= 2:
-                        lowest = (mask & -mask).bit_length() - 1
-                        anchor = ACE_HIGH if end == ACE_HIGH else start
-                        chains.setdefault((lowest, anchor), []).append(mask)
-        by_card: list[list[tuple[int, ...]]] = [[] for _ in range(64)]
-        for (lowest, _anchor), masks in sorted(chains.items()):
-            by_card[lowest].append(tuple(sorted(masks, key=int.bit_count)))
-        return [tuple(g) for g in groups], [tuple(c) for c in by_card]
 
     def meldable(self, once: int) -> int:
         """The cards of ``once`` that are in some meld without jokers (bit-parallel)."""
@@ -248,54 +220,68 @@ def candidates(tables: Tables, once: int, jokers: int) -> list[Candidate]:
     A run may leave out a card it holds (a joker stands in, the card goes elsewhere).
     """
     out: list[Candidate] = []
-    half, group_max = tables.half, tables.group_max
-    for rank in range(1, 14):
-        suits = [s for s in range(4) if once >> (s * SHIFT + rank) & 1]
-        for size in range(len(suits), 0, -1):
-            jmin = max(0, 3 - size)
-            jmax = min(group_max - size, jokers, size if half else jokers)
-            if jmin > jmax:
-                continue
-            for chosen in combinations(suits, size):
+    blocks = [(once >> (suit * SHIFT)) & _RANK_BITS for suit in range(4)]
+    for rank in _bits(blocks[0] | blocks[1] | blocks[2] | blocks[3]):
+        suits = sum(((block >> rank) & 1) << suit for suit, block in enumerate(blocks))
+        out += _rank_groups(tables, rank, suits, jokers)
+    for suit, held in enumerate(blocks):
+        if held:
+            out += _suit_runs(tables, suit, held, jokers)
+    return out
+
+
+@lru_cache(maxsize=1024)
+def _rank_groups(tables: Tables, rank: int, suits: int, jokers: int) -> tuple[Candidate, ...]:
+    """Groups of ``rank`` from the suits held (a 4-bit set), with up to ``jokers`` jokers."""
+    held = [s for s in range(4) if suits >> s & 1]
+    out = []
+    for size in range(len(held), 0, -1):
+        jmin = max(0, 3 - size)
+        jmax = min(tables.group_max - size, jokers, size if tables.half else jokers)
+        if jmin <= jmax:
+            for chosen in combinations(held, size):
                 mask = sum(1 << (s * SHIFT + rank) for s in chosen)
                 out.append((mask, jmin, jmax, GROUP, rank, rank, -1))
-    low, high, adjacent = tables.low, tables.high, tables.adjacent
-    for suit in range(4):
-        base = suit * SHIFT
-        held = (once >> base) & _RANK_BITS
-        if not held:
-            continue
-        slots = [r for r in range(2, 14) if held >> r & 1]
-        if held & 2:
-            if tables.ace_low:
-                slots.insert(0, ACE)
-            if tables.ace_high:
-                slots.append(ACE_HIGH)
-        for i, lo in enumerate(slots):
-            for j in range(i, len(slots)):
-                hi = slots[j]
-                span = hi - lo + 1
-                absent = span - (j - i + 1)
-                if span > RUN_MAX or absent > jokers:
-                    break
-                inner = slots[i + 1 : j]
-                for skipped in range(min(len(inner), jokers - absent) + 1):
-                    for skip in combinations(inner, skipped):
-                        kept = [lo, *(s for s in inner if s not in skip)] + ([hi] if j > i else [])
-                        size = len(kept)
-                        gaps = span - size
-                        if adjacent:
-                            jmax = gaps + (lo - low) + (high - hi)
-                        else:
-                            if any(b - a > 2 for a, b in pairwise(kept)):
-                                continue  # two missing cards side by side
-                            jmax = gaps + (lo > low) + (hi < high)
-                        jmax = min(jmax, RUN_MAX - size, jokers, size if half else jokers)
-                        jmin = max(gaps, 3 - size)
-                        if jmin <= jmax:
-                            mask = sum(1 << (base + (ACE if s == ACE_HIGH else s)) for s in kept)
-                            out.append((mask, jmin, jmax, RUN, lo, hi, suit))
-    return out
+    return tuple(out)
+
+
+@lru_cache(maxsize=8192)
+def _suit_runs(tables: Tables, suit: int, held: int, jokers: int) -> tuple[Candidate, ...]:
+    """Runs of ``suit`` from the ranks held (bits 1-13), with up to ``jokers`` jokers."""
+    low, high, adjacent, half = tables.low, tables.high, tables.adjacent, tables.half
+    base = suit * SHIFT
+    slots = [r for r in range(2, 14) if held >> r & 1]
+    if held & (1 << ACE):
+        if tables.ace_low:
+            slots.insert(0, ACE)
+        if tables.ace_high:
+            slots.append(ACE_HIGH)
+    out = []
+    for i, lo in enumerate(slots):
+        for j in range(i, len(slots)):
+            hi = slots[j]
+            span = hi - lo + 1
+            absent = span - (j - i + 1)
+            if span > RUN_MAX or absent > jokers:
+                break
+            inner = slots[i + 1 : j]
+            for skipped in range(min(len(inner), jokers - absent) + 1):
+                for skip in combinations(inner, skipped):
+                    kept = [lo, *(s for s in inner if s not in skip)] + ([hi] if j > i else [])
+                    size = len(kept)
+                    gaps = span - size
+                    if adjacent:
+                        jmax = gaps + (lo - low) + (high - hi)
+                    elif any(b - a > 2 for a, b in pairwise(kept)):
+                        continue  # two missing cards side by side
+                    else:
+                        jmax = gaps + (lo > low) + (hi < high)
+                    jmax = min(jmax, RUN_MAX - size, jokers, size if half else jokers)
+                    jmin = max(gaps, 3 - size)
+                    if jmin <= jmax:
+                        mask = sum(1 << (base + (ACE if s == ACE_HIGH else s)) for s in kept)
+                        out.append((mask, jmin, jmax, RUN, lo, hi, suit))
+    return tuple(out)
 
 
 def layout(tables: Tables, cand: Candidate, jokers: int) -> tuple[list[tuple[int, int, bool]], int]:
@@ -342,75 +328,15 @@ def meld_cards(hand: Hand, entries: list[tuple[int, int, bool]]) -> tuple[Card, 
     )
 
 
-# A solution: melds as (candidate or plain mask, jokers), deadwood indices, unmelded jokers,
-# the discarded index (or None), and the score.
-Plan = tuple[list[tuple[Candidate | int, int]], list[int], int, int | None, int]
+# A solution: melds as (candidate, jokers), deadwood indices, unmelded jokers, the discarded
+# index (or None), and the score.
+Plan = tuple[list[tuple[Candidate, int]], list[int], int, int | None, int]
+_DISCARD: tuple[Candidate, int] = ((0, 0, 0, GROUP, 0, 0, -1), -1)
 
 
-def _search_plain(tables: Tables, once: int, twice: int, discard: int) -> Plan:
-    """Least deadwood without jokers, optionally discarding exactly one card first."""
-    values, groups, chains = tables.values, tables.plain_groups, tables.plain_chains
-    memo: dict[int, int] = {}
-    picks: dict[int, int] = {}
-
-    def rec(once: int, twice: int, spare: int) -> int:
-        if not once:
-            return INF if spare else 0
-        key = once | (twice << _BIG) | (spare << 2 * _BIG) if twice or spare else once
-        found = memo.get(key)
-        if found is not None:
-            return found
-        low = once & -once
-        t = low.bit_length() - 1
-        if twice & low:
-            o1, t1 = once, twice ^ low
-        else:
-            o1, t1 = once ^ low, twice
-        best = values[t] * WEIGHT + 1 + rec(o1, t1, spare)
-        pick = 0
-        if spare:
-            score = rec(o1, t1, 0)
-            if score < best:
-                best, pick = score, -1
-        for mask in groups[t]:
-            if mask & once == mask:
-                score = rec((once & ~mask) | (twice & mask), twice & ~mask, spare)
-                if score < best:
-                    best, pick = score, mask
-        for chain in chains[t]:
-            for mask in chain:
-                if mask & once != mask:
-                    break
-                score = rec((once & ~mask) | (twice & mask), twice & ~mask, spare)
-                if score < best:
-                    best, pick = score, mask
-        memo[key] = best
-        picks[key] = pick
-        return best
-
-    total = rec(once, twice, discard)
-    melds: list[tuple[Candidate | int, int]] = []
-    dead: list[int] = []
-    dropped: int | None = None
-    spare = discard
-    while once:
-        key = once | (twice << _BIG) | (spare << 2 * _BIG) if twice or spare else once
-        pick = picks[key]
-        if pick > 0:
-            melds.append((pick, 0))
-            once, twice = (once & ~pick) | (twice & pick), twice & ~pick
-            continue
-        low = once & -once
-        if pick == 0:
-            dead.append(low.bit_length() - 1)
-        else:
-            dropped, spare = low.bit_length() - 1, 0
-        once, twice = _remove_one(once, twice, low)
-    return melds, dead, 0, dropped, total
-
-
-def _search_jokers(tables: Tables, once: int, twice: int, jokers: int, cands: list[Candidate]) -> Plan:
-    """Least deadwood with jokers: each candidate meld with each allowed number of jokers."""
+def _search(tables: Tables, once: int, twice: int, jokers: int, cands: list[Candidate], spare: int) -> Plan:
+    """Least deadwood: the lowest card is deadwood, or discarded (``spare``: one discard still
+    due), or in a candidate meld containing it, with each allowed number of jokers."""
     values = tables.values
     by_card: dict[int, list[Candidate]] = {}
     for cand in cands:
@@ -420,44 +346,63 @@ def _search_jokers(tables: Tables, once: int, twice: int, jokers: int, cands: li
     leftover = [tables.leftover(j) * joker_score for j in range(jokers + 1)]
     memo: dict[int, int] = {}
     picks: dict[int, tuple[Candidate, int] | None] = {}
-    empty: list[Candidate] = []
 
-    def rec(once: int, twice: int, left: int) -> int:
-        if not once:
-            return leftover[left]
-        key = once | (twice << _BIG) | (left << 2 * _BIG)
+    def rec(once: int, twice: int, left: int, spare: int) -> int:
+        extra = 0
+        while True:  # cards starting no candidate meld are deadwood, without a memo entry
+            if not once:
+                return extra + (INF if spare else leftover[left])
+            low = once & -once
+            t = low.bit_length() - 1
+            options = by_card.get(t)
+            if options is not None or spare:
+                break
+            extra += values[t] * WEIGHT + 1
+            if twice & low:
+                twice ^= low
+            else:
+                once ^= low
+        key = once | (twice << _BIG) | (left << 2 * _BIG) | (spare << (2 * _BIG + 8))
         found = memo.get(key)
         if found is not None:
-            return found
-        low = once & -once
-        t = low.bit_length() - 1
-        if twice & low:
-            best = values[t] * WEIGHT + 1 + rec(once, twice ^ low, left)
-        else:
-            best = values[t] * WEIGHT + 1 + rec(once ^ low, twice, left)
+            return extra + found
+        o1, t1 = (once, twice ^ low) if twice & low else (once ^ low, twice)
+        best = values[t] * WEIGHT + 1 + rec(o1, t1, left, spare)
         pick: tuple[Candidate, int] | None = None
-        for cand in by_card.get(t, empty):
-            mask, jmin, jmax = cand[0], cand[1], cand[2]
-            if mask & once != mask or jmin > left:
-                continue
-            o1, t1 = (once & ~mask) | (twice & mask), twice & ~mask
-            for used in range(jmin, min(jmax, left) + 1):
-                score = rec(o1, t1, left - used)
-                if score < best:
-                    best, pick = score, (cand, used)
+        if spare:
+            score = rec(o1, t1, left, 0)
+            if score < best:
+                best, pick = score, _DISCARD
+        if options is not None:
+            for cand in options:
+                mask, jmin = cand[0], cand[1]
+                if mask & once != mask or jmin > left:
+                    continue
+                o1, t1 = (once & ~mask) | (twice & mask), twice & ~mask
+                for used in range(jmin, min(cand[2], left) + 1):
+                    score = rec(o1, t1, left - used, spare)
+                    if score < best:
+                        best, pick = score, (cand, used)
         memo[key] = best
         picks[key] = pick
-        return best
+        return extra + best
 
-    total = rec(once, twice, jokers)
-    melds: list[tuple[Candidate | int, int]] = []
+    total = rec(once, twice, jokers, spare)
+    melds: list[tuple[Candidate, int]] = []
     dead: list[int] = []
+    dropped: int | None = None
     left = jokers
     while once:
-        choice = picks[once | (twice << _BIG) | (left << 2 * _BIG)]
-        if choice is None:
-            low = once & -once
-            dead.append(low.bit_length() - 1)
+        low = once & -once
+        t = low.bit_length() - 1
+        choice = None
+        if t in by_card or spare:
+            choice = picks[once | (twice << _BIG) | (left << 2 * _BIG) | (spare << (2 * _BIG + 8))]
+        if choice is None or choice is _DISCARD:
+            if choice is None:
+                dead.append(t)
+            else:
+                dropped, spare = t, 0
             once, twice = _remove_one(once, twice, low)
             continue
         cand, used = choice
@@ -467,7 +412,7 @@ def _search_jokers(tables: Tables, once: int, twice: int, jokers: int, cands: li
     unmelded = tables.leftover(left)
     for size in _joker_groups(tables, left - unmelded):
         melds.append(((0, size, size, GROUP, 0, 0, -1), size))
-    return melds, dead, unmelded, None, total
+    return melds, dead, unmelded, dropped, total
 
 
 def _joker_groups(tables: Tables, jokers: int) -> list[int]:
@@ -498,30 +443,23 @@ def solve(tables: Tables, hand: Hand, *, discard: bool = False) -> Plan:
     Discarding is supported for hands without jokers (the only ones gin deals).
     """
     once, twice, jokers = hand.once, hand.twice, len(hand.jokers)
-    if jokers:
-        if discard:
-            raise ValueError("discard search is for hands without jokers")
-        cands = candidates(tables, once, jokers)
-        meldable = 0
-        for cand in cands:
-            meldable |= cand[0]
-    else:
-        cands = []
-        meldable = tables.meldable(once)
+    if jokers and discard:
+        raise ValueError("the discard search is for hands without jokers")
+    meldable = tables.meldable(once) if not jokers else once
+    cands = candidates(tables, meldable, jokers) if meldable else []
+    meldable = 0
+    for cand in cands:
+        meldable |= cand[0]
     forced_once, forced_twice = once & ~meldable, twice & ~meldable
     once, twice = once & meldable, twice & meldable
-    plan: Plan
-    if jokers:
-        plan = _search_jokers(tables, once, twice, jokers, cands)
-    elif once:
-        plan = _search_plain(tables, once, twice, int(discard))
-    else:
-        plan = [], [], 0, None, INF if discard else 0
+    plan: Plan = [], [], 0, None, INF if discard else 0
+    if once or jokers:
+        plan = _search(tables, once, twice, jokers, cands, int(discard))
     if discard and forced_once:
         # Throwing away the forced deadwood card worth most, against the search's own discard.
         values = tables.values
         worst = max(_bits(forced_once), key=lambda t: (values[t], t & (SHIFT - 1), t))
-        kept = _search_plain(tables, once, twice, 0) if once else (*plan[:3], None, 0)
+        kept = _search(tables, once, twice, 0, cands, 0) if once else ([], [], 0, None, 0)
         if kept[4] - values[worst] * WEIGHT - 1 <= plan[4]:
             plan = kept[0], kept[1], kept[2], worst, kept[4]
             forced_once, forced_twice = _remove_one(forced_once, forced_twice, 1 << worst)
@@ -535,25 +473,12 @@ def build(tables: Tables, hand: Hand, plan: Plan) -> Arrangement:
     """Turn a plan into an Arrangement of the hand's own Card objects."""
     melds, dead, unmelded, _dropped, _score = plan
     out: list[tuple[Card, ...]] = []
-    for what, jokers in melds:
-        if isinstance(what, int):
-            out.append(tuple(hand.take(t) for t in _plain_order(what)))
-        else:
-            out.append(meld_cards(hand, layout(tables, what, jokers)[0]))
+    for cand, jokers in melds:
+        out.append(meld_cards(hand, layout(tables, cand, jokers)[0]))
     deadwood = [hand.take(t) for t in dead]
     points = sum(tables.values[t] for t in dead) + unmelded * tables.joker_value
     deadwood += hand.jokers[len(hand.jokers) - unmelded :]
     return Arrangement(tuple(out), tuple(deadwood), points)
-
-
-def _plain_order(mask: int) -> list[int]:
-    """A joker-free meld's indices in playing order (a run's high ace last)."""
-    ts = _bits(mask)
-    if len({t & (SHIFT - 1) for t in ts}) > 1 and ts[0] & (SHIFT - 1) == ACE:
-        ranks = {t & (SHIFT - 1) for t in ts}
-        if 13 in ranks and 2 not in ranks:
-            return ts[1:] + ts[:1]
-    return ts
 
 
 def arrange(cards: Sequence[Card], rules: RuleSet) -> Arrangement:
