@@ -137,6 +137,7 @@ def hand_edit_view(request: HtmxHttpRequest, public_id: str, number: int) -> Htt
     hand, ordinal = _hand(game, number)
     sheet = game_sheet(game=game)
     players = _players_before(sheet, ordinal)
+    notice = ""
     if request.method == "POST":
         form = HandForm(request.POST, rules=sheet.rules, players=players)
         if form.is_valid():
@@ -150,7 +151,7 @@ def hand_edit_view(request: HtmxHttpRequest, public_id: str, number: int) -> Htt
                     hand.refresh_from_db()
                     initial = {**HandForm.initial_from(stale.current or {}, players), "version": hand.version}
                     form = HandForm(rules=sheet.rules, players=players, initial=initial)
-                    form.add_error(None, error_message(stale))
+                    notice = error_message(stale)
                 except EngineError as error:
                     form.add_engine_error(error)
                 else:
@@ -159,9 +160,15 @@ def hand_edit_view(request: HtmxHttpRequest, public_id: str, number: int) -> Htt
     else:
         initial = {**HandForm.initial_from(hand.outcome, players), "version": hand.version}
         form = HandForm(rules=sheet.rules, players=players, initial=initial)
-    return render(
-        request, "games/hand_edit.html", {"game": game, "hand": hand, "ordinal": ordinal, "form": form}
-    )
+    context = {
+        "game": game,
+        "hand": hand,
+        "ordinal": ordinal,
+        "form": form,
+        "notice": notice,
+        "rules": sheet.rules,
+    }
+    return render(request, "games/hand_edit.html", context)
 
 
 @require_POST

@@ -31,6 +31,10 @@ def game_start(
     """Create a game. Raises EngineError for an unknown family or option, a bad player list."""
     names = [" ".join(name.split()) for name in players]
     names = [name for name in names if name]
+    options = dict(options)
+    if family == "carousel":
+        # Two players use one deck with one joker, more players two decks (RULES.md §3).
+        options["decks"] = 1 if len(names) == 2 else 2
     rules = rule_set(family, options)
     start(rules=rules, players=names)  # checks the count for the family and duplicates
     too_long = [name for name in names if len(name) > MAX_NAME]

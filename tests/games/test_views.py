@@ -1,0 +1,235 @@
+"""Pages and forms: access, every family's hand form, htmx and no-JS flows, errors at the field."""
+
+import html as htmllib
+import re
+import uuid
+
+import pytest
+from django.test import Client
+
+from games.models import Change, Game, Hand
+from tests.factories import GameFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def editor(game: Game) -> Client:
+    """A browser that opened the game's edit link."""
+    client = Client()
+    response = client.get(f"/g/{game.public_id}/edit/{game.edit_token}/")
+    assert response.status_code == 302
+    return client
+
+
+def totals(client: Client, game: Game) -> list[str]:
+    html = client.get(f"/g/{game.public_id}/").content.decode()
+    return re.findall(r'<span class="total">([^<]+)</span>', html)
+
+
+def errors(response) -> list[str]:  # type: ignore[no-untyped-def]
+    return re.findall(r'class="error" role="alert">([^<]+)<', response.content.decode())
+
+
+def start(client: Client, family: str, players: list[str], **options: str) -> Game:
+    data = {f"player_{i + 1}": name for i, name in enumerate(players)} | {"first_dealer": "0"}
+    page = client.get(f"/games/new/{family}/")
+    for name, value in re.findall(r'name="(opt_\w+)"[^>]*?value="([^"]*)"', page.content.decode()):
+        data.setdefault(name, value)
+    for name in re.findall(r'name="(opt_\w+)"[^>]*checked', page.content.decode()):
+        data[name] = "on"
+    for select, value in re.findall(r'<select name="(opt_\w+)"[^>]*>.*?<option value="([^"]*)" selected', page.content.decode(), re.S):
+        data[select] = value
+    data.update({f"opt_{k}": v for k, v in options.items()})
+    response = client.post(f"/games/new/{family}/", data)
+    assert response.status_code == 302, errors(response)
+    return Game.objects.get(public_id=response["Location"].strip("/").split("/")[-1])
+
+
+def test_start_a_game_without_an_account_and_record_hands_without_js() -> None:
+    client = Client()
+    game = start(client, "zoliky", ["Ann", "Bob", "Cid"], joker_penalty="30")
+    assert game.options["joker_penalty"] == 30 and game.owner is None
+    response = client.post(
+        f"/g/{game.public_id}/hands/",
+        {"request_id": str(uuid.uuid4()), "closer": "Ann", "points_1": "23", "cards_2": "KH 5S JK"},
+    )
+    assert response.status_code == 302
+    assert totals(client, game) == ["-10", "23", "45"]  # joker 30 under this house rule
+
+
+def test_htmx_save_answers_with_the_new_totals_and_a_fresh_form() -> None:
+    game = GameFactory(family="rummikub", players=["Ann", "Bob"])
+    client = editor(game)
+    response = client.post(
+        f"/g/{game.public_id}/hands/",
+        {"request_id": str(uuid.uuid4()), "winner": "Ann", "cards_1": "R7 B13"},
+        HTTP_HX_REQUEST="true",
+    )
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert html.lstrip().startswith('<div id="game-body">')
+    assert "<html" not in html
+    assert re.findall(r'<span class="total">([^<]+)</span>', html) == ["20", "-20"]
+    assert "Hand 2" in html
+
+
+def test_a_double_tap_records_one_hand() -> None:
+    game = GameFactory(family="gin", players=["Ann", "Bob"])
+    client = editor(game)
+    data = {"request_id": str(uuid.uuid4()), "knocker": "Ann", "points_0": "3", "points_1": "20"}
+    client.post(f"/g/{game.public_id}/hands/", data)
+    client.post(f"/g/{game.public_id}/hands/", data)
+    assert Hand.objects.filter(game=game).count() == 1
+    assert totals(client, game) == ["17", "0"]
+
+
+@pytest.mark.parametrize(
+    ("family", "players", "data", "message"),
+    [
+        ("zoliky", ["Ann", "Bob"], {"closer": "Ann", "cards_1": "KH 1X"}, '"1X" is not a card'),
+        ("zoliky", ["Ann", "Bob"], {"closer": "Ann"}, "Enter the points, or tap the cards left."),
+        ("gin", ["Ann", "Bob"], {"knocker": "Ann", "points_0": "12", "points_1": "20"}, "Ann cannot knock with 12"),
+        ("carousel", ["Ann", "Bob"], {"knocker": "Ann", "out": "Bob", "points_0": "3"}, "not both"),
+        ("rummikub", ["Ann", "Bob"], {"winner": "Ann", "points_0": "5", "points_1": "3"}, "cannot have tiles left"),
+    ],
+)
+def test_bad_input_is_reported_at_the_form_and_nothing_is_recorded(
+    family: str, players: list[str], data: dict[str, str], message: str
+) -> None:
+    game = GameFactory(family=family, players=players)
+    client = editor(game)
+    response = client.post(f"/g/{game.public_id}/hands/", {"request_id": str(uuid.uuid4()), **data})
+    assert response.status_code == 200
+    html = htmllib.unescape(response.content.decode())
+    assert 'role="alert"' in html
+    assert message in html
+    assert not Hand.objects.exists()
+
+
+def test_czech_errors_are_translated() -> None:
+    game = GameFactory(family="zoliky", players=["Ann", "Bob"])
+    client = editor(game)
+    response = client.post(f"/cs/g/{game.public_id}/hands/", {"request_id": str(uuid.uuid4()), "closer": "Ann"})
+    assert "Zadejte body, nebo naťukejte zbylé karty." in response.content.decode()
+
+
+def test_a_stranger_sees_the_sheet_but_cannot_change_anything() -> None:
+    game = GameFactory(family="gin", players=["Ann", "Bob"])
+    owner = editor(game)
+    owner.post(f"/g/{game.public_id}/hands/", {"knocker": "Ann", "points_0": "3", "points_1": "20"})
+    hand = Hand.objects.get()
+    stranger = Client()
+    page = stranger.get(f"/g/{game.public_id}/").content.decode()
+    assert "17" in page and 'name="knocker"' not in page and game.edit_token not in page
+    assert stranger.post(f"/g/{game.public_id}/hands/", {"knocker": "Ann"}).status_code == 403
+    assert stranger.get(f"/g/{game.public_id}/hands/{hand.number}/").status_code == 403
+    assert stranger.post(f"/g/{game.public_id}/hands/{hand.number}/delete/").status_code == 403
+    change = Change.objects.get()
+    assert stranger.post(f"/g/{game.public_id}/history/{change.pk}/undo/").status_code == 403
+    assert stranger.get(f"/g/{game.public_id}/edit/{'x' * 43}/").status_code == 404
+    assert stranger.get("/g/nosuchgame/").status_code == 404
+    assert Hand.objects.count() == 1
+
+
+def test_the_owner_can_edit_from_any_browser_after_logging_in() -> None:
+    user = UserFactory()
+    client = Client()
+    client.force_login(user)
+    game = start(client, "gin", ["Ann", "Bob"])
+    assert game.owner == user
+    other = Client()
+    other.force_login(user)
+    assert 'name="knocker"' in other.get(f"/g/{game.public_id}/").content.decode()
+    assert Client().get(f"/g/{game.public_id}/hands/1/").status_code == 403
+
+
+def test_correct_a_hand_and_see_totals_change_then_undo_from_history() -> None:
+    game = GameFactory(family="carousel", players=["Ann", "Bob"])
+    client = editor(game)
+    client.post(f"/g/{game.public_id}/hands/", {"knocker": "Ann", "points_0": "3", "points_1": "20"})
+    assert totals(client, game) == ["17", "0"]
+    edit_page = client.get(f"/g/{game.public_id}/hands/1/").content.decode()
+    assert 'name="points_1" value="20"' in edit_page
+    response = client.post(
+        f"/g/{game.public_id}/hands/1/", {"version": "1", "knocker": "Ann", "points_0": "3", "points_1": "30"}
+    )
+    assert response.status_code == 302
+    assert totals(client, game) == ["27", "0"]
+    history = client.get(f"/g/{game.public_id}/history/").content.decode()
+    assert "Hand 1 corrected" in history and "Hand 1 recorded" in history
+    edited = Change.objects.get(action="edited")
+    client.post(f"/g/{game.public_id}/history/{edited.pk}/undo/")
+    assert totals(client, game) == ["17", "0"]
+
+
+def test_a_stale_correction_shows_a_message_and_the_current_values() -> None:
+    game = GameFactory(family="carousel", players=["Ann", "Bob"])
+    first, second = editor(game), editor(game)
+    first.post(f"/g/{game.public_id}/hands/", {"knocker": "Ann", "points_0": "3", "points_1": "20"})
+    first.post(f"/g/{game.public_id}/hands/1/", {"version": "1", "knocker": "Ann", "points_0": "3", "points_1": "30"})
+    response = second.post(
+        f"/g/{game.public_id}/hands/1/", {"version": "1", "knocker": "Ann", "points_0": "3", "points_1": "40"}
+    )
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Someone else saved hand 1" in html
+    assert 'name="points_1" value="30"' in html
+    assert 'name="version" value="2"' in html
+    assert totals(first, game) == ["27", "0"]
+
+
+def test_delete_a_hand_and_restore_it() -> None:
+    game = GameFactory(family="rummikub", players=["Ann", "Bob"])
+    client = editor(game)
+    client.post(f"/g/{game.public_id}/hands/", {"winner": "Ann", "points_1": "9"})
+    client.post(f"/g/{game.public_id}/hands/1/delete/", {"version": "1"})
+    assert totals(client, game) == ["0", "0"]
+    change_undo = Change.objects.get(action="deleted")
+    client.post(f"/g/{game.public_id}/history/{change_undo.pk}/undo/")
+    assert totals(client, game) == ["9", "-9"]
+
+
+def test_meld_check_says_why_not() -> None:
+    game = GameFactory(family="zoliky")
+    client = Client()
+    ok = client.get(f"/g/{game.public_id}/check/", {"melds": "7H 8H 9H | KS KD JK", "opening": "1"})
+    assert "Valid: 54 points." in ok.content.decode()
+    low = client.get(f"/g/{game.public_id}/check/", {"melds": "2H 3H 4H", "opening": "1"}, HTTP_HX_REQUEST="true")
+    html = low.content.decode()
+    assert html.lstrip().startswith('<div id="check-result"') and "42" in html and 'role="alert"' in html
+    bad = client.get(f"/g/{game.public_id}/check/", {"melds": "KH AH 2H"})
+    assert "corner" in bad.content.decode()
+
+
+def test_card_count_preview() -> None:
+    game = GameFactory(family="zoliky")
+    html = Client().get(f"/g/{game.public_id}/count/", {"cards_0": "KH JK AS"}).content.decode()
+    assert "= 36 points" in html
+    assert "is not a card" in Client().get(f"/g/{game.public_id}/count/", {"cards_0": "ZZ"}).content.decode()
+
+
+def test_zoliky_evening_ends_on_the_settlement_page() -> None:
+    game = GameFactory(family="zoliky", options={"elimination": 0}, players=["Ann", "Bob", "Cid"])
+    client = editor(game)
+    client.post(f"/g/{game.public_id}/hands/", {"closer": "Ann", "points_1": "286", "points_2": "45"})
+    response = client.post(f"/g/{game.public_id}/end/", {"ended": "1"})
+    assert response["Location"] == f"/g/{game.public_id}/settlement/"
+    html = client.get(response["Location"]).content.decode()
+    # Crowns: Ann -10 -> -1, Bob 286 -> 29, Cid 45 -> 5 (rounded half up).
+    assert re.findall(r"<td>(-?\d+)</td><td>(-?\d+)</td>", html) == [("-10", "-1"), ("286", "29"), ("45", "5")]
+    assert "Bob pays Ann" in html
+    assert "Game over" in client.get(f"/g/{game.public_id}/").content.decode()
+
+
+def test_no_request_makes_a_500() -> None:
+    game = GameFactory(family="gin", players=["Ann", "Bob"])
+    client = editor(game)
+    nasty = ["", "-1", "9" * 30, "x", "KH" * 200, "<script>", "JK=", "|||"]
+    for value in nasty:
+        for field in ("points_0", "cards_0", "melds", "knocker", "version", "request_id"):
+            response = client.post(f"/g/{game.public_id}/hands/", {"knocker": "Ann", field: value})
+            assert response.status_code in (200, 302), (field, value)
+        assert client.get(f"/g/{game.public_id}/check/", {"melds": value}).status_code == 200
+        assert client.get(f"/g/{game.public_id}/count/", {"cards_0": value}).status_code == 200
+    assert client.post(f"/g/{game.public_id}/hands/1/", {"version": "x"}).status_code == 404
+    assert client.get("/games/new/poker/").status_code == 404
