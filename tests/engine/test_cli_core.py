@@ -185,3 +185,32 @@ def test_every_code_raised_by_the_engine_has_a_message() -> None:
         raised |= set(re.findall(r'(?:fail|EngineError)\(\s*"([a-z_]+)"', path.read_text(encoding="utf-8")))
     assert {"bad_token", "too_short", "option_range", "unknown_family"} <= raised  # the scan works
     assert sorted(raised - set(MESSAGES)) == []
+
+
+def test_arrange_and_layoff_are_wired_to_the_solver() -> None:
+    out = io.StringIO()
+    main(["arrange", "--rules", "zoliky"], io.StringIO("AS 2S 3S KH\n9C 9D 9S 5H 6H JK QC\n"), out)
+    first, second = (json.loads(line) for line in out.getvalue().splitlines())
+    assert first == {"ok": True, "melds": [["AS", "2S", "3S"]], "deadwood": ["KH"], "deadwood_points": 10}
+    assert second["deadwood"] == ["QC"] and second["deadwood_points"] == 10
+    assert sorted(map(sorted, second["melds"])) == [["5H", "6H", "JK=7H"], ["9C", "9D", "9S"]]
+
+    out = io.StringIO()
+    line = "JS QS KS | 5H 5D 5C || TS 9S 2H 3D 4C 8C 8D 8H KD KC\n"
+    main(["layoff", "--rules", "gin"], io.StringIO(line), out)
+    result = json.loads(out.getvalue())
+    assert result["layoffs"] == [["TS", 0], ["9S", 0]]  # chained: the ten first, then the nine
+    assert result["deadwood_points"] == 2 + 3 + 4 + 10 + 10
+
+    out = io.StringIO()
+    main(["layoff", "--rules", "gin", "--against-gin"], io.StringIO(line), out)
+    result = json.loads(out.getvalue())
+    assert result["layoffs"] == [] and result["deadwood_points"] == 9 + 10 + 29
+
+
+def test_public_api_is_importable_from_the_package() -> None:
+    import games.engine as engine
+
+    for name in engine.__all__:
+        assert getattr(engine, name) is not None
+    assert engine.knock_check.__module__ == "games.engine.gin"
