@@ -13,7 +13,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from games.engine import melds, notation, values
+from games.engine.arrange import arrange
 from games.engine.cards import Card
+from games.engine.gin import layoff
 from games.engine.rules import Family, RuleSet
 
 from .errors import ScoringError
@@ -166,10 +168,6 @@ def _gin_cards(
 ) -> tuple[int, int, bool]:
     """Cards mode: the knocker's melds (declared, or the engine's best), his deadwood, the
     legality of the knock, then the opponent's best melds and layoffs."""
-    from games.engine.gin import layoff
-
-    from games.engine.arrange import arrange
-
     assert o.hands is not None
     hand = o.hands[knocker]
     if o.melds is not None:

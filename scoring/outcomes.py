@@ -19,10 +19,13 @@ scored.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from games.engine import melds as engine_melds
+from games.engine import notation, values
 from games.engine.cards import Card
 from games.engine.errors import EngineError
 from games.engine.rules import RuleSet
@@ -174,8 +177,6 @@ def _per_player(raw: Mapping[str, object], field: str, players: Sequence[str]) -
 
 
 def _cards(text: str, rules: RuleSet, player: str, field: str) -> tuple[Card, ...]:
-    from games.engine import notation
-
     if not text.strip():
         return ()
     try:
@@ -186,8 +187,6 @@ def _cards(text: str, rules: RuleSet, player: str, field: str) -> tuple[Card, ..
 
 def parse_count(raw: object, rules: RuleSet, *, player: str, field: str) -> Count:
     """Points (int or digits) or the cards/tiles left (text, or a list of card texts)."""
-    from games.engine import values
-
     if isinstance(raw, bool) or not isinstance(raw, int | str | list):
         raise ScoringError("bad_count", player=player, field=field, value=raw)
     if isinstance(raw, str) and _DIGITS.fullmatch(raw):
@@ -206,9 +205,6 @@ def parse_count(raw: object, rules: RuleSet, *, player: str, field: str) -> Coun
 
 def parse_laid(raw: object, rules: RuleSet, *, player: str, field: str = "laid") -> Count:
     """Laid-down points (int or digits) or the melds laid down (text, ``|`` between melds)."""
-    from games.engine import melds as engine_melds
-    from games.engine import notation
-
     if isinstance(raw, bool) or not isinstance(raw, int | str):
         raise ScoringError("bad_count", player=player, field=field, value=raw)
     if isinstance(raw, str) and _DIGITS.fullmatch(raw):
@@ -253,8 +249,6 @@ def _require(counts: Mapping[str, Count], field: str, players: Sequence[str]) ->
 
 def _check_pack(rules: RuleSet, *groups: Sequence[Card]) -> None:
     """Every card of the hand at once: no more copies than the pack holds."""
-    from games.engine import notation
-
     notation.check_pack((card for group in groups for card in group), rules)
 
 
@@ -389,9 +383,6 @@ def _gin(raw: Mapping[str, object], rules: RuleSet, players: tuple[str, ...]) ->
 def _knocker_melds(
     raw: object, rules: RuleSet, knocker: str | None, hands: Mapping[str, tuple[Card, ...]]
 ) -> tuple[tuple[Card, ...], ...]:
-    from collections import Counter
-
-    from games.engine import notation
 
     if knocker is None:
         raise ScoringError("missing_field", field="knocker")

@@ -185,3 +185,17 @@ def test_help_documents_every_field_option_and_result_field() -> None:
             "transfers",
         ):
             assert result in text, result
+
+
+def test_hand_gin_cards_mode_explains_melds_deadwood_and_layoffs() -> None:
+    outcome = {
+        "players": ["Ann", "Bob"],
+        "knocker": "Ann",
+        "hands": {"Ann": "7H 7D 7C 7S 8S 9S AC 2C 3C 2D", "Bob": "TS JS 4H 5H 6H KC KH KS QD 3D"},
+        "melds": "7H 7D 7C | 7S 8S 9S | AC 2C 3C",
+    }
+    result = lines(run("hand", "--rules", "gin", stdin=json.dumps(outcome)).stdout)[0]
+    assert result["points"] == {"Ann": 11, "Bob": 0}
+    assert result["deadwood_cards"] == {"Ann": ["2D"], "Bob": ["3D", "QD"]}
+    assert result["layoffs"] == [{"card": "TS", "meld": 1}, {"card": "JS", "meld": 1}]
+    assert result["melds"]["Ann"] == [["7H", "7D", "7C"], ["7S", "8S", "9S"], ["AC", "2C", "3C"]]  # type: ignore[index]

@@ -3,11 +3,7 @@ finds the melds, deadwood and layoffs and checks the knock. Worked by hand."""
 
 from __future__ import annotations
 
-import pytest
-
 from ._support import hand, rejected
-
-pytest.importorskip("games.engine.gin")
 
 AB = ["Ann", "Bob"]
 
