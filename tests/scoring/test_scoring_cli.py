@@ -199,3 +199,8 @@ def test_hand_gin_cards_mode_explains_melds_deadwood_and_layoffs() -> None:
     assert result["deadwood_cards"] == {"Ann": ["2D"], "Bob": ["3D", "QD"]}
     assert result["layoffs"] == [{"card": "TS", "meld": 1}, {"card": "JS", "meld": 1}]
     assert result["melds"]["Ann"] == [["7H", "7D", "7C"], ["7S", "8S", "9S"], ["AC", "2C", "3C"]]  # type: ignore[index]
+
+
+def test_scoring_imports_no_django() -> None:
+    code = "import sys, scoring, scoring.cli; sys.exit(any(m.split('.')[0] == 'django' for m in sys.modules))"
+    assert subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=False).returncode == 0
