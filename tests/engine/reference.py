@@ -51,3 +51,39 @@ def least_deadwood(cards: Sequence[Card], rules: RuleSet) -> int:
         return value
 
     return best(_key(cards))
+
+
+def most_opening_points(
+    cards: Sequence[Card], rules: RuleSet, *, pure_run: bool, keep_one: bool
+) -> int | None:
+    """The most points of a laydown of legal melds from ``cards`` (points as check_meld counts
+    them), holding a run without a joker if ``pure_run`` and leaving a card in hand if
+    ``keep_one``; None when no laydown of at least one meld qualifies."""
+
+    @cache
+    def meld(cards: Key) -> tuple[int, bool] | None:
+        try:
+            checked = check_meld([JOKER if r == 0 else Card(r, s) for r, s in cards], rules)
+        except EngineError:
+            return None
+        return checked.points, checked.kind == "run" and not checked.jokers
+
+    @cache
+    def best(rest: Key, need_pure: bool, kept: bool, laid: bool) -> int | None:
+        if not rest:
+            ok = not need_pure and laid and (kept or not keep_one)
+            return 0 if ok else None
+        first, others = rest[0], rest[1:]
+        value = best(others, need_pure, True, laid)
+        positions = range(len(others))
+        for size in range(2, len(others) + 1):
+            for chosen in combinations(positions, size):
+                found = meld(tuple(sorted((first, *(others[i] for i in chosen)))))
+                if found is not None:
+                    left = tuple(others[i] for i in positions if i not in chosen)
+                    sub = best(left, need_pure and not found[1], kept, True)
+                    if sub is not None and (value is None or found[0] + sub > value):
+                        value = found[0] + sub
+        return value
+
+    return best(_key(cards), pure_run, False, False)

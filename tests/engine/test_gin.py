@@ -1,0 +1,106 @@
+"""Gin: knock check with the best discard, and the defender's layoffs."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.engine.cards import Card
+from games.engine.errors import EngineError
+from games.engine.gin import knock_check, layoff
+from games.engine.notation import codes, parse_hand, parse_melds
+from games.engine.rules import rule_set
+
+GIN = rule_set("gin")
+
+
+def hand(text: str) -> list[Card]:
+    return parse_hand(text, GIN)
+
+
+def test_eleven_cards_discard_to_gin() -> None:
+    result = knock_check(hand("AS 2S 3S 4S 5H 5D 5C KH QH JH 9C"), GIN)
+    assert result.gin and result.can_knock
+    assert result.discard == Card(9, 3)
+    assert result.arrangement.deadwood == ()
+    assert sum(map(len, result.arrangement.melds)) == 10
+
+
+def test_eleven_cards_knock_with_best_discard() -> None:
+    result = knock_check(hand("AS 2S 3S 5H 5D 5C JH QH KH 4D 9C"), GIN)
+    assert result.discard == Card(9, 3)
+    assert result.can_knock and not result.gin
+    assert codes(result.arrangement.deadwood, GIN) == ["4D"]
+    assert result.arrangement.deadwood_points == 4
+
+
+def test_discard_may_come_out_of_a_meld() -> None:
+    # All eleven cards are melded: throwing away an end of the five-card run keeps gin.
+    result = knock_check(hand("AS 2S 3S 4S 5S 6H 6D 6C KH QH JH"), GIN)
+    assert result.gin
+    assert result.discard in (Card(1, 0), Card(5, 0))
+
+
+def test_eleven_cards_too_much_deadwood() -> None:
+    result = knock_check(hand("AS 2S 3S 7D 8C 9H TS JS QS KD 2D"), GIN)
+    assert result.discard == Card(13, 2)
+    assert result.arrangement.deadwood_points == 2 + 7 + 8 + 9
+    assert not result.can_knock and not result.gin
+
+
+def test_ten_cards_as_they_are() -> None:
+    result = knock_check(hand("AS 2S 3S 5H 5D 5C JH QH KH 9C"), GIN)
+    assert result.discard is None
+    assert result.can_knock and result.arrangement.deadwood_points == 9
+    assert not knock_check(
+        hand("AS 2S 3S 5H 5D 5C JH QH KH 9C"), rule_set("gin", {"knock_limit": 8})
+    ).can_knock
+
+
+def test_chained_layoffs_ten_then_nine() -> None:
+    knocker = parse_melds("JS QS KS | 4H 4D 4C", GIN)
+    result = layoff(knocker, hand("TS 9S 2C 5H 7D KH QD 8C 3H 6D"), GIN)
+    assert [(codes([c], GIN)[0], i) for c, i in result.layoffs] == [("TS", 0), ("9S", 0)]
+    assert result.melds == ()
+    assert result.deadwood_points == 2 + 5 + 7 + 10 + 10 + 8 + 3 + 6
+
+
+def test_defender_breaks_his_own_meld_to_lay_off() -> None:
+    # Own melds only: 6S 7S 8S (or 7S 7H 7D) leaves 43. Laying 8S onto 9S TS JS and
+    # grouping 7S 7H 7D leaves 6S and the junk: 35.
+    knocker = parse_melds("9S TS JS | 2H 3H 4H", GIN)
+    cards = hand("6S 7S 8S 7H 7D KC QD 2C 3D 5H")
+    result = layoff(knocker, cards, GIN)
+    assert [(codes([c], GIN)[0], i) for c, i in result.layoffs] == [("8S", 0), ("5H", 1)]
+    assert codes(result.melds[0], GIN) == ["7S", "7H", "7D"]
+    assert result.deadwood_points == 6 + 10 + 10 + 2 + 3
+
+
+def test_nothing_is_laid_off_against_gin() -> None:
+    knocker = parse_melds("9S TS JS | 2H 3H 4H", GIN)
+    cards = hand("6S 7S 8S 7H 7D KC QD 2C 3D 5H")
+    result = layoff(knocker, cards, GIN, against_gin=True)
+    assert result.layoffs == ()
+    assert result.deadwood_points == 14 + 10 + 10 + 2 + 3 + 5
+
+
+def test_layoffs_at_both_ends_in_playing_order() -> None:
+    knocker = parse_melds("5S 6S 7S", GIN)
+    result = layoff(knocker, hand("4S 3S 8S 9S KD"), GIN)
+    assert [codes([c], GIN)[0] for c, _ in result.layoffs] == ["4S", "3S", "8S", "9S"]
+    assert result.deadwood_points == 10
+
+
+def test_layoff_onto_a_group_and_ace_high() -> None:
+    knocker = parse_melds("4H 4D 4C | JS QS KS", GIN)
+    result = layoff(knocker, hand("4S AS"), GIN)
+    assert [(codes([c], GIN)[0], i) for c, i in result.layoffs] == [("4S", 0)]
+    assert result.deadwood_points == 1
+    high = rule_set("gin", {"ace_high": True})
+    result = layoff(parse_melds("4H 4D 4C | JS QS KS", high), parse_hand("4S AS", high), high)
+    assert result.deadwood_points == 0
+
+
+def test_layoff_rejects_a_card_held_by_both() -> None:
+    with pytest.raises(EngineError) as error:
+        layoff(parse_melds("JS QS KS", GIN), hand("KS 2C"), GIN)
+    assert error.value.code == "too_many_copies"
