@@ -17,6 +17,7 @@ from games.engine.rules import OPTIONS, Option, RuleSet
 from games.messages import error_message
 
 MAX_PLAYERS = 6
+GIN_HAND = 10  # cards in a gin hand: two such hands are scored with layoffs by the engine
 
 # Short labels for the house rules, as a player would name them.
 OPTION_LABELS: Mapping[str, Any] = {
@@ -233,22 +234,17 @@ class HandForm(forms.Form):
                 outcome["kept_joker"] = True
         elif family == "gin":
             outcome = {"knocker": data["knocker"], "gin": data["gin"]}
-            with_cards = [isinstance(count, str) for count in counts.values()]
-            if all(with_cards):
+            melds = (data.get("melds") or "").strip()
+            if all(isinstance(c, str) and len(c.replace(",", " ").split()) == GIN_HAND for c in counts.values()):
+                # Both whole hands: the engine finds the deadwood and the layoffs.
                 outcome["hands"] = counts
-                if (data.get("melds") or "").strip():
-                    outcome["melds"] = data["melds"].strip()
-            elif any(with_cards):
-                for i, name in enumerate(self.players):
-                    if not isinstance(counts[name], str):
-                        self.add_error(
-                            f"cards_{i}", _("Give both hands as cards, or both deadwood counts as points.")
-                        )
-                return None
+                if melds:
+                    outcome["melds"] = melds
             else:
+                # Points, or just the unmatched cards, which the engine values.
                 outcome["deadwood"] = counts
-                if (data.get("melds") or "").strip():
-                    self.add_error("melds", _("Melds are checked only when both hands are given as cards."))
+                if melds:
+                    self.add_error("melds", _("Melds are checked only when both whole hands (10 cards) are given."))
                     return None
         elif family == "carousel":
             outcome = {"knocker": data.get("knocker") or None, "out": data.get("out") or None, "left": counts}

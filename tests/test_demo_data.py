@@ -4,6 +4,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
+from games.models import Game
+
 
 @pytest.mark.django_db
 def test_load_demo_twice_creates_nothing_twice(settings: Any) -> None:
@@ -11,6 +13,9 @@ def test_load_demo_twice_creates_nothing_twice(settings: Any) -> None:
     call_command("load_demo")
     call_command("load_demo")
     assert get_user_model().objects.filter(username="demo").count() == 1
+    games = Game.objects.filter(owner__username="demo")
+    assert sorted(games.values_list("family", flat=True)) == ["carousel", "gin", "rummikub", "zoliky"]
+    assert all(game.hands.count() == 3 for game in games)
 
 
 @pytest.mark.django_db

@@ -233,3 +233,38 @@ def test_no_request_makes_a_500() -> None:
         assert client.get(f"/g/{game.public_id}/count/", {"cards_0": value}).status_code == 200
     assert client.post(f"/g/{game.public_id}/hands/1/", {"version": "x"}).status_code == 404
     assert client.get("/games/new/poker/").status_code == 404
+
+
+def test_gin_hands_tapped_in_are_scored_with_layoffs() -> None:
+    game = GameFactory(family="gin", players=["Ann", "Bob"])
+    client = editor(game)
+    response = client.post(
+        f"/g/{game.public_id}/hands/",
+        {
+            "knocker": "Ann",
+            "cards_0": "AS 2S 3S 4H 5H 6H 9C 9D 9H KC",
+            "cards_1": "4S 5S TH TD TC 7C 8C QD KD AD",
+            "melds": "AS 2S 3S | 4H 5H 6H | 9C 9D 9H",
+        },
+        HTTP_HX_REQUEST="true",
+    )
+    html = response.content.decode()
+    # Bob lays off 4S then 5S onto A-2-3 of spades: 36 deadwood against Ann's 10.
+    assert re.findall(r'<span class="total">([^<]+)</span>', html) == ["26", "0"]
+    assert "Ann 10, Bob 36" in html and "4S 5S" in html
+
+
+def test_gin_knock_with_undeclared_melds_that_leave_too_much_is_refused() -> None:
+    game = GameFactory(family="gin", players=["Ann", "Bob"])
+    client = editor(game)
+    response = client.post(
+        f"/g/{game.public_id}/hands/",
+        {
+            "knocker": "Ann",
+            "cards_0": "AS 2S 3S 4H 5H 6H 9C 9D 9H KC",
+            "cards_1": "4S 5S TH TD TC 7C 8C QD KD AD",
+            "melds": "AS 2S 3S",
+        },
+    )
+    assert 'role="alert"' in response.content.decode()
+    assert not Hand.objects.exists()

@@ -1,17 +1,68 @@
-"""Load demo data. Idempotent: running it again changes nothing that is already there."""
+"""Load demo data: an organiser account and one evening per rule family.
+
+Idempotent: what is already there (by the demo owner and family) is left as it is.
+"""
 
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+
+from games.models import Game
+from games.services.games import game_start
+from games.services.hands import hand_record
 
 DEMO_USERNAME = "demo"
 DEMO_PASSWORD = "demo-rummy"
 
+DEMO_GAMES: list[tuple[str, dict[str, object], list[str], list[dict[str, object]]]] = [
+    (
+        "zoliky",
+        {"elimination": 0},
+        ["Jana", "Petr", "Eva", "Tomáš"],
+        [
+            {"closer": "Jana", "from_hand": False, "left": {"Petr": 23, "Eva": "KH 5S JK", "Tomáš": 41}},
+            {"closer": "Eva", "from_hand": True, "left": {"Jana": 12, "Petr": "AS AD 9C", "Tomáš": 7}},
+            {"closer": "Petr", "from_hand": False, "left": {"Jana": 38, "Eva": 15, "Tomáš": "QH QS JK JK"}},
+        ],
+    ),
+    (
+        "gin",
+        {},
+        ["Ola", "Kari"],
+        [
+            {"knocker": "Ola", "gin": False, "deadwood": {"Ola": 6, "Kari": 31}},
+            {"knocker": "Kari", "gin": True, "deadwood": {"Kari": 0, "Ola": 17}},
+            {"knocker": "Ola", "gin": False, "deadwood": {"Ola": 9, "Kari": 7}},
+        ],
+    ),
+    (
+        "carousel",
+        {},
+        ["Zuzana", "Milan", "Katarína"],
+        [
+            {"knocker": "Zuzana", "out": None, "left": {"Zuzana": 4, "Milan": 27, "Katarína": 12}},
+            {"knocker": None, "out": "Milan", "left": {"Zuzana": 18, "Katarína": "7H JK"}},
+            {"knocker": "Katarína", "out": None, "left": {"Zuzana": 5, "Milan": 30, "Katarína": 5}},
+        ],
+    ),
+    (
+        "rummikub",
+        {},
+        ["Anna", "Piotr", "Kasia"],
+        [
+            {"winner": "Anna", "left": {"Piotr": 24, "Kasia": "R7 B13 JK"}},
+            {"winner": None, "left": {"Anna": 15, "Piotr": 8, "Kasia": 22}},
+            {"winner": "Kasia", "left": {"Anna": 31, "Piotr": 6}},
+        ],
+    ),
+]
+
 
 class Command(BaseCommand):
-    help = "Create the demo organiser account (and, as features land, demo games). Safe to run twice."
+    help = "Create the demo organiser account and one demo game per rule family. Safe to run twice."
 
     def handle(self, *args: Any, **options: Any) -> None:
         if not settings.DEBUG:
@@ -23,6 +74,12 @@ class Command(BaseCommand):
         if created:
             user.set_password(DEMO_PASSWORD)
             user.save()
-            self.stdout.write(f"Created demo organiser: {DEMO_USERNAME} / {DEMO_PASSWORD}")
-        else:
-            self.stdout.write(f"Demo organiser already there: {DEMO_USERNAME} / {DEMO_PASSWORD}")
+        self.stdout.write(f"Demo organiser: {DEMO_USERNAME} / {DEMO_PASSWORD}")
+        for family, house_rules, players, hands in DEMO_GAMES:
+            if Game.objects.filter(owner=user, family=family).exists():
+                continue
+            with transaction.atomic():
+                game = game_start(family=family, options=house_rules, players=players, owner=user)
+                for outcome in hands:
+                    hand_record(game=game, outcome=outcome, request_id=None, user=user)
+            self.stdout.write(f"Demo {family} game: /g/{game.public_id}/")
