@@ -35,7 +35,8 @@ SHIFT = 16  # t = suit * SHIFT + rank
 WEIGHT = 64  # score = deadwood points * WEIGHT + deadwood cards
 INF = 1 << 60
 _RANK_BITS = 0x3FFE  # ranks 1-13 of one suit
-_ACES = sum(1 << (s * SHIFT + ACE) for s in range(4))
+_COLUMN = sum(1 << (s * SHIFT) for s in range(4))  # one bit per suit
+_ACES = _COLUMN << ACE
 _BIG = 64  # second mask and joker count live above bit 64 in memo keys
 
 GROUP, RUN = 0, 1
@@ -62,6 +63,7 @@ class Tables:
         "ace_low",
         "adjacent",
         "all_joker_groups",
+        "costs",
         "group_max",
         "group_points",
         "half",
@@ -91,6 +93,7 @@ class Tables:
         self.high = ACE_HIGH if rules.ace_high else 13
         self.run_points = [0] + [slot_value(slot, rules, in_group=False) for slot in range(1, 15)]
         self.group_points = [0] + [slot_value(rank, rules, in_group=True) for rank in range(1, 14)]
+        self.costs: dict[int, list[list[int]]] = {}
         self.joker_group_rank = max(range(1, 14), key=lambda r: (self.group_points[r], r))
 
     def meldable(self, once: int) -> int:
@@ -109,6 +112,16 @@ class Tables:
         if self.group_max < 3:
             three = 0
         return (cover | three | (three << SHIFT) | (three << 2 * SHIFT) | (three << 3 * SHIFT)) & once
+
+    def joker_costs(self, jokers: int) -> list[list[int]]:
+        """``[left][room]``: the score of ``left`` jokers still unplaced at the end of the
+        search when the chosen melds have ``room`` free places for jokers."""
+        costs = self.costs.get(jokers)
+        if costs is None:
+            score = self.joker_value * WEIGHT + 1
+            costs = [[_fill(self, n, room)[1] * score for room in range(n + 1)] for n in range(jokers + 1)]
+            self.costs[jokers] = costs
+        return costs
 
     def leftover(self, jokers: int) -> int:
         """Jokers left unmelded when ``jokers`` remain and no real card is left to join."""
@@ -222,18 +235,22 @@ def candidates(tables: Tables, once: int, jokers: int) -> list[Candidate]:
     out: list[Candidate] = []
     blocks = [(once >> (suit * SHIFT)) & _RANK_BITS for suit in range(4)]
     for rank in _bits(blocks[0] | blocks[1] | blocks[2] | blocks[3]):
-        suits = sum(((block >> rank) & 1) << suit for suit, block in enumerate(blocks))
-        out += _rank_groups(tables, rank, suits, jokers)
+        out += _rank_groups(tables, rank, (once >> rank) & _COLUMN, jokers)
     for suit, held in enumerate(blocks):
         if held:
-            out += _suit_runs(tables, suit, held, jokers)
+            base = suit * SHIFT
+            out += [
+                (m << base, jmin, jmax, RUN, lo, hi, suit)
+                for m, jmin, jmax, lo, hi in _suit_runs(tables, held, jokers)
+            ]
     return out
 
 
-@lru_cache(maxsize=1024)
-def _rank_groups(tables: Tables, rank: int, suits: int, jokers: int) -> tuple[Candidate, ...]:
-    """Groups of ``rank`` from the suits held (a 4-bit set), with up to ``jokers`` jokers."""
-    held = [s for s in range(4) if suits >> s & 1]
+@lru_cache(maxsize=4096)
+def _rank_groups(tables: Tables, rank: int, column: int, jokers: int) -> tuple[Candidate, ...]:
+    """Groups of ``rank`` from the suits held (``column``: the hand shifted down by the rank,
+    bit 16 * suit), with up to ``jokers`` jokers."""
+    held = [s for s in range(4) if column >> (s * SHIFT) & 1]
     out = []
     for size in range(len(held), 0, -1):
         jmin = max(0, 3 - size)
@@ -245,42 +262,45 @@ def _rank_groups(tables: Tables, rank: int, suits: int, jokers: int) -> tuple[Ca
     return tuple(out)
 
 
-@lru_cache(maxsize=8192)
-def _suit_runs(tables: Tables, suit: int, held: int, jokers: int) -> tuple[Candidate, ...]:
-    """Runs of ``suit`` from the ranks held (bits 1-13), with up to ``jokers`` jokers."""
+@lru_cache(maxsize=16384)
+def _suit_runs(tables: Tables, held: int, jokers: int) -> tuple[tuple[int, int, int, int, int], ...]:
+    """Runs from the ranks held in one suit (bits 1-13) with up to ``jokers`` jokers, as
+    (mask within the suit, fewest jokers, most jokers, lowest slot, highest slot)."""
     low, high, adjacent, half = tables.low, tables.high, tables.adjacent, tables.half
-    base = suit * SHIFT
     slots = [r for r in range(2, 14) if held >> r & 1]
     if held & (1 << ACE):
         if tables.ace_low:
             slots.insert(0, ACE)
         if tables.ace_high:
             slots.append(ACE_HIGH)
+    bits = [1 << (ACE if s == ACE_HIGH else s) for s in slots]
     out = []
     for i, lo in enumerate(slots):
+        whole = 0
         for j in range(i, len(slots)):
             hi = slots[j]
-            span = hi - lo + 1
-            absent = span - (j - i + 1)
+            whole |= bits[j]
+            span, count = hi - lo + 1, j - i + 1
+            absent = span - count
             if span > RUN_MAX or absent > jokers:
                 break
-            inner = slots[i + 1 : j]
-            for skipped in range(min(len(inner), jokers - absent) + 1):
-                for skip in combinations(inner, skipped):
-                    kept = [lo, *(s for s in inner if s not in skip)] + ([hi] if j > i else [])
-                    size = len(kept)
-                    gaps = span - size
-                    if adjacent:
-                        jmax = gaps + (lo - low) + (high - hi)
-                    elif any(b - a > 2 for a, b in pairwise(kept)):
+            ends = (lo - low) + (high - hi) if adjacent else (lo > low) + (hi < high)
+            for skipped in range(min(count - 2, jokers - absent) + 1 if j > i else 1):
+                size, gaps = count - skipped, absent + skipped
+                jmin = max(gaps, 3 - size)
+                most = min(gaps + ends, RUN_MAX - size, jokers, size if half else jokers)
+                if jmin > most:
+                    continue
+                for skip in combinations(range(i + 1, j), skipped):
+                    mask = whole
+                    for k in skip:
+                        mask ^= bits[k]
+                    if not adjacent and any(
+                        b - a > 2
+                        for a, b in pairwise(s for k, s in enumerate(slots[i : j + 1], i) if k not in skip)
+                    ):
                         continue  # two missing cards side by side
-                    else:
-                        jmax = gaps + (lo > low) + (hi < high)
-                    jmax = min(jmax, RUN_MAX - size, jokers, size if half else jokers)
-                    jmin = max(gaps, 3 - size)
-                    if jmin <= jmax:
-                        mask = sum(1 << (base + (ACE if s == ACE_HIGH else s)) for s in kept)
-                        out.append((mask, jmin, jmax, RUN, lo, hi, suit))
+                    out.append((mask, jmin, most, lo, hi))
     return tuple(out)
 
 
@@ -331,27 +351,31 @@ def meld_cards(hand: Hand, entries: list[tuple[int, int, bool]]) -> tuple[Card, 
 # A solution: melds as (candidate, jokers), deadwood indices, unmelded jokers, the discarded
 # index (or None), and the score.
 Plan = tuple[list[tuple[Candidate, int]], list[int], int, int | None, int]
-_DISCARD: tuple[Candidate, int] = ((0, 0, 0, GROUP, 0, 0, -1), -1)
+_DISCARD: Candidate = (0, 0, 0, GROUP, 0, 0, -1)
 
 
 def _search(tables: Tables, once: int, twice: int, jokers: int, cands: list[Candidate], spare: int) -> Plan:
     """Least deadwood: the lowest card is deadwood, or discarded (``spare``: one discard still
-    due), or in a candidate meld containing it, with each allowed number of jokers."""
+    due), or in a candidate meld containing it.
+
+    A meld takes the fewest jokers it needs; the extra jokers it could hold add to ``room``,
+    and jokers still unplaced at the end fill that room (the placement is free within each
+    meld's range). ``room`` never exceeds the jokers left, so most states share it.
+    """
     values = tables.values
     by_card: dict[int, list[Candidate]] = {}
     for cand in cands:
         mask = cand[0]
         by_card.setdefault((mask & -mask).bit_length() - 1, []).append(cand)
-    joker_score = tables.joker_value * WEIGHT + 1
-    leftover = [tables.leftover(j) * joker_score for j in range(jokers + 1)]
+    end = tables.joker_costs(jokers)
     memo: dict[int, int] = {}
-    picks: dict[int, tuple[Candidate, int] | None] = {}
+    picks: dict[int, Candidate | None] = {}
 
-    def rec(once: int, twice: int, left: int, spare: int) -> int:
+    def rec(once: int, twice: int, left: int, room: int, spare: int) -> int:
         extra = 0
         while True:  # cards starting no candidate meld are deadwood, without a memo entry
             if not once:
-                return extra + (INF if spare else leftover[left])
+                return extra + (INF if spare else end[left][room])
             low = once & -once
             t = low.bit_length() - 1
             options = by_card.get(t)
@@ -362,15 +386,21 @@ def _search(tables: Tables, once: int, twice: int, jokers: int, cands: list[Cand
                 twice ^= low
             else:
                 once ^= low
-        key = once | (twice << _BIG) | (left << 2 * _BIG) | (spare << (2 * _BIG + 8))
+        key = (
+            once
+            | (twice << _BIG)
+            | (left << 2 * _BIG)
+            | (room << (2 * _BIG + 8))
+            | (spare << (2 * _BIG + 16))
+        )
         found = memo.get(key)
         if found is not None:
             return extra + found
         o1, t1 = (once, twice ^ low) if twice & low else (once ^ low, twice)
-        best = values[t] * WEIGHT + 1 + rec(o1, t1, left, spare)
-        pick: tuple[Candidate, int] | None = None
+        best = values[t] * WEIGHT + 1 + rec(o1, t1, left, room, spare)
+        pick: Candidate | None = None
         if spare:
-            score = rec(o1, t1, left, 0)
+            score = rec(o1, t1, left, room, 0)
             if score < best:
                 best, pick = score, _DISCARD
         if options is not None:
@@ -378,26 +408,35 @@ def _search(tables: Tables, once: int, twice: int, jokers: int, cands: list[Cand
                 mask, jmin = cand[0], cand[1]
                 if mask & once != mask or jmin > left:
                     continue
-                o1, t1 = (once & ~mask) | (twice & mask), twice & ~mask
-                for used in range(jmin, min(cand[2], left) + 1):
-                    score = rec(o1, t1, left - used, spare)
-                    if score < best:
-                        best, pick = score, (cand, used)
+                rest = left - jmin
+                more = room + cand[2] - jmin
+                score = rec(
+                    (once & ~mask) | (twice & mask), twice & ~mask, rest, more if more < rest else rest, spare
+                )
+                if score < best:
+                    best, pick = score, cand
         memo[key] = best
         picks[key] = pick
         return extra + best
 
-    total = rec(once, twice, jokers, spare)
-    melds: list[tuple[Candidate, int]] = []
+    total = rec(once, twice, jokers, 0, spare)
+    chosen: list[Candidate] = []
     dead: list[int] = []
     dropped: int | None = None
-    left = jokers
+    left, room = jokers, 0
     while once:
         low = once & -once
         t = low.bit_length() - 1
         choice = None
         if t in by_card or spare:
-            choice = picks[once | (twice << _BIG) | (left << 2 * _BIG) | (spare << (2 * _BIG + 8))]
+            key = (
+                once
+                | (twice << _BIG)
+                | (left << 2 * _BIG)
+                | (room << (2 * _BIG + 8))
+                | (spare << (2 * _BIG + 16))
+            )
+            choice = picks[key]
         if choice is None or choice is _DISCARD:
             if choice is None:
                 dead.append(t)
@@ -405,14 +444,26 @@ def _search(tables: Tables, once: int, twice: int, jokers: int, cands: list[Cand
                 dropped, spare = t, 0
             once, twice = _remove_one(once, twice, low)
             continue
-        cand, used = choice
-        melds.append(choice)
-        once, twice = (once & ~cand[0]) | (twice & cand[0]), twice & ~cand[0]
-        left -= used
-    unmelded = tables.leftover(left)
-    for size in _joker_groups(tables, left - unmelded):
+        chosen.append(choice)
+        once, twice = (once & ~choice[0]) | (twice & choice[0]), twice & ~choice[0]
+        left -= choice[1]
+        room = min(room + choice[2] - choice[1], left)
+    placed, unmelded = _fill(tables, left, room)
+    melds: list[tuple[Candidate, int]] = []
+    for cand in chosen:
+        more = min(placed, cand[2] - cand[1])
+        placed -= more
+        melds.append((cand, cand[1] + more))
+    for size in _joker_groups(tables, left - unmelded - sum(u - c[1] for c, u in melds)):
         melds.append(((0, size, size, GROUP, 0, 0, -1), size))
     return melds, dead, unmelded, dropped, total
+
+
+def _fill(tables: Tables, left: int, room: int) -> tuple[int, int]:
+    """How many of ``left`` unplaced jokers go into ``room`` free places in melds (the most
+    among the best), and how many stay unmelded after all-joker groups take the rest."""
+    best = min(range(min(left, room) + 1), key=lambda x: (tables.leftover(left - x), -x))
+    return best, tables.leftover(left - best)
 
 
 def _joker_groups(tables: Tables, jokers: int) -> list[int]:
