@@ -410,11 +410,13 @@ def _search(tables: Tables, once: int, twice: int, jokers: int, cands: list[Cand
                     continue
                 rest = left - jmin
                 more = room + cand[2] - jmin
-                score = rec(
-                    (once & ~mask) | (twice & mask), twice & ~mask, rest, more if more < rest else rest, spare
-                )
+                if more > rest:
+                    more = rest
+                score = rec((once & ~mask) | (twice & mask), twice & ~mask, rest, more, spare)
                 if score < best:
                     best, pick = score, cand
+                    if not score:
+                        break  # nothing beats no deadwood
         memo[key] = best
         picks[key] = pick
         return extra + best
