@@ -235,7 +235,9 @@ class HandForm(forms.Form):
         elif family == "gin":
             outcome = {"knocker": data["knocker"], "gin": data["gin"]}
             melds = (data.get("melds") or "").strip()
-            if all(isinstance(c, str) and len(c.replace(",", " ").split()) == GIN_HAND for c in counts.values()):
+            if all(
+                isinstance(c, str) and len(c.replace(",", " ").split()) == GIN_HAND for c in counts.values()
+            ):
                 # Both whole hands: the engine finds the deadwood and the layoffs.
                 outcome["hands"] = counts
                 if melds:
@@ -244,7 +246,9 @@ class HandForm(forms.Form):
                 # Points, or just the unmatched cards, which the engine values.
                 outcome["deadwood"] = counts
                 if melds:
-                    self.add_error("melds", _("Melds are checked only when both whole hands (10 cards) are given."))
+                    self.add_error(
+                        "melds", _("Melds are checked only when both whole hands (10 cards) are given.")
+                    )
                     return None
         elif family == "carousel":
             outcome = {"knocker": data.get("knocker") or None, "out": data.get("out") or None, "left": counts}

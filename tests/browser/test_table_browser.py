@@ -38,7 +38,9 @@ def totals(page: Any) -> list[str]:
     return [t.strip() for t in page.locator(".totals .total").all_inner_texts()]
 
 
-def save_hand(page: Any, role: str | None, counts: dict[int, str], expected: list[str], **flags: bool) -> None:
+def save_hand(
+    page: Any, role: str | None, counts: dict[int, str], expected: list[str], **flags: bool
+) -> None:
     if role is not None:
         page.locator(f"input[name={role.split('=')[0]}][value='{role.split('=')[1]}']").check()
     for flag, on in flags.items():

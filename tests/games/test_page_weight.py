@@ -14,7 +14,9 @@ LIMIT = 150 * 1024
 @pytest.mark.django_db
 @pytest.mark.parametrize("family", ["zoliky", "gin", "carousel", "rummikub"])
 def test_hand_entry_page_with_assets_is_under_150_kb(family: str) -> None:
-    game = GameFactory(family=family, players=["Ann", "Bob"] if family == "gin" else ["A", "B", "C", "D"])
+    game = GameFactory.create(
+        family=family, players=["Ann", "Bob"] if family == "gin" else ["A", "B", "C", "D"]
+    )
     client = Client()
     client.get(f"/g/{game.public_id}/edit/{game.edit_token}/")
     html = client.get(f"/g/{game.public_id}/").content

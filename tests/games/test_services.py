@@ -1,6 +1,7 @@
 """Service functions: recording, correcting, deleting and undoing hands, for every family."""
 
 import uuid
+from typing import Any
 
 import pytest
 
@@ -13,7 +14,8 @@ from tests.factories import GameFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
-OUTCOMES = {
+Case = tuple[list[str], dict[str, Any], dict[str, int], dict[str, Any], dict[str, int]]
+OUTCOMES: dict[str, Case] = {
     # family: (players, first outcome, expected points, corrected outcome, expected after)
     "zoliky": (
         ["Ann", "Bob", "Cid"],
@@ -55,7 +57,7 @@ def totals(game):  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize("family", list(OUTCOMES))
 def test_record_correct_delete_and_undo_in_every_family(family: str) -> None:
     players, first, expected, corrected, expected_after = OUTCOMES[family]
-    game = GameFactory(family=family, players=players)
+    game = GameFactory.create(family=family, players=players)
     hand, created = hand_record(game=game, outcome=first, request_id=uuid.uuid4(), user=None)
     assert created
     assert totals(game) == expected
@@ -79,7 +81,7 @@ def test_record_correct_delete_and_undo_in_every_family(family: str) -> None:
 
 
 def test_a_resend_records_the_hand_once() -> None:
-    game = GameFactory()
+    game = GameFactory.create()
     key = uuid.uuid4()
     outcome = {"closer": "Ann", "left": {"Bob": 5, "Cid": 6}}
     first, created = hand_record(game=game, outcome=outcome, request_id=key, user=None)
@@ -91,8 +93,10 @@ def test_a_resend_records_the_hand_once() -> None:
 
 
 def test_a_stale_edit_is_refused_with_the_current_values() -> None:
-    game = GameFactory()
-    hand, _ = hand_record(game=game, outcome={"closer": "Ann", "left": {"Bob": 5, "Cid": 6}}, request_id=None, user=None)
+    game = GameFactory.create()
+    hand, _ = hand_record(
+        game=game, outcome={"closer": "Ann", "left": {"Bob": 5, "Cid": 6}}, request_id=None, user=None
+    )
     hand_edit(hand=hand, outcome={"closer": "Ann", "left": {"Bob": 7, "Cid": 6}}, version=1, user=None)
     with pytest.raises(StaleEdit) as caught:
         hand_edit(hand=hand, outcome={"closer": "Ann", "left": {"Bob": 9, "Cid": 6}}, version=1, user=None)
@@ -101,10 +105,13 @@ def test_a_stale_edit_is_refused_with_the_current_values() -> None:
 
 
 def test_an_impossible_hand_is_refused_and_nothing_is_stored() -> None:
-    game = GameFactory(family="gin", players=["Ann", "Bob"])
+    game = GameFactory.create(family="gin", players=["Ann", "Bob"])
     with pytest.raises(EngineError) as caught:
         hand_record(
-            game=game, outcome={"knocker": "Ann", "deadwood": {"Ann": 12, "Bob": 30}}, request_id=None, user=None
+            game=game,
+            outcome={"knocker": "Ann", "deadwood": {"Ann": 12, "Bob": 30}},
+            request_id=None,
+            user=None,
         )
     assert caught.value.code == "knock_over_limit"
     assert caught.value.params["player"] == "Ann"
@@ -115,9 +122,13 @@ def test_an_impossible_hand_is_refused_and_nothing_is_stored() -> None:
 
 def test_an_edit_that_breaks_a_later_hand_is_refused() -> None:
     """Raising Bob to 100 in hand 1 eliminates him, so hand 2, which he played, cannot stand."""
-    game = GameFactory()
-    hand, _ = hand_record(game=game, outcome={"closer": "Ann", "left": {"Bob": 50, "Cid": 6}}, request_id=None, user=None)
-    hand_record(game=game, outcome={"closer": "Bob", "left": {"Ann": 5, "Cid": 6}}, request_id=None, user=None)
+    game = GameFactory.create()
+    hand, _ = hand_record(
+        game=game, outcome={"closer": "Ann", "left": {"Bob": 50, "Cid": 6}}, request_id=None, user=None
+    )
+    hand_record(
+        game=game, outcome={"closer": "Bob", "left": {"Ann": 5, "Cid": 6}}, request_id=None, user=None
+    )
     with pytest.raises(EngineError) as caught:
         hand_edit(hand=hand, outcome={"closer": "Ann", "left": {"Bob": 100, "Cid": 6}}, version=1, user=None)
     assert caught.value.code == "eliminated_player"
@@ -126,14 +137,18 @@ def test_an_edit_that_breaks_a_later_hand_is_refused() -> None:
 
 
 def test_elimination_shows_who_is_out_and_dealing_skips_them() -> None:
-    game = GameFactory(players=["Ann", "Bob", "Cid"])
-    hand_record(game=game, outcome={"closer": "Ann", "left": {"Bob": 104, "Cid": 6}}, request_id=None, user=None)
+    game = GameFactory.create(players=["Ann", "Bob", "Cid"])
+    hand_record(
+        game=game, outcome={"closer": "Ann", "left": {"Bob": 104, "Cid": 6}}, request_id=None, user=None
+    )
     sheet = game_sheet(game=game)
     assert sheet.eliminated_in == {"Bob": 1}
     assert sheet.rows[0].dealer == "Ann"
     assert sheet.next_dealer == "Cid"  # Bob is out, so the deal passes him by
     with pytest.raises(EngineError):
-        hand_record(game=game, outcome={"closer": "Bob", "left": {"Ann": 5, "Cid": 6}}, request_id=None, user=None)
+        hand_record(
+            game=game, outcome={"closer": "Bob", "left": {"Ann": 5, "Cid": 6}}, request_id=None, user=None
+        )
 
 
 def test_dealers_rotate_in_seat_order() -> None:
@@ -142,8 +157,10 @@ def test_dealers_rotate_in_seat_order() -> None:
 
 
 def test_undo_refuses_when_the_hand_changed_since_and_twice() -> None:
-    game = GameFactory()
-    hand, _ = hand_record(game=game, outcome={"closer": "Ann", "left": {"Bob": 5, "Cid": 6}}, request_id=None, user=None)
+    game = GameFactory.create()
+    hand, _ = hand_record(
+        game=game, outcome={"closer": "Ann", "left": {"Bob": 5, "Cid": 6}}, request_id=None, user=None
+    )
     added = Change.objects.get(action="added")
     hand_edit(hand=hand, outcome={"closer": "Ann", "left": {"Bob": 7, "Cid": 6}}, version=1, user=None)
     with pytest.raises(ServiceError) as caught:
@@ -159,8 +176,10 @@ def test_undo_refuses_when_the_hand_changed_since_and_twice() -> None:
 
 
 def test_start_checks_players_and_options_and_records_the_owner() -> None:
-    user = UserFactory()
-    game = game_start(family="carousel", options={"knock_limit": "7"}, players=[" Ann ", "Bob", ""], owner=user)
+    user = UserFactory.create()
+    game = game_start(
+        family="carousel", options={"knock_limit": "7"}, players=[" Ann ", "Bob", ""], owner=user
+    )
     assert [s.name for s in game.seats.all()] == ["Ann", "Bob"]
     assert game.owner == user
     assert game.options["knock_limit"] == 7

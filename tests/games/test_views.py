@@ -37,7 +37,9 @@ def start(client: Client, family: str, players: list[str], **options: str) -> Ga
         data.setdefault(name, value)
     for name in re.findall(r'name="(opt_\w+)"[^>]*checked', page.content.decode()):
         data[name] = "on"
-    for select, value in re.findall(r'<select name="(opt_\w+)"[^>]*>.*?<option value="([^"]*)" selected', page.content.decode(), re.S):
+    for select, value in re.findall(
+        r'<select name="(opt_\w+)"[^>]*>.*?<option value="([^"]*)" selected', page.content.decode(), re.S
+    ):
         data[select] = value
     data.update({f"opt_{k}": v for k, v in options.items()})
     response = client.post(f"/games/new/{family}/", data)
@@ -58,7 +60,7 @@ def test_start_a_game_without_an_account_and_record_hands_without_js() -> None:
 
 
 def test_htmx_save_answers_with_the_new_totals_and_a_fresh_form() -> None:
-    game = GameFactory(family="rummikub", players=["Ann", "Bob"])
+    game = GameFactory.create(family="rummikub", players=["Ann", "Bob"])
     client = editor(game)
     response = client.post(
         f"/g/{game.public_id}/hands/",
@@ -74,7 +76,7 @@ def test_htmx_save_answers_with_the_new_totals_and_a_fresh_form() -> None:
 
 
 def test_a_double_tap_records_one_hand() -> None:
-    game = GameFactory(family="gin", players=["Ann", "Bob"])
+    game = GameFactory.create(family="gin", players=["Ann", "Bob"])
     client = editor(game)
     data = {"request_id": str(uuid.uuid4()), "knocker": "Ann", "points_0": "3", "points_1": "20"}
     client.post(f"/g/{game.public_id}/hands/", data)
@@ -88,15 +90,25 @@ def test_a_double_tap_records_one_hand() -> None:
     [
         ("zoliky", ["Ann", "Bob"], {"closer": "Ann", "cards_1": "KH 1X"}, '"1X" is not a card'),
         ("zoliky", ["Ann", "Bob"], {"closer": "Ann"}, "Enter the points, or tap the cards left."),
-        ("gin", ["Ann", "Bob"], {"knocker": "Ann", "points_0": "12", "points_1": "20"}, "Ann cannot knock with 12"),
+        (
+            "gin",
+            ["Ann", "Bob"],
+            {"knocker": "Ann", "points_0": "12", "points_1": "20"},
+            "Ann cannot knock with 12",
+        ),
         ("carousel", ["Ann", "Bob"], {"knocker": "Ann", "out": "Bob", "points_0": "3"}, "not both"),
-        ("rummikub", ["Ann", "Bob"], {"winner": "Ann", "points_0": "5", "points_1": "3"}, "cannot have tiles left"),
+        (
+            "rummikub",
+            ["Ann", "Bob"],
+            {"winner": "Ann", "points_0": "5", "points_1": "3"},
+            "cannot have tiles left",
+        ),
     ],
 )
 def test_bad_input_is_reported_at_the_form_and_nothing_is_recorded(
     family: str, players: list[str], data: dict[str, str], message: str
 ) -> None:
-    game = GameFactory(family=family, players=players)
+    game = GameFactory.create(family=family, players=players)
     client = editor(game)
     response = client.post(f"/g/{game.public_id}/hands/", {"request_id": str(uuid.uuid4()), **data})
     assert response.status_code == 200
@@ -107,14 +119,16 @@ def test_bad_input_is_reported_at_the_form_and_nothing_is_recorded(
 
 
 def test_czech_errors_are_translated() -> None:
-    game = GameFactory(family="zoliky", players=["Ann", "Bob"])
+    game = GameFactory.create(family="zoliky", players=["Ann", "Bob"])
     client = editor(game)
-    response = client.post(f"/cs/g/{game.public_id}/hands/", {"request_id": str(uuid.uuid4()), "closer": "Ann"})
+    response = client.post(
+        f"/cs/g/{game.public_id}/hands/", {"request_id": str(uuid.uuid4()), "closer": "Ann"}
+    )
     assert "Zadejte body, nebo naťukejte zbylé karty." in response.content.decode()
 
 
 def test_a_stranger_sees_the_sheet_but_cannot_change_anything() -> None:
-    game = GameFactory(family="gin", players=["Ann", "Bob"])
+    game = GameFactory.create(family="gin", players=["Ann", "Bob"])
     owner = editor(game)
     owner.post(f"/g/{game.public_id}/hands/", {"knocker": "Ann", "points_0": "3", "points_1": "20"})
     hand = Hand.objects.get()
@@ -132,7 +146,7 @@ def test_a_stranger_sees_the_sheet_but_cannot_change_anything() -> None:
 
 
 def test_the_owner_can_edit_from_any_browser_after_logging_in() -> None:
-    user = UserFactory()
+    user = UserFactory.create()
     client = Client()
     client.force_login(user)
     game = start(client, "gin", ["Ann", "Bob"])
@@ -144,7 +158,7 @@ def test_the_owner_can_edit_from_any_browser_after_logging_in() -> None:
 
 
 def test_correct_a_hand_and_see_totals_change_then_undo_from_history() -> None:
-    game = GameFactory(family="carousel", players=["Ann", "Bob"])
+    game = GameFactory.create(family="carousel", players=["Ann", "Bob"])
     client = editor(game)
     client.post(f"/g/{game.public_id}/hands/", {"knocker": "Ann", "points_0": "3", "points_1": "20"})
     assert totals(client, game) == ["17", "0"]
@@ -163,10 +177,12 @@ def test_correct_a_hand_and_see_totals_change_then_undo_from_history() -> None:
 
 
 def test_a_stale_correction_shows_a_message_and_the_current_values() -> None:
-    game = GameFactory(family="carousel", players=["Ann", "Bob"])
+    game = GameFactory.create(family="carousel", players=["Ann", "Bob"])
     first, second = editor(game), editor(game)
     first.post(f"/g/{game.public_id}/hands/", {"knocker": "Ann", "points_0": "3", "points_1": "20"})
-    first.post(f"/g/{game.public_id}/hands/1/", {"version": "1", "knocker": "Ann", "points_0": "3", "points_1": "30"})
+    first.post(
+        f"/g/{game.public_id}/hands/1/", {"version": "1", "knocker": "Ann", "points_0": "3", "points_1": "30"}
+    )
     response = second.post(
         f"/g/{game.public_id}/hands/1/", {"version": "1", "knocker": "Ann", "points_0": "3", "points_1": "40"}
     )
@@ -179,7 +195,7 @@ def test_a_stale_correction_shows_a_message_and_the_current_values() -> None:
 
 
 def test_delete_a_hand_and_restore_it() -> None:
-    game = GameFactory(family="rummikub", players=["Ann", "Bob"])
+    game = GameFactory.create(family="rummikub", players=["Ann", "Bob"])
     client = editor(game)
     client.post(f"/g/{game.public_id}/hands/", {"winner": "Ann", "points_1": "9"})
     client.post(f"/g/{game.public_id}/hands/1/delete/", {"version": "1"})
@@ -190,11 +206,13 @@ def test_delete_a_hand_and_restore_it() -> None:
 
 
 def test_meld_check_says_why_not() -> None:
-    game = GameFactory(family="zoliky")
+    game = GameFactory.create(family="zoliky")
     client = Client()
     ok = client.get(f"/g/{game.public_id}/check/", {"melds": "7H 8H 9H | KS KD JK", "opening": "1"})
     assert "Valid: 54 points." in ok.content.decode()
-    low = client.get(f"/g/{game.public_id}/check/", {"melds": "2H 3H 4H", "opening": "1"}, HTTP_HX_REQUEST="true")
+    low = client.get(
+        f"/g/{game.public_id}/check/", {"melds": "2H 3H 4H", "opening": "1"}, HTTP_HX_REQUEST="true"
+    )
     html = low.content.decode()
     assert html.lstrip().startswith('<div id="check-result"') and "42" in html and 'role="alert"' in html
     bad = client.get(f"/g/{game.public_id}/check/", {"melds": "KH AH 2H"})
@@ -202,27 +220,31 @@ def test_meld_check_says_why_not() -> None:
 
 
 def test_card_count_preview() -> None:
-    game = GameFactory(family="zoliky")
+    game = GameFactory.create(family="zoliky")
     html = Client().get(f"/g/{game.public_id}/count/", {"cards_0": "KH JK AS"}).content.decode()
     assert "= 36 points" in html
     assert "is not a card" in Client().get(f"/g/{game.public_id}/count/", {"cards_0": "ZZ"}).content.decode()
 
 
 def test_zoliky_evening_ends_on_the_settlement_page() -> None:
-    game = GameFactory(family="zoliky", options={"elimination": 0}, players=["Ann", "Bob", "Cid"])
+    game = GameFactory.create(family="zoliky", options={"elimination": 0}, players=["Ann", "Bob", "Cid"])
     client = editor(game)
     client.post(f"/g/{game.public_id}/hands/", {"closer": "Ann", "points_1": "286", "points_2": "45"})
     response = client.post(f"/g/{game.public_id}/end/", {"ended": "1"})
     assert response["Location"] == f"/g/{game.public_id}/settlement/"
     html = client.get(response["Location"]).content.decode()
     # Crowns: Ann -10 -> -1, Bob 286 -> 29, Cid 45 -> 5 (rounded half up).
-    assert re.findall(r"<td>(-?\d+)</td><td>(-?\d+)</td>", html) == [("-10", "-1"), ("286", "29"), ("45", "5")]
+    assert re.findall(r"<td>(-?\d+)</td><td>(-?\d+)</td>", html) == [
+        ("-10", "-1"),
+        ("286", "29"),
+        ("45", "5"),
+    ]
     assert "Bob pays Ann" in html
     assert "Game over" in client.get(f"/g/{game.public_id}/").content.decode()
 
 
 def test_no_request_makes_a_500() -> None:
-    game = GameFactory(family="gin", players=["Ann", "Bob"])
+    game = GameFactory.create(family="gin", players=["Ann", "Bob"])
     client = editor(game)
     nasty = ["", "-1", "9" * 30, "x", "KH" * 200, "<script>", "JK=", "|||"]
     for value in nasty:
@@ -236,7 +258,7 @@ def test_no_request_makes_a_500() -> None:
 
 
 def test_gin_hands_tapped_in_are_scored_with_layoffs() -> None:
-    game = GameFactory(family="gin", players=["Ann", "Bob"])
+    game = GameFactory.create(family="gin", players=["Ann", "Bob"])
     client = editor(game)
     response = client.post(
         f"/g/{game.public_id}/hands/",
@@ -255,7 +277,7 @@ def test_gin_hands_tapped_in_are_scored_with_layoffs() -> None:
 
 
 def test_gin_knock_with_undeclared_melds_that_leave_too_much_is_refused() -> None:
-    game = GameFactory(family="gin", players=["Ann", "Bob"])
+    game = GameFactory.create(family="gin", players=["Ann", "Bob"])
     client = editor(game)
     response = client.post(
         f"/g/{game.public_id}/hands/",

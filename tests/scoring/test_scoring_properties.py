@@ -3,6 +3,9 @@ scoring the edited list from scratch; every Carousel and gin hand has non-negati
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -11,11 +14,14 @@ from scoring import Game, score_game, score_hand, start
 
 from ._support import rules
 
+# st.DrawFn, or DataObject.draw passed where one is expected.
+Draw = Callable[..., Any]
+
 PLAYERS = ["Ann", "Bob", "Cid", "Dan"]
 
 
 @st.composite
-def rummikub_out(draw: st.DrawFn) -> dict[str, object]:
+def rummikub_out(draw: Draw) -> dict[str, object]:
     players = draw(st.lists(st.sampled_from(PLAYERS), min_size=2, max_size=4, unique=True))
     winner = draw(st.sampled_from(players))
     left = {p: draw(st.integers(1, 300)) for p in players if p != winner}
@@ -66,18 +72,18 @@ def test_gin_one_scorer_non_negative(knocker: int, opponent: int, tie: bool, gin
 # ----------------------------------------------------------------------------- editing a game
 
 
-def zoliky_hand(draw: st.DrawFn) -> dict[str, object]:
+def zoliky_hand(draw: Draw) -> dict[str, object]:
     closer = draw(st.sampled_from(PLAYERS))
     left = {p: draw(st.integers(2, 70)) for p in PLAYERS if p != closer and draw(st.integers(0, 9))}
     return {"closer": closer, "from_hand": draw(st.booleans()), "left": left}
 
 
-def rummikub_hand(draw: st.DrawFn) -> dict[str, object]:
+def rummikub_hand(draw: Draw) -> dict[str, object]:
     winner = draw(st.one_of(st.none(), st.sampled_from(PLAYERS)))
     return {"winner": winner, "left": {p: draw(st.integers(1, 60)) for p in PLAYERS if p != winner}}
 
 
-def carousel_hand(draw: st.DrawFn) -> dict[str, object]:
+def carousel_hand(draw: Draw) -> dict[str, object]:
     left = {p: draw(st.integers(1, 60)) for p in PLAYERS}
     knocker = draw(st.one_of(st.none(), st.sampled_from(PLAYERS)))
     if knocker is not None:

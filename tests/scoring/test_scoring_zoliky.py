@@ -29,7 +29,7 @@ def test_closing_from_hand_credits_20() -> None:
 
 
 def test_closer_credit_options() -> None:
-    outcome = {"players": THREE, "closer": "Bob", "left": {"Ann": 12, "Cid": 40}}
+    outcome: dict[str, object] = {"players": THREE, "closer": "Bob", "left": {"Ann": 12, "Cid": 40}}
     assert points("zoliky", outcome, closer_credit=20)["Bob"] == -20
     outcome["from_hand"] = True
     assert points("zoliky", outcome, closer_credit_from_hand=40)["Bob"] == -40
