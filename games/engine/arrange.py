@@ -8,12 +8,11 @@ How it works (reasons in docs/design/engine-solver.md):
 - A candidate meld is a mask of real cards with the fewest and the most jokers that make
   it legal exactly as ``melds.check_meld`` decides (group size, distinct suits, run range
   and length, ace low/high, Žolíky's half-jokers, all-joker-groups and adjacent-jokers
-  options). Hands without jokers use per-rule-set tables of every run and group of the
-  pack, keyed by their lowest card; hands with jokers build their candidates per hand.
+  options). Runs are listed per suit pattern and groups per rank pattern, cached per rule
+  set. Without jokers, a bit-parallel test first drops the cards that are in no meld.
 - A depth-first search on the lowest card still undecided: it is deadwood, or it is in one
-  candidate meld containing it (with each allowed number of jokers). Results are memoised
-  on ``(once, twice, jokers left)``. Cards that are in no candidate meld at all are
-  deadwood without any search.
+  candidate meld containing it, memoised on the remaining cards, the jokers left, the free
+  "room" for more jokers in the melds chosen, and (gin knock check) a discard still due.
 - Scores are ``points * 64 + cards``: the least deadwood value, and among equals the fewest
   deadwood cards; remaining ties go to the first arrangement in search order.
 """
