@@ -385,13 +385,7 @@ def _search(tables: Tables, once: int, twice: int, jokers: int, cands: list[Cand
                 twice ^= low
             else:
                 once ^= low
-        key = (
-            once
-            | (twice << _BIG)
-            | (left << 2 * _BIG)
-            | (room << (2 * _BIG + 8))
-            | (spare << (2 * _BIG + 16))
-        )
+        key = _state(once, twice, left, room, spare)
         found = memo.get(key)
         if found is not None:
             return extra + found
@@ -430,14 +424,7 @@ def _search(tables: Tables, once: int, twice: int, jokers: int, cands: list[Cand
         t = low.bit_length() - 1
         choice = None
         if t in by_card or spare:
-            key = (
-                once
-                | (twice << _BIG)
-                | (left << 2 * _BIG)
-                | (room << (2 * _BIG + 8))
-                | (spare << (2 * _BIG + 16))
-            )
-            choice = picks[key]
+            choice = picks[_state(once, twice, left, room, spare)]
         if choice is None or choice is _DISCARD:
             if choice is None:
                 dead.append(t)
@@ -458,6 +445,11 @@ def _search(tables: Tables, once: int, twice: int, jokers: int, cands: list[Cand
     for size in _joker_groups(tables, left - unmelded - sum(u - c[1] for c, u in melds)):
         melds.append(((0, size, size, GROUP, 0, 0, -1), size))
     return melds, dead, unmelded, dropped, total
+
+
+def _state(once: int, twice: int, left: int, room: int, spare: int) -> int:
+    """The memo key of a search state: one int (small while only ``once`` is set)."""
+    return once | (twice << _BIG) | ((left | room << 8 | spare << 16) << 2 * _BIG)
 
 
 def _fill(tables: Tables, left: int, room: int) -> tuple[int, int]:
