@@ -26,12 +26,34 @@ SERVICE_MESSAGES: dict[str, str] = {
 HAND_PREFIX = gettext_noop("Hand {hand}: {message}")
 MELD_PREFIX = gettext_noop("Meld {meld}: {message}")
 
+# Words the engine and scoring put into parameters (in English): translated before filling.
+PARAM_WORDS: dict[str, str] = {
+    "card": gettext_noop("card"),
+    "tile": gettext_noop("tile"),
+    "group": gettext_noop("group"),
+    "run": gettext_noop("run"),
+    "too_low": gettext_noop("too low"),
+    "no_pure_run": gettext_noop("no run without a joker"),
+    "zoliky": gettext_noop("Žolíky"),
+    "gin": gettext_noop("Gin (knock rummy for two)"),
+    "carousel": gettext_noop("Carousel rummy"),
+    "rummikub": gettext_noop("Rummikub"),
+    "left": gettext_noop("cards left"),
+    "deadwood": gettext_noop("deadwood"),
+    "hands": gettext_noop("hands"),
+    "laid": gettext_noop("laid down"),
+    "melds": gettext_noop("melds"),
+}
+
 TEMPLATES: dict[str, str] = {**ENGINE_MESSAGES, **SCORING_MESSAGES, **SERVICE_MESSAGES}
 
 
 def error_message(error: EngineError) -> str:
     template = TEMPLATES.get(error.code)
-    params = {key: value for key, value in error.params.items()}
+    params = {
+        key: gettext(PARAM_WORDS[value]) if isinstance(value, str) and value in PARAM_WORDS else value
+        for key, value in error.params.items()
+    }
     if template is None:
         return error.message
     try:

@@ -56,6 +56,17 @@
     }
   });
 
+  // A save that never reached the server (flaky Wi-Fi): say so; the form keeps what was typed,
+  // and its request id makes the retry record the hand once.
+  function offline(event, show) {
+    var form = event.target.closest && event.target.closest("form");
+    var note = form && form.querySelector(".offline");
+    if (note) { note.hidden = !show; }
+  }
+  document.addEventListener("htmx:sendError", function (event) { offline(event, true); });
+  document.addEventListener("htmx:timeout", function (event) { offline(event, true); });
+  document.addEventListener("htmx:beforeRequest", function (event) { offline(event, false); });
+
   document.addEventListener("DOMContentLoaded", function () { reveal(document); });
   document.addEventListener("htmx:afterSettle", function (event) { reveal(event.target); });
 })();

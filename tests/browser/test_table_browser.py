@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from games.models import Hand
 from tests.conftest import new_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -155,3 +156,18 @@ def test_recording_works_without_javascript(browser: Any, live_server: Any) -> N
     page.locator("button.save").click()
     expect(page.locator(".totals .total")).to_have_text(["50", "-50"])
     context.close()
+
+
+def test_a_save_on_lost_wifi_says_so_and_the_retry_records_once(table_phone: Any, live_server: Any) -> None:
+    page = table_phone
+    start_game(page, live_server.url, "rummikub", ["Anna", "Piotr"])
+    page.locator("input[name=winner][value='Anna']").check()
+    page.locator("input[name=points_1]").fill("9")
+    page.context.set_offline(True)
+    page.locator("button.save").click()
+    expect(page.locator(".offline")).to_be_visible()
+    page.context.set_offline(False)
+    page.locator("button.save").click()
+    expect(page.locator(".totals .total")).to_have_text(["9", "-9"])
+    expect(page.locator(".offline")).to_have_count(1)
+    assert Hand.objects.count() == 1

@@ -135,7 +135,9 @@ def test_a_stranger_sees_the_sheet_but_cannot_change_anything() -> None:
     stranger = Client()
     page = stranger.get(f"/g/{game.public_id}/").content.decode()
     assert "17" in page and 'name="knocker"' not in page and game.edit_token not in page
-    assert stranger.post(f"/g/{game.public_id}/hands/", {"knocker": "Ann"}).status_code == 403
+    refused = stranger.post(f"/g/{game.public_id}/hands/", {"knocker": "Ann"})
+    assert refused.status_code == 403
+    assert "edit link" in refused.content.decode()
     assert stranger.get(f"/g/{game.public_id}/hands/{hand.number}/").status_code == 403
     assert stranger.post(f"/g/{game.public_id}/hands/{hand.number}/delete/").status_code == 403
     change = Change.objects.get()
