@@ -7,7 +7,7 @@ keeps it usable (on the multiset of cards left, and on the legality of a multise
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from itertools import combinations
 
@@ -24,8 +24,8 @@ def _key(cards: Sequence[Card]) -> Key:
     return tuple(sorted((c.rank, c.suit) if not c.is_joker else (0, 0) for c in cards))
 
 
-def least_deadwood(cards: Sequence[Card], rules: RuleSet) -> int:
-    """The least deadwood value over every partition of ``cards`` into legal melds + rest."""
+def _brute(rules: RuleSet) -> Callable[[Key], int]:
+    """The least deadwood of a multiset of cards, over every partition into legal melds + rest."""
 
     @cache
     def legal(meld: Key) -> bool:
@@ -50,7 +50,12 @@ def least_deadwood(cards: Sequence[Card], rules: RuleSet) -> int:
                     value = min(value, best(left))
         return value
 
-    return best(_key(cards))
+    return best
+
+
+def least_deadwood(cards: Sequence[Card], rules: RuleSet) -> int:
+    """The least deadwood value over every partition of ``cards`` into legal melds + rest."""
+    return _brute(rules)(_key(cards))
 
 
 def most_opening_points(
@@ -87,3 +92,44 @@ def most_opening_points(
         return value
 
     return best(_key(cards), pure_run, False, False)
+
+
+def least_after_discard(cards: Sequence[Card], rules: RuleSet) -> int:
+    """The least deadwood after throwing away any one card."""
+    best = _brute(rules)
+    return min(best(_key([*cards[:i], *cards[i + 1 :]])) for i in range(len(cards)))
+
+
+def least_after_layoffs(knocker: Sequence[Sequence[Card]], cards: Sequence[Card], rules: RuleSet) -> int:
+    """The defender's least deadwood: every subset of his cards that can be laid off onto the
+    knocker's melds in some order (each card making its meld a legal meld again), the rest
+    arranged by ``least_deadwood``."""
+
+    def fits(meld: Sequence[Card], card: Card) -> bool:
+        try:
+            check_meld([*meld, card], rules)
+        except EngineError:
+            return False
+        return True
+
+    def can_lay(melds: tuple[tuple[Card, ...], ...], todo: tuple[Card, ...]) -> bool:
+        if not todo:
+            return True
+        for i, card in enumerate(todo):
+            for m, meld in enumerate(melds):
+                if fits(meld, card):
+                    grown = (*melds[:m], (*meld, card), *melds[m + 1 :])
+                    if can_lay(grown, todo[:i] + todo[i + 1 :]):
+                        return True
+        return False
+
+    start = tuple(tuple(meld) for meld in knocker)
+    arrange = _brute(rules)
+    best = arrange(_key(cards))
+    for size in range(1, len(cards) + 1):
+        for chosen in combinations(range(len(cards)), size):
+            laid = tuple(cards[i] for i in chosen)
+            if can_lay(start, laid):
+                rest = [c for i, c in enumerate(cards) if i not in chosen]
+                best = min(best, arrange(_key(rest)))
+    return best

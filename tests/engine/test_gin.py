@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.engine.cards import Card
 from games.engine.errors import EngineError
 from games.engine.gin import knock_check, layoff
+from games.engine.melds import check_meld
 from games.engine.notation import codes, parse_hand, parse_melds
-from games.engine.rules import rule_set
+from games.engine.rules import RuleSet, rule_set
+from tests.engine.reference import least_after_discard, least_after_layoffs
 
 GIN = rule_set("gin")
 
@@ -104,3 +108,44 @@ def test_layoff_rejects_a_card_held_by_both() -> None:
     with pytest.raises(EngineError) as error:
         layoff(parse_melds("JS QS KS", GIN), hand("KS 2C"), GIN)
     assert error.value.code == "too_many_copies"
+
+
+DECK = [Card(rank, suit) for suit in range(4) for rank in range(1, 14)]
+gin_rules = st.sampled_from([GIN, rule_set("gin", {"ace_high": True})])
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.data(), gin_rules)
+def test_knock_check_matches_reference(data: st.DataObject, rules: RuleSet) -> None:
+    pack = DECK[:26] if data.draw(st.booleans()) else DECK  # two suits: melds are dense
+    cards = data.draw(st.lists(st.sampled_from(pack), unique=True, min_size=11, max_size=11))
+    result = knock_check(cards, rules)
+    assert result.arrangement.deadwood_points == least_after_discard(cards, rules)
+    assert result.discard is not None
+    rest = list(cards)
+    rest.remove(result.discard)
+    shown = [c for m in result.arrangement.melds for c in m] + list(result.arrangement.deadwood)
+    assert sorted(shown) == sorted(rest)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data(), gin_rules)
+def test_layoff_matches_reference(data: st.DataObject, rules: RuleSet) -> None:
+    # A few cards of two suits around one knocker run and one knocker group.
+    pool = [Card(r, s) for s in (0, 1) for r in range(1, 14)]
+    start = data.draw(st.integers(1, 11))
+    run = [Card(r, 0) for r in range(start, start + 3)]
+    rank = data.draw(st.sampled_from([r for r in range(1, 14) if not start <= r < start + 3]))
+    group = [Card(rank, s) for s in (0, 1, 2)]
+    free = [c for c in [*pool, Card(rank, 3)] if c not in run and c not in group]
+    cards = data.draw(st.lists(st.sampled_from(free), unique=True, min_size=1, max_size=7))
+    result = layoff([run, group], cards, rules)
+    assert result.deadwood_points == least_after_layoffs([run, group], cards, rules)
+    melds = [list(run), list(group)]
+    for card, index in result.layoffs:  # each layoff is legal in the order given
+        melds[index].append(card)
+        check_meld(melds[index], rules)
+    for meld in result.melds:
+        check_meld(meld, rules)
+    laid = [c for c, _ in result.layoffs] + [c for m in result.melds for c in m] + list(result.deadwood)
+    assert sorted(laid) == sorted(cards)
