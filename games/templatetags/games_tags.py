@@ -37,6 +37,12 @@ def signed(value: int) -> str:
 
 
 @register.filter
+def num(value: int) -> str:
+    """A total with a real minus sign (−10), which reads better than a hyphen on a score sheet."""
+    return f"−{-value}" if value < 0 else str(value)
+
+
+@register.filter
 def error_text(error: EngineError) -> str:
     return error_message(error)
 

@@ -80,7 +80,7 @@ def test_zoliky_evening_from_start_to_settlement(table_phone: Any, live_server: 
     page.locator("input[name=points_1]").fill("23")
     tap_cards(page, 2, ["KH", "5S", "JK"], 30)
     page.locator("button.save").click()
-    expect(page.locator(".totals .total")).to_have_text(["-10", "23", "30"])
+    expect(page.locator(".totals .total")).to_have_text(["−10", "23", "30"])
     assert page.locator("input[name=cards_2]").input_value() == ""  # a fresh form for the next hand
     save_hand(page, "closer=Bob", {0: "12", 2: "40"}, ["2", "13", "70"])
     save_hand(page, "closer=Cid", {0: "5", 1: "9"}, ["7", "22", "50"], from_hand=True)
@@ -137,13 +137,13 @@ def test_rummikub_game(table_phone: Any, live_server: Any) -> None:
     page.locator("input[name=winner][value='Anna']").check()
     tap_cards(page, 1, ["R7", "B13", "JK"], 50)
     page.locator("button.save").click()
-    expect(page.locator(".totals .total")).to_have_text(["50", "-50"])
-    save_hand(page, "winner=Piotr", {0: "12"}, ["38", "-38"])
-    save_hand(page, "winner=", {0: "8", 1: "15"}, ["45", "-53"])
+    expect(page.locator(".totals .total")).to_have_text(["50", "−50"])
+    save_hand(page, "winner=Piotr", {0: "12"}, ["38", "−38"])
+    save_hand(page, "winner=", {0: "8", 1: "15"}, ["45", "−53"])
     page.locator("a[href$='/hands/1/']").click()
     page.locator("input[name=cards_1]").fill("R7")
     page.locator("button.save").click()
-    expect(page.locator(".totals .total")).to_have_text(["2", "-10"])
+    expect(page.locator(".totals .total")).to_have_text(["2", "−10"])
 
 
 def test_recording_works_without_javascript(browser: Any, live_server: Any) -> None:
@@ -154,7 +154,7 @@ def test_recording_works_without_javascript(browser: Any, live_server: Any) -> N
     page.locator("input[name=winner][value='Anna']").check()
     page.locator("input[name=cards_1]").fill("R7 B13 JK")
     page.locator("button.save").click()
-    expect(page.locator(".totals .total")).to_have_text(["50", "-50"])
+    expect(page.locator(".totals .total")).to_have_text(["50", "−50"])
     context.close()
 
 
@@ -168,6 +168,6 @@ def test_a_save_on_lost_wifi_says_so_and_the_retry_records_once(table_phone: Any
     expect(page.locator(".offline")).to_be_visible()
     page.context.set_offline(False)
     page.locator("button.save").click()
-    expect(page.locator(".totals .total")).to_have_text(["9", "-9"])
+    expect(page.locator(".totals .total")).to_have_text(["9", "−9"])
     expect(page.locator(".offline")).to_have_count(1)
     assert Hand.objects.count() == 1

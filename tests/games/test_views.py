@@ -56,7 +56,7 @@ def test_start_a_game_without_an_account_and_record_hands_without_js() -> None:
         {"request_id": str(uuid.uuid4()), "closer": "Ann", "points_1": "23", "cards_2": "KH 5S JK"},
     )
     assert response.status_code == 302
-    assert totals(client, game) == ["-10", "23", "45"]  # joker 30 under this house rule
+    assert totals(client, game) == ["−10", "23", "45"]  # joker 30 under this house rule
 
 
 def test_htmx_save_answers_with_the_new_totals_and_a_fresh_form() -> None:
@@ -71,7 +71,7 @@ def test_htmx_save_answers_with_the_new_totals_and_a_fresh_form() -> None:
     assert response.status_code == 200
     assert html.lstrip().startswith('<div id="game-body">')
     assert "<html" not in html
-    assert re.findall(r'<span class="total">([^<]+)</span>', html) == ["20", "-20"]
+    assert re.findall(r'<span class="total">([^<]+)</span>', html) == ["20", "−20"]
     assert "Hand 2" in html
 
 
@@ -204,7 +204,7 @@ def test_delete_a_hand_and_restore_it() -> None:
     assert totals(client, game) == ["0", "0"]
     change_undo = Change.objects.get(action="deleted")
     client.post(f"/g/{game.public_id}/history/{change_undo.pk}/undo/")
-    assert totals(client, game) == ["9", "-9"]
+    assert totals(client, game) == ["9", "−9"]
 
 
 def test_meld_check_says_why_not() -> None:
@@ -236,8 +236,8 @@ def test_zoliky_evening_ends_on_the_settlement_page() -> None:
     assert response["Location"] == f"/g/{game.public_id}/settlement/"
     html = client.get(response["Location"]).content.decode()
     # Crowns: Ann -10 -> -1, Bob 286 -> 29, Cid 45 -> 5 (rounded half up).
-    assert re.findall(r"<td>(-?\d+)</td><td>(-?\d+)</td>", html) == [
-        ("-10", "-1"),
+    assert re.findall(r"<td>(−?\d+)</td><td>(−?\d+)</td>", html) == [
+        ("−10", "−1"),
         ("286", "29"),
         ("45", "5"),
     ]
@@ -248,7 +248,7 @@ def test_zoliky_evening_ends_on_the_settlement_page() -> None:
 def test_no_request_makes_a_500() -> None:
     game = GameFactory.create(family="gin", players=["Ann", "Bob"])
     client = editor(game)
-    nasty = ["", "-1", "9" * 30, "x", "KH" * 200, "<script>", "JK=", "|||"]
+    nasty = ["", "-1", "−1", "9" * 30, "x", "KH" * 200, "<script>", "JK=", "|||"]
     for value in nasty:
         for field in ("points_0", "cards_0", "melds", "knocker", "version", "request_id"):
             response = client.post(f"/g/{game.public_id}/hands/", {"knocker": "Ann", field: value})
