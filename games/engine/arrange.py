@@ -471,16 +471,6 @@ def _joker_groups(tables: Tables, jokers: int) -> list[int]:
     return sizes
 
 
-def _deadwood_sum(tables: Tables, once: int, twice: int) -> tuple[int, int]:
-    values = tables.values
-    points = count = 0
-    for mask in (once, twice):
-        for t in _bits(mask):
-            points += values[t]
-            count += 1
-    return points, count
-
-
 def solve(tables: Tables, hand: Hand, *, discard: bool = False) -> Plan:
     """The best plan for ``hand``; with ``discard``, after throwing away its best card.
 
@@ -508,9 +498,9 @@ def solve(tables: Tables, hand: Hand, *, discard: bool = False) -> Plan:
             plan = kept[0], kept[1], kept[2], worst, kept[4]
             forced_once, forced_twice = _remove_one(forced_once, forced_twice, 1 << worst)
     melds, dead, unmelded, dropped, score = plan
-    points, count = _deadwood_sum(tables, forced_once, forced_twice)
-    dead = sorted(dead + _bits(forced_once) + _bits(forced_twice))
-    return melds, dead, unmelded, dropped, points * WEIGHT + count + score
+    forced = _bits(forced_once) + _bits(forced_twice)
+    score += sum(tables.values[t] for t in forced) * WEIGHT + len(forced)
+    return melds, sorted(dead + forced), unmelded, dropped, score
 
 
 def build(tables: Tables, hand: Hand, plan: Plan) -> Arrangement:
