@@ -43,7 +43,8 @@ def knock_check(cards: Sequence[Card], rules: RuleSet) -> KnockCheck:
     """10 cards: the hand as it is; 11 cards: after the discard that leaves the least deadwood.
 
     The hand may knock when its deadwood is within ``knock_limit`` and goes gin when no card
-    is left over. Among equal discards the one worth most is thrown away.
+    is left over. Between equally good discards the choice is deterministic: a card in no
+    meld, the one worth most, when that is as good as any.
     """
     tables = solver_tables(rules)
     hand = Hand(cards, rules)
@@ -55,9 +56,8 @@ def knock_check(cards: Sequence[Card], rules: RuleSet) -> KnockCheck:
         assert plan[3] is not None
         discard = hand.take(plan[3])
     else:  # jokers (not dealt in gin): each distinct card in turn, those worth most first
-        values = [tables.joker_value] * bool(hand.jokers) + [tables.values[t] for t in hand.first]
-        order = sorted(zip(values, [0] * bool(hand.jokers) + list(hand.first), strict=True), reverse=True)
-        plans = [(solve(tables, hand.without(t)), t) for _value, t in order]
+        kinds = [(tables.values[t], t) for t in hand.first] + [(tables.joker_value, 0)] * bool(hand.jokers)
+        plans = [(solve(tables, hand.without(t)), t) for _value, t in sorted(kinds, reverse=True)]
         plan, t = min(plans, key=lambda p: p[0][4])  # the first of equals
         discard = hand.jokers[0] if t == 0 else hand.take(t)
         hand = hand.without(t)
