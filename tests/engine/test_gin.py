@@ -149,3 +149,12 @@ def test_layoff_matches_reference(data: st.DataObject, rules: RuleSet) -> None:
         check_meld(meld, rules)
     laid = [c for c, _ in result.layoffs] + [c for m in result.melds for c in m] + list(result.deadwood)
     assert sorted(laid) == sorted(cards)
+
+
+def test_knock_check_with_jokers_tries_every_discard() -> None:
+    # Not a gin situation (gin has no jokers), but the function serves any family.
+    rules = rule_set("carousel")
+    cards = parse_hand("5H 6H JK 9C 9D 9S 2C 3C 4C KD QS", rules)
+    result = knock_check(cards, rules)
+    assert result.arrangement.deadwood_points == least_after_discard(cards, rules) == 10
+    assert result.discard is not None and result.discard.rank in (12, 13)
