@@ -245,6 +245,14 @@ def candidates(tables: Tables, once: int, jokers: int) -> list[Candidate]:
     return out
 
 
+def by_lowest_card(cands: list[Candidate]) -> dict[int, list[Candidate]]:
+    """Candidates keyed by the index of their lowest card, where the search enters them."""
+    by_card: dict[int, list[Candidate]] = {}
+    for cand in cands:
+        by_card.setdefault((cand[0] & -cand[0]).bit_length() - 1, []).append(cand)
+    return by_card
+
+
 @lru_cache(maxsize=4096)
 def _rank_groups(tables: Tables, rank: int, column: int, jokers: int) -> tuple[Candidate, ...]:
     """Groups of ``rank`` from the suits held (``column``: the hand shifted down by the rank,
@@ -362,10 +370,7 @@ def _search(tables: Tables, once: int, twice: int, jokers: int, cands: list[Cand
     meld's range). ``room`` never exceeds the jokers left, so most states share it.
     """
     values = tables.values
-    by_card: dict[int, list[Candidate]] = {}
-    for cand in cands:
-        mask = cand[0]
-        by_card.setdefault((mask & -mask).bit_length() - 1, []).append(cand)
+    by_card = by_lowest_card(cands)
     end = tables.joker_costs(jokers)
     memo: dict[int, int] = {}
     picks: dict[int, Candidate | None] = {}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .arrange import Candidate, Hand, Tables, candidates, layout, meld_cards, solver_tables
+from .arrange import Candidate, Hand, Tables, by_lowest_card, candidates, layout, meld_cards, solver_tables
 from .cards import Card
 from .laydown import Laydown
 from .melds import check_meld
@@ -29,10 +29,7 @@ Found = tuple[list[tuple[Candidate, int]], int]
 def _search(tables: Tables, hand: Hand, need_pure: bool) -> Found | None:
     """The laydown of most points from ``hand`` (with a pure run if ``need_pure``), or None."""
     jokers = len(hand.jokers)
-    cands = candidates(tables, hand.once, jokers)
-    by_card: dict[int, list[Candidate]] = {}
-    for cand in cands:
-        by_card.setdefault((cand[0] & -cand[0]).bit_length() - 1, []).append(cand)
+    by_card = by_lowest_card(candidates(tables, hand.once, jokers))
     points: dict[tuple[Candidate, int], int] = {}
     joker_group = tables.group_points[tables.joker_group_rank]
     memo: dict[tuple[int, int, int, bool], int] = {}
