@@ -11,7 +11,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .arrange import Candidate, Hand, Tables, by_lowest_card, candidates, layout, meld_cards, solver_tables
+from .arrange import (
+    GROUP,
+    RUN,
+    Candidate,
+    Hand,
+    Tables,
+    by_lowest_card,
+    candidates,
+    layout,
+    meld_cards,
+    solver_tables,
+)
 from .cards import Card
 from .laydown import Laydown
 from .melds import check_meld
@@ -20,7 +31,6 @@ from .rules import RuleSet
 
 _POINT = 1 << 12  # score = points * _POINT - jokers used * 64 - cards used (ties: keep jokers, cards)
 _NONE = -(1 << 60)
-_JOKER_GROUP = -1  # a pick: an all-joker group of the jokers left
 
 # A laydown found: its melds as (candidate, jokers used) and its points.
 Found = tuple[list[tuple[Candidate, int]], int]
@@ -69,7 +79,7 @@ def _search(tables: Tables, hand: Hand, need_pure: bool) -> Found | None:
             o1, t1 = (once & ~mask) | (twice & mask), twice & ~mask
             size = mask.bit_count()
             for used in range(jmin, min(jmax, left) + 1):
-                pure = kind == 1 and used == 0
+                pure = kind == RUN and used == 0
                 rest = rec(o1, t1, left - used, need and not pure)
                 if rest == _NONE:
                     continue
@@ -94,10 +104,10 @@ def _search(tables: Tables, hand: Hand, need_pure: bool) -> Found | None:
         melds.append(choice)
         once, twice = (once & ~cand[0]) | (twice & cand[0]), twice & ~cand[0]
         left -= used
-        need = need and not (cand[3] == 1 and used == 0)
+        need = need and not (cand[3] == RUN and used == 0)
     if tables.all_joker_groups and left >= 3:
         size = min(left, tables.group_max)
-        melds.append(((0, size, size, 0, 0, 0, -1), size))
+        melds.append(((0, size, size, GROUP, 0, 0, -1), size))
     return melds, sum(worth(cand, used) for cand, used in melds)
 
 
