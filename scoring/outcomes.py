@@ -273,6 +273,34 @@ def _hand_players(
     return tuple(players)
 
 
+def _left_in_hands(
+    raw: Mapping[str, object],
+    rules: RuleSet,
+    players: Sequence[str],
+    *,
+    emptied: str | None,
+    with_cards: str,
+    knocker: str | None = None,
+) -> dict[str, Count]:
+    """Every player's count left in hand, where ``emptied`` (who closed or went out, if
+    anyone) holds nothing (error ``with_cards`` otherwise) and nobody else does."""
+    left = _counts(raw, "left", players, rules)
+    if emptied is not None:
+        left.setdefault(emptied, ZERO)
+    _require(left, "left", players)
+    if emptied is not None and (left[emptied].points or left[emptied].cards):
+        raise ScoringError(with_cards, player=emptied, points=left[emptied].points)
+    for name in players:
+        if name == emptied or not left[name].holds_nothing(rules):
+            continue
+        if emptied is not None:
+            raise ScoringError("two_players_out", player=name, other=emptied)
+        if name == knocker:
+            raise ScoringError("knocker_without_cards", player=name)
+        raise ScoringError("out_not_recorded", player=name)
+    return left
+
+
 # --------------------------------------------------------------------------- families
 
 
@@ -306,14 +334,7 @@ def _zoliky(raw: Mapping[str, object], rules: RuleSet, players: tuple[str, ...])
     if no_laydown and from_hand is False:
         raise ScoringError("must_close_from_hand")
     from_hand = no_laydown if from_hand is None else from_hand
-    left = _counts(raw, "left", players, rules)
-    left.setdefault(closer, ZERO)
-    _require(left, "left", players)
-    if left[closer].points or left[closer].cards:
-        raise ScoringError("closer_with_cards", player=closer, points=left[closer].points)
-    for name in players:
-        if name != closer and left[name].holds_nothing(rules):
-            raise ScoringError("two_players_out", player=name, other=closer)
+    left = _left_in_hands(raw, rules, players, emptied=closer, with_cards="closer_with_cards")
     laid_raw = _per_player(raw, "laid", players)
     if laid_raw and not rules.opt_bool("credit_laid_down"):
         raise ScoringError("option_off", field="laid", option="credit_laid_down")
@@ -411,20 +432,7 @@ def _carousel(raw: Mapping[str, object], rules: RuleSet, players: tuple[str, ...
     out = _name(raw, "out", players, required=False)
     if knocker is not None and out is not None:
         raise ScoringError("knock_and_out")
-    left = _counts(raw, "left", players, rules)
-    if out is not None:
-        left.setdefault(out, ZERO)
-    _require(left, "left", players)
-    if out is not None and (left[out].points or left[out].cards):
-        raise ScoringError("out_with_cards", player=out, points=left[out].points)
-    for name in players:
-        if name == out or not left[name].holds_nothing(rules):
-            continue
-        if out is not None:
-            raise ScoringError("two_players_out", player=name, other=out)
-        if name == knocker:
-            raise ScoringError("knocker_without_cards", player=name)
-        raise ScoringError("out_not_recorded", player=name)
+    left = _left_in_hands(raw, rules, players, emptied=out, with_cards="out_with_cards", knocker=knocker)
     if knocker is not None and left[knocker].points > rules.opt_int("knock_limit"):
         raise ScoringError(
             "knock_over_limit",
@@ -438,17 +446,6 @@ def _carousel(raw: Mapping[str, object], rules: RuleSet, players: tuple[str, ...
 
 def _rummikub(raw: Mapping[str, object], rules: RuleSet, players: tuple[str, ...]) -> RummikubOutcome:
     winner = _name(raw, "winner", players, required=False)
-    left = _counts(raw, "left", players, rules)
-    if winner is not None:
-        left.setdefault(winner, ZERO)
-    _require(left, "left", players)
-    if winner is not None and (left[winner].points or left[winner].cards):
-        raise ScoringError("winner_with_tiles", player=winner, points=left[winner].points)
-    for name in players:
-        if name == winner or not left[name].holds_nothing(rules):
-            continue
-        if winner is not None:
-            raise ScoringError("two_players_out", player=name, other=winner)
-        raise ScoringError("out_not_recorded", player=name)
+    left = _left_in_hands(raw, rules, players, emptied=winner, with_cards="winner_with_tiles")
     _check_pack(rules, *(c.cards or () for c in left.values()))
     return RummikubOutcome(players, winner, {name: left[name] for name in players})

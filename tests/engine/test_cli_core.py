@@ -6,7 +6,6 @@ import io
 import json
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,21 +13,13 @@ import pytest
 from games.engine.cli import main
 from games.engine.messages import MESSAGES
 from games.engine.rules import OPTIONS
+from tests.cli import run_module
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "games.engine", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        cwd=ROOT,
-        timeout=60,
-        check=False,
-    )
+    return run_module("games.engine", *args, stdin=stdin)
 
 
 def lines(result: subprocess.CompletedProcess[str]) -> list[dict[str, object]]:

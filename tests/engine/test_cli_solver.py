@@ -3,23 +3,13 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.cli import run_module
 
 
 def run(*args: str, lines: list[str]) -> list[dict[str, object]]:
-    done = subprocess.run(
-        [sys.executable, "-m", "games.engine", *args],
-        input="\n".join(lines) + "\n",
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-        check=True,
-    )
+    done = run_module("games.engine", *args, stdin="\n".join(lines) + "\n")
+    assert done.returncode == 0, done.stderr
     return [json.loads(line) for line in done.stdout.splitlines()]
 
 

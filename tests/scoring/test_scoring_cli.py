@@ -8,21 +8,13 @@ import sys
 from pathlib import Path
 
 from games.engine.rules import OPTIONS
+from tests.cli import run_module
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "scoring", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        cwd=ROOT,
-        timeout=60,
-        check=False,
-    )
+    return run_module("scoring", *args, stdin=stdin)
 
 
 def lines(text: str) -> list[dict[str, object]]:
