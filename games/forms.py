@@ -13,10 +13,9 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.errors import EngineError
-from games.engine.rules import OPTIONS, Option, RuleSet
+from games.engine.rules import OPTIONS, Option, RuleSet, rule_set
 from games.messages import error_message
 
-MAX_PLAYERS = 6
 GIN_HAND = 10  # cards in a gin hand: two such hands are scored with layoffs by the engine
 
 # Short labels for the house rules, as a player would name them.
@@ -86,7 +85,8 @@ class NewGameForm(forms.Form):
         for name, option in OPTIONS[family].items():  # type: ignore[index]
             if (family, name) not in DERIVED_OPTIONS:
                 self.fields[f"opt_{name}"] = option_field(option)
-        for i in range(1, MAX_PLAYERS + 1):
+        self.seats = rule_set(family).max_players
+        for i in range(1, self.seats + 1):
             self.fields[f"player_{i}"] = forms.CharField(
                 label=_("Seat %(number)s") % {"number": i},
                 required=False,
@@ -96,7 +96,7 @@ class NewGameForm(forms.Form):
         self.fields["first_dealer"] = forms.TypedChoiceField(
             label=_("First dealer"),
             coerce=int,
-            choices=[(i, _("Seat %(number)s") % {"number": i + 1}) for i in range(MAX_PLAYERS)],
+            choices=[(i, _("Seat %(number)s") % {"number": i + 1}) for i in range(self.seats)],
             initial=0,
         )
 
@@ -110,7 +110,7 @@ class NewGameForm(forms.Form):
         return {name[4:]: value for name, value in self.cleaned_data.items() if name.startswith("opt_")}
 
     def players(self) -> list[str]:
-        return [self.cleaned_data[f"player_{i}"] for i in range(1, MAX_PLAYERS + 1)]
+        return [self.cleaned_data[f"player_{i}"] for i in range(1, self.seats + 1)]
 
     def add_engine_error(self, error: EngineError) -> None:
         option = error.params.get("option")

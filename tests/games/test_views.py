@@ -292,3 +292,17 @@ def test_gin_knock_with_undeclared_melds_that_leave_too_much_is_refused() -> Non
     )
     assert 'role="alert"' in response.content.decode()
     assert not Hand.objects.exists()
+
+
+@pytest.mark.parametrize(("family", "seats"), [("zoliky", 6), ("gin", 2), ("carousel", 5), ("rummikub", 4)])
+def test_the_new_game_form_offers_the_family_s_seats(family: str, seats: int) -> None:
+    html = Client().get(f"/games/new/{family}/").content.decode()
+    assert len(re.findall(r'name="player_\d"', html)) == seats
+
+
+def test_recent_players_are_suggested_for_the_next_game() -> None:
+    client = Client()
+    start(client, "gin", ["Ola", "Kari"])
+    html = client.get("/games/new/zoliky/").content.decode()
+    assert '<option value="Ola">' in html and '<option value="Kari">' in html
+    assert '<option value="Ola">' not in Client().get("/games/new/zoliky/").content.decode()
