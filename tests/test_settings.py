@@ -57,3 +57,39 @@ def test_bad_boolean_is_a_loud_error() -> None:
     result = manage("check", DEBUG="maybe")
     assert result.returncode != 0
     assert "DEBUG must be a boolean" in result.stderr
+
+
+PRODUCTION_PAGE = """
+import re
+import django
+from django.test import Client
+
+django.setup()
+client = Client(HTTP_HOST="rummy.example.org")
+page = client.get("/", secure=True)
+assert page.status_code == 200, page.status_code
+script = re.search(r'src="(/static/vendor/htmx/[^"]+)"', page.content.decode()).group(1)
+assert re.search(r"htmx-2.0.11.min.[0-9a-f]{12}.js$", script), script
+asset = client.get(script, secure=True, HTTP_ACCEPT_ENCODING="gzip")
+assert asset.status_code == 200 and asset["Content-Encoding"] == "gzip", asset.status_code
+assert "max-age" in asset["Cache-Control"]
+print("ok")
+"""
+
+
+def test_production_serves_hashed_compressed_static_files(tmp_path: Path) -> None:
+    env = {"DEBUG": "0", "SECRET_KEY": STRONG_SECRET, "ALLOWED_HOSTS": "rummy.example.org"}
+    env["STATIC_ROOT"] = str(tmp_path / "static")
+    collected = manage("collectstatic", "--noinput", **env)
+    assert collected.returncode == 0, collected.stderr
+    clean = {k: v for k, v in os.environ.items() if k not in ("DJANGO_ALLOW_ASYNC_UNSAFE",)}
+    clean.update(DJANGO_SETTINGS_MODULE="rummy_site.settings", **env)
+    served = subprocess.run(
+        [sys.executable, "-c", PRODUCTION_PAGE],
+        cwd=ROOT,
+        env=clean,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert served.stdout.strip() == "ok", served.stderr

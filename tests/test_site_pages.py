@@ -96,3 +96,16 @@ def test_admin_asks_for_login(client: Client) -> None:
     response = client.get("/admin/")
     assert response.status_code == 302
     assert "/admin/login/" in response["Location"]
+
+
+@pytest.mark.django_db
+def test_admin_lists_games_for_staff(client: Client) -> None:
+    from tests.factories import GameFactory
+
+    GameFactory.create(family="gin", players=["Ola", "Kari"])
+    admin = get_user_model().objects.create_superuser("boss", password="boss-Secret-1")
+    client.force_login(admin)
+    assert client.get("/admin/games/game/").status_code == 200
+    game_id = GameFactory.create().pk
+    assert client.get(f"/admin/games/game/{game_id}/change/").status_code == 200
+    assert client.get("/admin/games/change/").status_code == 200
