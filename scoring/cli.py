@@ -100,7 +100,7 @@ GAME RESULT
    finished; lowest total for zoliky, highest otherwise),
    "bonuses": [{"player", "kind": game|hands_won, "points", "hands"}],
    "settlement": null | (zoliky) {"style": pairs|winner, "totals", "crowns"
-   (total / 10 rounded half away from zero), "winners", "debts": [{"from","to",
+   (total / 10 rounded half up), "winners" (fewest points), "debts": [{"from","to",
    "crowns"}], "net": {name: + receives / - pays}, "transfers": [{"from","to",
    "crowns"}] (fewest payments)}}
   A rejected hand: the error with params.hand (1-based) and "hand N: " in "error".

@@ -1,12 +1,13 @@
 """Žolíky's end of the evening in crowns: conversion, the house style's debts, and the
 fewest transfers that settle them.
 
-- crowns: a total divided by ten, rounded half away from zero (286 -> 29, 285 -> 29,
-  284 -> 28, -15 -> -2), so that a sign never changes how a total rounds;
+- crowns: a total divided by ten, rounded half up (286 -> 29, 285 -> 29, 284 -> 28,
+  -15 -> -1, -16 -> -2), so that the same point difference costs the same crowns whether or
+  not a total is below zero;
 - house style ``pairs`` (default): every pair of players settles its difference, the one
   with more penalty crowns paying the other; ``winner``: everyone pays the winner (the
-  fewest crowns) his difference; several tied winners share each payment, whole crowns,
-  the odd crowns going round the winners in seat order;
+  fewest penalty points, RULES.md) his difference in crowns; several tied winners share
+  each payment, whole crowns, the odd crowns going round the winners in seat order;
 - ``net``: what each player receives (+) or pays (-) in all;
 - ``transfers``: payments that realise every net amount with the fewest transfers.
 
@@ -43,8 +44,8 @@ class Payment:
 class Settlement:
     style: str  # "pairs" | "winner"
     totals: Mapping[str, int]  # penalty points
-    crowns: Mapping[str, int]  # totals / 10, rounded half away from zero
-    winners: tuple[str, ...]  # fewest crowns
+    crowns: Mapping[str, int]  # totals / 10, rounded half up
+    winners: tuple[str, ...]  # fewest penalty points
     debts: tuple[Payment, ...]  # what the house style makes each player owe whom
     net: Mapping[str, int]  # + receives, - pays
     transfers: tuple[Payment, ...]  # the fewest payments realising ``net``
@@ -62,9 +63,8 @@ class Settlement:
 
 
 def to_crowns(points: int) -> int:
-    """Penalty points to crowns: divided by ten, rounded half away from zero (286 -> 29)."""
-    magnitude = (abs(points) + 5) // 10
-    return magnitude if points >= 0 else -magnitude
+    """Penalty points to crowns: divided by ten, rounded half up (286 -> 29, -15 -> -1)."""
+    return (points + 5) // 10
 
 
 def settle(*, rules: RuleSet, totals: Mapping[str, int]) -> Settlement:
@@ -77,8 +77,9 @@ def settle(*, rules: RuleSet, totals: Mapping[str, int]) -> Settlement:
     check_player_count(len(totals), rules)
     players = list(totals)
     crowns = {p: to_crowns(totals[p]) for p in players}
-    best = min(crowns.values())
-    winners = tuple(p for p in players if crowns[p] == best)
+    fewest = min(totals.values())
+    winners = tuple(p for p in players if totals[p] == fewest)
+    best = crowns[winners[0]]
     style = rules.opt_str("settlement")
     debts: list[Payment] = []
     if style == "pairs":

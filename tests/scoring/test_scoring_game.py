@@ -64,7 +64,7 @@ def test_zoliky_elimination_option_and_open_evening() -> None:
     assert ended.finished and ended.finish_reason == "ended"
     assert ended.winners == ("Cid",)  # fewest penalty points
     assert ended.settlement is not None
-    assert ended.settlement.crowns == {"Ann": 5, "Bob": 43, "Cid": -3}  # 42.5 -> 43, -2.5 -> -3
+    assert ended.settlement.crowns == {"Ann": 5, "Bob": 43, "Cid": -2}  # 42.5 -> 43, -2.5 -> -2
 
 
 def test_eliminated_player_cannot_score_later() -> None:

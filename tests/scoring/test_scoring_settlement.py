@@ -17,10 +17,32 @@ from ._support import rules
 
 @pytest.mark.parametrize(
     ("points", "crowns"),
-    [(286, 29), (285, 29), (284, 28), (0, 0), (4, 0), (5, 1), (15, 2), (-10, -1), (-14, -1), (-15, -2)],
+    [
+        (286, 29),
+        (285, 29),
+        (284, 28),
+        (0, 0),
+        (4, 0),
+        (5, 1),
+        (15, 2),
+        (-10, -1),
+        (-14, -1),
+        (-15, -1),
+        (-16, -2),
+        (-25, -2),
+        (-5, 0),
+    ],
 )
 def test_to_crowns_rounds_half_up_at_the_units(points: int, crowns: int) -> None:
     assert to_crowns(points) == crowns
+
+
+@pytest.mark.parametrize("shift", [-40, -30, -20, -10, 0, 10, 20])
+def test_the_same_point_difference_costs_the_same_crowns_wherever_zero_lies(shift: int) -> None:
+    # Ann 5 and Bob -5 are ten points apart, exactly like Ann 15 and Bob 5: Ann pays Bob one
+    # crown either way; a closer's credit taking a total below zero must not change that.
+    s = settle(rules=rules("zoliky"), totals={"Ann": 5 + shift, "Bob": -5 + shift})
+    assert s.debts == (Payment("Ann", "Bob", 1),)
 
 
 TOTALS = {"Ann": 286, "Bob": 120, "Cid": 45, "Dan": -10}  # crowns 29, 12, 5 (4.5), -1
@@ -56,6 +78,15 @@ def test_winner_style_tied_winners_share_each_payment() -> None:
     s = settle(rules=rules("zoliky", settlement="winner"), totals={"Ann": 100, "Bob": 30, "Cid": 30})
     assert s.winners == ("Bob", "Cid")
     assert s.debts == (Payment("Ann", "Bob", 4), Payment("Ann", "Cid", 3))
+
+
+def test_winner_style_pays_the_player_with_fewest_points_not_everyone_in_his_crown() -> None:
+    # RULES.md: the winner is the player with the fewest penalty points. Bob (4 points) is
+    # not the evening's winner although he rounds to the same 0 crowns as Ann (1 point).
+    s = settle(rules=rules("zoliky", settlement="winner"), totals={"Ann": 1, "Bob": 4, "Cid": 100})
+    assert s.winners == ("Ann",)
+    assert s.debts == (Payment("Cid", "Ann", 10),)
+    assert s.net == {"Ann": 10, "Bob": 0, "Cid": -10}
 
 
 def test_fewest_transfers_uses_zero_sum_groups() -> None:
