@@ -172,7 +172,7 @@ def _internal(error: Exception) -> dict[str, object]:
 def _load(line: str) -> object:
     try:
         return json.loads(line)
-    except json.JSONDecodeError as error:
+    except (ValueError, RecursionError) as error:  # not JSON, nested too deep, a number too long
         raise ScoringError("bad_json", detail=str(error)) from None
 
 
@@ -223,7 +223,9 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
     for stream in (source, out):
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
-            reconfigure(encoding="utf-8")
+            # A byte that is not UTF-8 makes that line bad JSON, a lone surrogate in a name is
+            # written as "?": neither may stop the run.
+            reconfigure(encoding="utf-8", errors="replace")
     try:
         rules = rule_set(args.rules, parse_settings(args.settings))
     except EngineError as error:

@@ -196,3 +196,53 @@ def test_hand_gin_cards_mode_explains_melds_deadwood_and_layoffs() -> None:
 def test_scoring_imports_no_django() -> None:
     code = "import sys, scoring, scoring.cli; sys.exit(any(m.split('.')[0] == 'django' for m in sys.modules))"
     assert subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=False).returncode == 0
+
+
+def run_bytes(*args: str, stdin: bytes) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "scoring", *args],
+        input=stdin,
+        capture_output=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+    )
+
+
+GOOD_LINE = '{"players": ["Ann","Bob"], "closer": "Ann", "left": {"Bob": 3}}'
+
+
+def test_hand_a_line_that_is_not_utf8_is_a_bad_line_and_the_run_goes_on() -> None:
+    stdin = b'\xff\xfe{"players": 1}\n' + GOOD_LINE.encode() + b"\n"
+    done = run_bytes("hand", "--rules", "zoliky", stdin=stdin)
+    assert b"Traceback" not in done.stderr, done.stderr
+    results = lines(done.stdout.decode("utf-8"))
+    assert [r["ok"] for r in results] == [False, True]
+    assert results[0]["code"] == "bad_json"
+    assert done.returncode == 1
+
+
+def test_game_not_utf8_is_rejected_not_a_crash() -> None:
+    done = run_bytes("game", "--rules", "zoliky", stdin=b'{"players": ["Ann", "\xff"], "hands": []}')
+    assert b"Traceback" not in done.stderr, done.stderr
+    assert done.returncode in (0, 1)
+
+
+def test_json_nested_too_deep_or_a_number_too_long_is_bad_json() -> None:
+    deep = "[" * 100_000 + "]" * 100_000
+    huge = '{"players": ["Ann","Bob"], "closer": "Ann", "left": {"Bob": ' + "1" * 5000 + "}}"
+    done = run("game", "--rules", "zoliky", stdin=deep)
+    assert "Traceback" not in done.stderr, done.stderr
+    assert lines(done.stdout)[0]["code"] == "bad_json" and done.returncode == 1
+    results = lines(run("hand", "--rules", "zoliky", stdin=f"{deep}\n{huge}\n{GOOD_LINE}\n").stdout)
+    assert [r.get("code") for r in results] == ["bad_json", "bad_json", None]
+
+
+def test_a_player_name_with_a_lone_surrogate_does_not_stop_the_run() -> None:
+    odd = '{"players": ["\\ud800", "Bob"], "closer": "\\ud800", "left": {"Bob": 3}}'
+    done = run("hand", "--rules", "zoliky", stdin=f"{odd}\n{GOOD_LINE}\n")
+    assert "Traceback" not in done.stderr, done.stderr
+    results = lines(done.stdout)
+    assert len(results) == 2 and results[1]["points"] == {"Ann": -10, "Bob": 3}
+    done = run("game", "--rules", "zoliky", stdin='{"players": ["\\ud800", "Bob"], "hands": []}')
+    assert "Traceback" not in done.stderr, done.stderr
