@@ -21,6 +21,9 @@ SERVICE_MESSAGES: dict[str, str] = {
     "hand_gone": gettext_noop("Hand {hand} was deleted meanwhile."),
     "already_undone": gettext_noop("This change was already undone."),
     "changed_since": gettext_noop("The hand was changed after this; undo the later change first."),
+    "points_out_of_range": gettext_noop(
+        "Hand {hand}: {player} cannot score {points} points in one hand (at most {maximum}); check the count."
+    ),
     "name_too_long": gettext_noop("The name {player} is too long (at most {maximum} characters)."),
 }
 HAND_PREFIX = gettext_noop("Hand {hand}: {message}")

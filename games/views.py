@@ -176,8 +176,13 @@ def hand_delete_view(request: HtmxHttpRequest, public_id: str, number: int) -> H
     game = _writable(request, public_id)
     hand, ordinal = _hand(game, number)
     raw_version = request.POST.get("version", "")
+    version = (
+        int(raw_version)
+        if raw_version.isascii() and raw_version.isdigit() and len(raw_version) < 10
+        else None
+    )
     try:
-        hand_delete(hand=hand, version=int(raw_version) if raw_version.isdigit() else None, user=request.user)
+        hand_delete(hand=hand, version=version, user=request.user)
     except EngineError as error:
         messages.error(request, error_message(error))
         return redirect("games:hand_edit", public_id=game.public_id, number=number)

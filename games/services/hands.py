@@ -22,6 +22,10 @@ from .games import game_rules
 Actor = User | AnonymousUser | None
 Outcome = Mapping[str, object]
 
+# More than any hand of any family can score: a typing slip (a count of 99999999), refused
+# here so that the points always fit the database's integer column.
+MAX_HAND_POINTS = 99_999
+
 
 def _user(user: Actor) -> User | None:
     return user if user is not None and user.is_authenticated else None
@@ -52,6 +56,17 @@ def _apply(game: Game, hands: list[Hand]) -> None:
     """Check the game with these hands (in number order) scores, then store its scores.
     Called inside the write's transaction: an error rolls back everything the write did."""
     state = _score(game, [hand.outcome for hand in hands])
+    for ordinal, result in enumerate(state.hands, start=1):
+        for name, points in result.points.items():
+            if abs(points) > MAX_HAND_POINTS:
+                raise ServiceError(
+                    "points_out_of_range",
+                    f"hand {ordinal}: {name} cannot score {points} points in one hand",
+                    hand=ordinal,
+                    player=name,
+                    points=points,
+                    maximum=MAX_HAND_POINTS,
+                )
     _store_scores(game, hands, state)
 
 
