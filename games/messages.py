@@ -24,6 +24,11 @@ SERVICE_MESSAGES: dict[str, str] = {
     "points_out_of_range": gettext_noop(
         "Hand {hand}: {player} cannot score {points} points in one hand (at most {maximum}); check the count."
     ),
+    "resent_deleted": gettext_noop(
+        "This hand was recorded already and has been deleted since, so it was not recorded again. "
+        "To bring it back, undo the deletion in the history."
+    ),
+    "game_ended": gettext_noop("The game was ended; reopen it to record more hands."),
     "name_too_long": gettext_noop("The name {player} is too long (at most {maximum} characters)."),
 }
 HAND_PREFIX = gettext_noop("Hand {hand}: {message}")

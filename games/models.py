@@ -121,6 +121,9 @@ class Change(models.Model):
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    # The request id of the hand's first save, kept after the hand is deleted: a late resend
+    # of that save is then recognised (not recorded again), and undo restores it with the hand.
+    request_id = models.UUIDField(null=True, blank=True)
     # The change this one undid, if it is an undo.
     undoes = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="undone_by"

@@ -86,6 +86,10 @@ def hand_record(
                 existing = Hand.objects.filter(game=locked, request_id=request_id).first()
                 if existing is not None:
                     return existing, False
+                if Change.objects.filter(game=locked, request_id=request_id).exists():
+                    raise ServiceError("resent_deleted", "this hand was recorded and has been deleted since")
+            if locked.ended:
+                raise ServiceError("game_ended", "the game was ended; reopen it to record more hands")
             stored = dict(outcome)
             hands = list(locked.hands.all())
             hand = Hand.objects.create(
@@ -100,6 +104,7 @@ def hand_record(
                 action=Change.Action.ADDED,
                 after=stored,
                 user=_user(user),
+                request_id=request_id,
             )
     except IntegrityError:
         # Two sends of the same form raced past the first check: the other one recorded it.
@@ -147,6 +152,7 @@ def hand_edit(*, hand: Hand, outcome: Outcome, version: int, user: Actor) -> Han
             before=before,
             after=stored,
             user=_user(user),
+            request_id=current.request_id,
         )
     return current
 
@@ -161,7 +167,12 @@ def hand_delete(*, hand: Hand, version: int | None, user: Actor) -> None:
         _apply(game, remaining)
         current.delete()
         Change.objects.create(
-            game=game, hand_number=number, action=Change.Action.DELETED, before=before, user=_user(user)
+            game=game,
+            hand_number=number,
+            action=Change.Action.DELETED,
+            before=before,
+            user=_user(user),
+            request_id=current.request_id,
         )
 
 
@@ -177,7 +188,9 @@ def change_undo(*, change: Change, user: Actor) -> Change:
         if change.action == Change.Action.DELETED:
             if hand is not None or change.before is None:
                 raise ServiceError("changed_since", "the hand was changed after this; undo that first")
-            restored = Hand(game=game, number=change.hand_number, outcome=change.before)
+            restored = Hand(
+                game=game, number=change.hand_number, outcome=change.before, request_id=change.request_id
+            )
             ordered = sorted([*hands, restored], key=lambda h: h.number)
             restored.save()
             _apply(game, ordered)
@@ -205,4 +218,5 @@ def change_undo(*, change: Change, user: Actor) -> Change:
             after=after,
             user=_user(user),
             undoes=change,
+            request_id=change.request_id,
         )

@@ -9,7 +9,7 @@ import uuid
 import pytest
 from django.test import Client
 
-from games.models import Game, Hand
+from games.models import Change, Game, Hand
 from tests.factories import GameFactory
 from tests.games.test_views import editor, totals
 
@@ -65,3 +65,99 @@ def test_a_malformed_version_on_delete_is_not_a_500(version: str) -> None:
     client.post(f"/g/{game.public_id}/hands/", {"knocker": "Ann", "points_0": "3", "points_1": "20"})
     response = client.post(f"/g/{game.public_id}/hands/1/delete/", {"version": version})
     assert response.status_code == 302
+
+
+def test_a_resend_after_the_hand_was_deleted_does_not_record_it_again() -> None:
+    game = GameFactory.create(family="zoliky", players=["Ann", "Bob", "Cid"])
+    client = editor(game)
+    save = {"request_id": str(uuid.uuid4()), "closer": "Ann", "points_1": "5", "points_2": "6"}
+    client.post(f"/g/{game.public_id}/hands/", save)
+    other_phone = editor(game)
+    other_phone.post(f"/g/{game.public_id}/hands/1/delete/", {"version": "1"})
+    response = client.post(f"/g/{game.public_id}/hands/", save)  # the flaky resend arrives late
+    assert response.status_code == 200
+    assert "was recorded already and has been deleted since" in " ".join(alerts(response))
+    assert not Hand.objects.exists()
+    # Restoring it from the history brings back its request id: a later resend is still one hand.
+    deletion = Change.objects.get(action="deleted")
+    client.post(f"/g/{game.public_id}/history/{deletion.pk}/undo/")
+    assert client.post(f"/g/{game.public_id}/hands/", save).status_code == 302
+    assert Hand.objects.count() == 1
+    assert totals(client, game) == ["−10", "5", "6"]
+
+
+def test_undo_of_an_undo_redoes_and_a_second_undo_is_refused() -> None:
+    game = GameFactory.create(family="rummikub", players=["Ann", "Bob"])
+    client = editor(game)
+    client.post(f"/g/{game.public_id}/hands/", {"winner": "Ann", "points_1": "9"})
+    client.post(f"/g/{game.public_id}/hands/1/", {"version": "1", "winner": "Ann", "points_1": "12"})
+    edited = Change.objects.get(action="edited")
+    client.post(f"/g/{game.public_id}/history/{edited.pk}/undo/")
+    assert totals(client, game) == ["9", "−9"]
+    undo = Change.objects.get(undoes=edited)
+    response = client.post(f"/g/{game.public_id}/history/{undo.pk}/undo/", follow=True)
+    assert "Change undone." in text(response)
+    assert totals(client, game) == ["12", "−12"]
+    again = client.post(f"/g/{game.public_id}/history/{undo.pk}/undo/", follow=True)
+    assert "This change was already undone." in " ".join(alerts(again))
+    assert totals(client, game) == ["12", "−12"]
+
+
+def test_an_edit_that_eliminates_a_player_of_later_hands_names_that_hand() -> None:
+    game = GameFactory.create(family="zoliky", players=["Ann", "Bob", "Cid"])
+    client = editor(game)
+    client.post(f"/g/{game.public_id}/hands/", {"closer": "Ann", "points_1": "50", "points_2": "6"})
+    client.post(f"/g/{game.public_id}/hands/", {"closer": "Bob", "points_0": "5", "points_2": "6"})
+    response = client.post(
+        f"/g/{game.public_id}/hands/1/", {"version": "1", "closer": "Ann", "points_1": "100", "points_2": "6"}
+    )
+    assert response.status_code == 200
+    assert "Hand 2: Bob was eliminated in hand 1 and cannot play in a later hand" in alerts(response)
+    assert totals(client, game) == ["−5", "40", "12"]
+
+
+@pytest.mark.parametrize(
+    ("family", "players", "finishing", "later", "message"),
+    [
+        (
+            "zoliky",
+            ["Ann", "Bob"],
+            {"closer": "Ann", "points_1": "104"},
+            {"closer": "Ann"},
+            "Hand 2: the game ended after hand 1; no later hand can be scored",
+        ),
+        (
+            "gin",
+            ["Ann", "Bob"],
+            {"knocker": "Ann", "points_0": "0", "points_1": "160"},
+            {"knocker": "Ann", "points_0": "0", "points_1": "10"},
+            "Hand 2: the game ended after hand 1; no later hand can be scored",
+        ),
+    ],
+)
+def test_a_hand_after_the_game_is_over_is_refused(
+    family: str, players: list[str], finishing: dict[str, str], later: dict[str, str], message: str
+) -> None:
+    game = GameFactory.create(family=family, players=players)
+    client = editor(game)
+    assert client.post(f"/g/{game.public_id}/hands/", finishing).status_code == 302
+    response = client.post(f"/g/{game.public_id}/hands/", {"request_id": str(uuid.uuid4()), **later})
+    assert response.status_code == 200
+    assert message in alerts(response)
+    assert Hand.objects.count() == 1
+
+
+def test_a_hand_after_the_evening_was_ended_is_refused_until_reopened() -> None:
+    game = GameFactory.create(family="gin", players=["Ann", "Bob"])
+    client = editor(game)
+    stale_phone = editor(game)
+    client.post(f"/g/{game.public_id}/hands/", {"knocker": "Ann", "points_0": "3", "points_1": "20"})
+    client.post(f"/g/{game.public_id}/end/", {"ended": "1"})
+    hand = {"request_id": str(uuid.uuid4()), "knocker": "Bob", "points_0": "30", "points_1": "2"}
+    response = stale_phone.post(f"/g/{game.public_id}/hands/", hand, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    assert "The game was ended; reopen it to record more hands." in alerts(response)
+    assert Hand.objects.count() == 1
+    client.post(f"/g/{game.public_id}/end/", {"ended": "0"})
+    assert stale_phone.post(f"/g/{game.public_id}/hands/", hand).status_code == 302
+    assert totals(client, game) == ["17", "28"]
