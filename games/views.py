@@ -25,9 +25,9 @@ from games.forms import HandForm, NewGameForm
 from games.messages import error_message
 from games.models import Change, Game, Hand
 from games.services.access import can_edit, grant_edit, session_game_ids, token_matches
-from games.services.errors import StaleEdit
+from games.services.errors import ServiceError, StaleEdit
 from games.services.games import Sheet, game_end, game_rules, game_sheet, game_start, recent_players
-from games.services.hands import change_undo, hand_delete, hand_edit, hand_record
+from games.services.hands import change_undo, hand_delete, hand_edit, hand_find, hand_record
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -128,13 +128,26 @@ def hand_create(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
 
 
 def _hand(game: Game, number: int) -> tuple[Hand, int]:
-    hand = get_object_or_404(Hand, game=game, number=number)
-    return hand, Hand.objects.filter(game=game, number__lt=number).count() + 1
+    """The hand and its place on the sheet; 404 for a number the game never had. A deleted
+    hand raises ServiceError ``hand_gone``, which the views answer with :func:`_gone`."""
+    try:
+        return hand_find(game=game, number=number)
+    except Hand.DoesNotExist:
+        raise Http404 from None
+
+
+def _gone(request: HtmxHttpRequest, game: Game, error: EngineError) -> HttpResponse:
+    """Back to the score sheet, saying the hand was deleted (by another phone, or a double tap)."""
+    messages.error(request, error_message(error))
+    return redirect("games:detail", public_id=game.public_id)
 
 
 def hand_edit_view(request: HtmxHttpRequest, public_id: str, number: int) -> HttpResponse:
     game = _writable(request, public_id)
-    hand, ordinal = _hand(game, number)
+    try:
+        hand, ordinal = _hand(game, number)
+    except ServiceError as gone:
+        return _gone(request, game, gone)
     sheet = game_sheet(game=game)
     players = _players_before(sheet, ordinal)
     notice = ""
@@ -153,6 +166,8 @@ def hand_edit_view(request: HtmxHttpRequest, public_id: str, number: int) -> Htt
                     form = HandForm(rules=sheet.rules, players=players, initial=initial)
                     notice = error_message(stale)
                 except EngineError as error:
+                    if error.code == "hand_gone":
+                        return _gone(request, game, error)
                     form.add_engine_error(error)
                 else:
                     messages.success(request, _("Hand %(number)s corrected.") % {"number": ordinal})
@@ -174,7 +189,10 @@ def hand_edit_view(request: HtmxHttpRequest, public_id: str, number: int) -> Htt
 @require_POST
 def hand_delete_view(request: HtmxHttpRequest, public_id: str, number: int) -> HttpResponse:
     game = _writable(request, public_id)
-    hand, ordinal = _hand(game, number)
+    try:
+        hand, ordinal = _hand(game, number)
+    except ServiceError as gone:
+        return _gone(request, game, gone)
     raw_version = request.POST.get("version", "")
     version = (
         int(raw_version)
@@ -184,7 +202,12 @@ def hand_delete_view(request: HtmxHttpRequest, public_id: str, number: int) -> H
     try:
         hand_delete(hand=hand, version=version, user=request.user)
     except EngineError as error:
-        messages.error(request, error_message(error))
+        if error.code == "hand_gone":
+            return _gone(request, game, error)
+        reason = error_message(error)
+        messages.error(
+            request, _("Hand %(number)s was not deleted: %(reason)s") % {"number": ordinal, "reason": reason}
+        )
         return redirect("games:hand_edit", public_id=game.public_id, number=number)
     messages.success(
         request, _("Hand %(number)s deleted. You can undo this in the history.") % {"number": ordinal}
@@ -216,7 +239,8 @@ def undo(request: HtmxHttpRequest, public_id: str, change_id: int) -> HttpRespon
     try:
         change_undo(change=change, user=request.user)
     except EngineError as error:
-        messages.error(request, error_message(error))
+        reason = error_message(error)
+        messages.error(request, _("The change was not undone: %(reason)s") % {"reason": reason})
     else:
         messages.success(request, _("Change undone."))
     return redirect("games:history", public_id=game.public_id)

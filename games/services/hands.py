@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import IntegrityError, transaction
 
+from games.engine.errors import EngineError
 from games.models import Change, Game, Hand, Score, Seat
 from scoring.game import GameState, score_game
 
@@ -52,9 +53,36 @@ def _store_scores(game: Game, hands: Sequence[Hand], state: GameState) -> None:
     game.save(update_fields=["updated_at"])
 
 
-def _apply(game: Game, hands: list[Hand]) -> None:
+def _as_shown(error: EngineError, hands: Sequence[Hand], shown: Sequence[Hand]) -> EngineError:
+    """The error with its hand ordinals (counted in ``hands``, the game as it would be) turned
+    into the ordinals the score sheet shows now (``shown``): deleting hand 1 breaks what the
+    players see as hand 2, not the new hand 1."""
+    numbers = sorted(hand.number for hand in shown)
+
+    def as_shown(ordinal: object) -> object:
+        if not isinstance(ordinal, int) or not 1 <= ordinal <= len(hands):
+            return ordinal
+        number = hands[ordinal - 1].number
+        return sum(1 for n in numbers if n < number) + 1
+
+    error.params = {
+        key: as_shown(value) if key in ("hand", "eliminated_in", "finished_after") else value
+        for key, value in error.params.items()
+    }
+    return error
+
+
+def _apply(game: Game, hands: list[Hand], shown: Sequence[Hand]) -> None:
     """Check the game with these hands (in number order) scores, then store its scores.
-    Called inside the write's transaction: an error rolls back everything the write did."""
+    Called inside the write's transaction: an error rolls back everything the write did.
+    An error names hands as the score sheet shows them before the change (``shown``)."""
+    try:
+        _check(game, hands)
+    except EngineError as error:
+        raise _as_shown(error, hands, shown) from None
+
+
+def _check(game: Game, hands: list[Hand]) -> None:
     state = _score(game, [hand.outcome for hand in hands])
     for ordinal, result in enumerate(state.hands, start=1):
         for name, points in result.points.items():
@@ -97,7 +125,7 @@ def hand_record(
             )
             locked.next_hand_number += 1
             locked.save(update_fields=["next_hand_number"])
-            _apply(locked, [*hands, hand])
+            _apply(locked, [*hands, hand], hands)
             Change.objects.create(
                 game=locked,
                 hand_number=hand.number,
@@ -124,6 +152,19 @@ def _current(game: Game, number: int, version: int | None, ordinal: int) -> Hand
     return hand
 
 
+def hand_find(*, game: Game, number: int) -> tuple[Hand, int]:
+    """The hand with this number and its place on the score sheet. A hand that was deleted
+    raises ServiceError ``hand_gone`` (a correction or a second delete from another phone);
+    a number the game never had raises Hand.DoesNotExist."""
+    hand = Hand.objects.filter(game=game, number=number).first()
+    if hand is None:
+        if not Change.objects.filter(game=game, hand_number=number).exists():
+            raise Hand.DoesNotExist
+        ordinal = _ordinal(game, number)
+        raise ServiceError("hand_gone", f"hand {ordinal} was deleted meanwhile", hand=ordinal)
+    return hand, _ordinal(game, number)
+
+
 def _ordinal(game: Game, number: int) -> int:
     return Hand.objects.filter(game=game, number__lt=number).count() + 1
 
@@ -143,7 +184,7 @@ def hand_edit(*, hand: Hand, outcome: Outcome, version: int, user: Actor) -> Han
         current.outcome = stored
         current.version += 1
         replaced = [current if h.pk == current.pk else h for h in hands]
-        _apply(game, replaced)
+        _apply(game, replaced, hands)
         current.save(update_fields=["outcome", "version", "updated_at"])
         Change.objects.create(
             game=game,
@@ -161,10 +202,11 @@ def hand_delete(*, hand: Hand, version: int | None, user: Actor) -> None:
     with transaction.atomic():
         game = _locked(hand.game)
         current = _current(game, hand.number, version, _ordinal(game, hand.number))
-        remaining = [h for h in game.hands.all() if h.pk != current.pk]
+        shown = list(game.hands.all())
+        remaining = [h for h in shown if h.pk != current.pk]
         before = current.outcome
         number = current.number
-        _apply(game, remaining)
+        _apply(game, remaining, shown)
         current.delete()
         Change.objects.create(
             game=game,
@@ -193,21 +235,21 @@ def change_undo(*, change: Change, user: Actor) -> Change:
             )
             ordered = sorted([*hands, restored], key=lambda h: h.number)
             restored.save()
-            _apply(game, ordered)
+            _apply(game, ordered, hands)
             action, before, after = Change.Action.ADDED, None, change.before
         else:
             if hand is None or hand.outcome != change.after:
                 raise ServiceError("changed_since", "the hand was changed after this; undo that first")
             if change.action == Change.Action.ADDED:
                 remaining = [h for h in hands if h.pk != hand.pk]
-                _apply(game, remaining)
+                _apply(game, remaining, hands)
                 hand.delete()
                 action, before, after = Change.Action.DELETED, change.after, None
             else:
                 assert change.before is not None
                 hand.outcome = change.before
                 hand.version += 1
-                _apply(game, [hand if h.pk == hand.pk else h for h in hands])
+                _apply(game, [hand if h.pk == hand.pk else h for h in hands], hands)
                 hand.save(update_fields=["outcome", "version", "updated_at"])
                 action, before, after = Change.Action.EDITED, change.after, change.before
         return Change.objects.create(

@@ -86,6 +86,25 @@ def test_a_resend_after_the_hand_was_deleted_does_not_record_it_again() -> None:
     assert totals(client, game) == ["−10", "5", "6"]
 
 
+def test_a_correction_or_delete_of_a_deleted_hand_says_so() -> None:
+    game = GameFactory.create(family="carousel", players=["Ann", "Bob"])
+    client = editor(game)
+    client.post(f"/g/{game.public_id}/hands/", {"knocker": "Ann", "points_0": "3", "points_1": "20"})
+    client.post(f"/g/{game.public_id}/hands/", {"knocker": "Bob", "points_0": "9", "points_1": "2"})
+    other_phone = editor(game)
+    other_phone.post(f"/g/{game.public_id}/hands/1/delete/", {"version": "1"})
+    correction = {"version": "1", "knocker": "Ann", "points_0": "3", "points_1": "30"}
+    for response in (
+        client.post(f"/g/{game.public_id}/hands/1/", correction, follow=True),
+        client.get(f"/g/{game.public_id}/hands/1/", follow=True),
+        client.post(f"/g/{game.public_id}/hands/1/delete/", {"version": "1"}, follow=True),  # double tap
+    ):
+        assert response.redirect_chain[-1][0] == f"/g/{game.public_id}/"
+        assert "Hand 1 was deleted meanwhile." in alerts(response)
+    assert outcomes(game) == [{"knocker": "Bob", "out": None, "left": {"Ann": 9, "Bob": 2}}]
+    assert client.get(f"/g/{game.public_id}/hands/99/").status_code == 404  # never existed
+
+
 def test_undo_of_an_undo_redoes_and_a_second_undo_is_refused() -> None:
     game = GameFactory.create(family="rummikub", players=["Ann", "Bob"])
     client = editor(game)
@@ -114,6 +133,25 @@ def test_an_edit_that_eliminates_a_player_of_later_hands_names_that_hand() -> No
     assert response.status_code == 200
     assert "Hand 2: Bob was eliminated in hand 1 and cannot play in a later hand" in alerts(response)
     assert totals(client, game) == ["−5", "40", "12"]
+
+
+def test_deleting_the_hand_that_eliminated_a_player_names_the_hand_it_breaks() -> None:
+    """Without hand 1, Bob is back in the game, but hand 2 has no count for him."""
+    client, game = zoliky_with_bob_out()
+    response = client.post(f"/g/{game.public_id}/hands/1/delete/", {"version": "1"}, follow=True)
+    messages = alerts(response)
+    assert messages == ["Hand 1 was not deleted: Hand 2: the cards left of Bob is missing"], messages
+    assert totals(client, game) == ["−20", "104", "13"]
+
+
+def test_undo_that_cannot_be_applied_names_the_hand_as_shown() -> None:
+    """Undoing the recording of hand 1 would bring Bob back; hand 2 (as shown) breaks."""
+    client, game = zoliky_with_bob_out()
+    added = Change.objects.filter(action="added").order_by("id").first()
+    assert added is not None
+    response = client.post(f"/g/{game.public_id}/history/{added.pk}/undo/", follow=True)
+    assert alerts(response) == ["The change was not undone: Hand 2: the cards left of Bob is missing"]
+    assert totals(client, game) == ["−20", "104", "13"]
 
 
 @pytest.mark.parametrize(
