@@ -6,6 +6,7 @@ and puts each engine or scoring error back at the field that caused it.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -118,16 +119,47 @@ class NewGameForm(forms.Form):
         self.add_error(field, error_message(error))
 
 
+def _shown_players(value: object) -> list[str] | None:
+    """The player list a form was shown with (its hidden ``dealt_in`` field), if readable."""
+    try:
+        names = json.loads(value) if isinstance(value, str) and value else None
+    except ValueError:
+        return None
+    if isinstance(names, list) and all(isinstance(name, str) for name in names):
+        return names
+    return None
+
+
 class HandForm(forms.Form):
-    """One hand of one family. ``players`` are the players dealt in (eliminated ones are not)."""
+    """One hand of one family. ``players`` are the players dealt in (eliminated ones are not).
+
+    The per-player fields are numbered in the order of ``players``, and the form carries the
+    list it was shown with: if the players changed before it was sent (another phone saved a
+    hand that put someone out), the counts are moved back under their players' names and the
+    form is refused once, so that nothing is saved under the wrong name."""
 
     request_id = forms.UUIDField(required=False, widget=forms.HiddenInput)
     version = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    dealt_in = forms.CharField(required=False, widget=forms.HiddenInput)
 
-    def __init__(self, *args: Any, rules: RuleSet, players: Sequence[str], **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self,
+        data: Mapping[str, Any] | None = None,
+        *args: Any,
+        rules: RuleSet,
+        players: Sequence[str],
+        **kwargs: Any,
+    ) -> None:
         self.rules = rules
         self.players = list(players)
+        self.shown_with: list[str] | None = None
+        if data is not None:
+            shown = _shown_players(data.get("dealt_in"))
+            if shown is not None and shown != self.players:
+                self.shown_with = shown
+            data = self._by_name(data, shown)
+        super().__init__(data, *args, **kwargs)
+        self.fields["dealt_in"].initial = json.dumps(self.players)
         family = rules.family
         people = [(name, name) for name in self.players]
         if family == "zoliky":
@@ -171,6 +203,32 @@ class HandForm(forms.Form):
                 max_length=300,
                 help_text=_("Melds separated by |, e.g. 7H 8H 9H | KS KD KC"),
             )
+
+    def _by_name(self, data: Mapping[str, Any], shown: list[str] | None) -> Any:
+        """``data`` with each player's fields renumbered from the list the form was shown with
+        to the current one (a player no longer dealt in is dropped), and that list current."""
+        moved = data.copy()  # type: ignore[attr-defined]
+        moved["dealt_in"] = json.dumps(self.players)
+        if shown is None or shown == self.players:
+            return moved
+        for kind in ("points", "cards", "laid"):
+            for i in range(max(len(shown), len(self.players))):
+                moved.pop(f"{kind}_{i}", None)
+            for i, name in enumerate(shown):
+                if name in self.players and f"{kind}_{i}" in data:
+                    moved[f"{kind}_{self.players.index(name)}"] = data.get(f"{kind}_{i}")
+        return moved
+
+    def clean(self) -> dict[str, Any] | None:
+        cleaned = super().clean()
+        if self.shown_with is not None:
+            raise forms.ValidationError(
+                _(
+                    "The players of this hand changed since the form was shown (a hand saved meanwhile "
+                    "put someone out, or brought someone back). Check the counts and save again."
+                )
+            )
+        return cleaned
 
     @staticmethod
     def _role(label: Any, choices: list[tuple[str, Any]], *, required: bool = True) -> forms.ChoiceField:

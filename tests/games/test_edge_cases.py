@@ -199,3 +199,35 @@ def test_a_hand_after_the_evening_was_ended_is_refused_until_reopened() -> None:
     client.post(f"/g/{game.public_id}/end/", {"ended": "0"})
     assert stale_phone.post(f"/g/{game.public_id}/hands/", hand).status_code == 302
     assert totals(client, game) == ["17", "28"]
+
+
+def test_a_form_shown_before_a_player_was_eliminated_is_not_saved_under_the_wrong_names() -> None:
+    """Phone A shows the form for hand 2 with Ann, Bob and Cid; phone B records a hand that
+    puts Bob out. A's counts must not slide onto the wrong players."""
+    game = GameFactory.create(family="zoliky", players=["Ann", "Bob", "Cid"])
+    phone_a, phone_b = editor(game), editor(game)
+    page = phone_a.get(f"/g/{game.public_id}/").content.decode()
+    players = htmllib.unescape(re.search(r'name="dealt_in" value="([^"]*)"', page).group(1))  # type: ignore[union-attr]
+    phone_b.post(f"/g/{game.public_id}/hands/", {"closer": "Ann", "points_1": "104", "points_2": "6"})
+    stale = {
+        "dealt_in": players,
+        "request_id": str(uuid.uuid4()),
+        "closer": "Ann",
+        "points_1": "3",
+        "points_2": "9",
+    }
+    response = phone_a.post(f"/g/{game.public_id}/hands/", stale)
+    assert response.status_code == 200
+    assert any("The players of this hand changed" in message for message in alerts(response))
+    assert Hand.objects.count() == 1
+    # The form is shown again for Ann and Cid, with Cid's count still under Cid.
+    page = text(response)
+    assert re.findall(r"<legend>(\w+)</legend>", page) == ["Ann", "Cid"]
+    assert 'name="points_1" value="9"' in page
+    hidden = re.findall(
+        r'<input type="hidden" name="(dealt_in|request_id)" value="([^"]*)"', response.content.decode()
+    )
+    resent = {name: htmllib.unescape(value) for name, value in hidden}
+    response = phone_a.post(f"/g/{game.public_id}/hands/", {**resent, "closer": "Ann", "points_1": "9"})
+    assert response.status_code == 302
+    assert totals(phone_a, game) == ["−20", "104", "15"]
