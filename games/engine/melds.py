@@ -24,7 +24,7 @@ from .notation import display, displays
 from .rules import RuleSet
 from .values import ACE_HIGH, slot_value
 
-Kind = Literal["group", "run"]
+Kind = Literal["group", "run", "flush"]
 RUN_MAX = 13
 
 

@@ -40,6 +40,7 @@ MESSAGES: dict[str, str] = {
     "joker_mismatch": gettext_noop("the joker declared as {card} does not fit this meld"),
     "all_jokers": gettext_noop("a meld of jokers alone is not allowed in this game"),
     # laydown (check_laydown); meld errors there carry an extra param "meld" (1-based)
+    "flush_needs_ten": gettext_noop("the flush is played with a 10-card deal: set the cards dealt to 10"),
     "no_melds": gettext_noop("a laydown needs at least one meld"),
     "opening_too_low": gettext_noop(
         "the first laydown is worth {points} points; it needs at least {required}"

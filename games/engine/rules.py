@@ -147,6 +147,9 @@ OPTIONS: Mapping[Family, Mapping[str, Option]] = MappingProxyType(
 )
 
 
+FLUSH_HAND = 10  # Žolíky's flush: all ten cards of a 10-card deal, of one suit
+
+
 @dataclass(frozen=True, slots=True)
 class RuleSet:
     """Everything the engine and scoring need to know about one family's game.
@@ -201,6 +204,10 @@ def rule_set(family: str, options: Mapping[str, object] | None = None) -> RuleSe
             )
         values[name] = specs[name].coerce(raw)
     opts = MappingProxyType(values)
+    if fam == "zoliky" and values["flush"] and values["hand_size"] != FLUSH_HAND:
+        raise EngineError(
+            "flush_needs_ten", "the flush is played with a 10-card deal (hand_size=10)", option="flush"
+        )
     if fam == "zoliky":
         return RuleSet(fam, False, 2, 4, True, True, 4, 6, 2, opts)
     if fam == "gin":

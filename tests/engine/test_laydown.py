@@ -7,7 +7,7 @@ import pytest
 from games.engine.cards import Card
 from games.engine.errors import EngineError
 from games.engine.laydown import Laydown, check_laydown
-from games.engine.notation import parse_melds
+from games.engine.notation import parse_hand, parse_melds
 from games.engine.rules import RuleSet, rule_set
 
 ZOLIKY = rule_set("zoliky")
@@ -108,3 +108,24 @@ def test_copies_count_across_melds() -> None:
     with pytest.raises(EngineError) as caught:
         check_laydown(melds, ZOLIKY)
     assert caught.value.code == "too_many_copies"
+
+
+def test_zoliky_flush_closes_with_ten_cards_of_one_suit_only_under_the_house_rule() -> None:
+    flush = rule_set("zoliky", {"flush": True, "hand_size": 10})
+    cards = parse_hand("2H 2H 5H 7H 9H TH JH QH KH AH", flush)
+    laydown = check_laydown([cards], flush)
+    assert [m.kind for m in laydown.melds] == ["flush"]
+    assert laydown.points == 2 + 2 + 5 + 7 + 9 + 10 + 10 + 10 + 10 + 11
+    with pytest.raises(EngineError):  # without the house rule it is no meld at all
+        check_laydown([parse_hand("2H 2H 5H 7H 9H TH JH QH KH AH", rule_set("zoliky"))], rule_set("zoliky"))
+    with pytest.raises(EngineError):  # nine hearts and a spade
+        check_laydown([parse_hand("2S 2H 5H 7H 9H TH JH QH KH AH", flush)], flush)
+    with pytest.raises(EngineError):  # a joker is no suit
+        check_laydown([parse_hand("JK 2H 5H 7H 9H TH JH QH KH AH", flush)], flush)
+
+
+def test_the_flush_needs_the_ten_card_deal() -> None:
+    with pytest.raises(EngineError) as caught:
+        rule_set("zoliky", {"flush": True})
+    assert caught.value.code == "flush_needs_ten"
+    assert caught.value.params["option"] == "flush"

@@ -30,7 +30,8 @@ def errors(response) -> list[str]:  # type: ignore[no-untyped-def]
     return re.findall(r'class="error" role="alert">([^<]+)<', response.content.decode())
 
 
-def start(client: Client, family: str, players: list[str], **options: str) -> Game:
+def new_game_data(client: Client, family: str, players: list[str], **options: str) -> dict[str, str]:
+    """The new-game form as the browser would send it: defaults, with these players and options."""
     data = {f"player_{i + 1}": name for i, name in enumerate(players)} | {"first_dealer": "0"}
     page = client.get(f"/games/new/{family}/")
     for name, value in re.findall(r'name="(opt_\w+)"[^>]*?value="([^"]*)"', page.content.decode()):
@@ -42,6 +43,11 @@ def start(client: Client, family: str, players: list[str], **options: str) -> Ga
     ):
         data[select] = value
     data.update({f"opt_{k}": v for k, v in options.items()})
+    return data
+
+
+def start(client: Client, family: str, players: list[str], **options: str) -> Game:
+    data = new_game_data(client, family, players, **options)
     response = client.post(f"/games/new/{family}/", data)
     assert response.status_code == 302, errors(response)
     return Game.objects.get(public_id=response["Location"].strip("/").split("/")[-1])
@@ -306,3 +312,16 @@ def test_recent_players_are_suggested_for_the_next_game() -> None:
     html = client.get("/games/new/zoliky/").content.decode()
     assert '<option value="Ola">' in html and '<option value="Kari">' in html
     assert '<option value="Ola">' not in Client().get("/games/new/zoliky/").content.decode()
+
+
+def test_a_flush_needs_the_ten_card_deal_and_is_then_accepted_by_the_meld_check() -> None:
+    client = Client()
+    data = new_game_data(client, "zoliky", ["Ann", "Bob"], hand_size="13")
+    data["opt_flush"] = "on"
+    response = client.post("/games/new/zoliky/", data)
+    assert response.status_code == 200 and "10-card deal" in response.content.decode()
+    game = GameFactory.create(family="zoliky", options={"flush": True, "hand_size": 10})
+    html = client.get(
+        f"/g/{game.public_id}/check/", {"melds": "2H 2H 5H 7H 9H TH JH QH KH AH"}
+    ).content.decode()
+    assert "flush" in html and "Valid: 76 points." in html
