@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django import forms
+from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.errors import EngineError
@@ -131,12 +132,13 @@ def _shown_players(value: object) -> list[str] | None:
 
 
 class HandForm(forms.Form):
-    """One hand of one family. ``players`` are the players dealt in (eliminated ones are not).
+    """One hand of one family. ``players`` are the players dealt in (eliminated ones are not);
+    ``seating`` is every seat of the game, in order.
 
-    The per-player fields are numbered in the order of ``players``, and the form carries the
-    list it was shown with: if the players changed before it was sent (another phone saved a
-    hand that put someone out), the counts are moved back under their players' names and the
-    form is refused once, so that nothing is saved under the wrong name."""
+    Per-player fields are numbered by seat, which never changes, so a count always stays with
+    its player. The form also carries the list of players it was shown with: if that changed
+    before it was sent (another phone saved a hand that put someone out), it is refused once
+    with a message and shown again for the players now dealt in."""
 
     request_id = forms.UUIDField(required=False, widget=forms.HiddenInput)
     version = forms.IntegerField(required=False, widget=forms.HiddenInput)
@@ -144,20 +146,23 @@ class HandForm(forms.Form):
 
     def __init__(
         self,
-        data: Mapping[str, Any] | None = None,
+        data: QueryDict | dict[str, Any] | None = None,
         *args: Any,
         rules: RuleSet,
         players: Sequence[str],
+        seating: Sequence[str],
         **kwargs: Any,
     ) -> None:
         self.rules = rules
         self.players = list(players)
+        self.seat = {name: seating.index(name) for name in self.players}
         self.shown_with: list[str] | None = None
         if data is not None:
             shown = _shown_players(data.get("dealt_in"))
             if shown is not None and shown != self.players:
                 self.shown_with = shown
-            data = self._by_name(data, shown)
+            data = data.copy()
+            data["dealt_in"] = json.dumps(self.players)  # shown again, the form is current
         super().__init__(data, *args, **kwargs)
         self.fields["dealt_in"].initial = json.dumps(self.players)
         family = rules.family
@@ -178,7 +183,7 @@ class HandForm(forms.Form):
             self.fields["winner"] = self._role(
                 _("Who went out?"), [("", _("Nobody: the pool ran dry")), *people], required=False
             )
-        for i, name in enumerate(self.players):
+        for name, i in self.seat.items():
             self.fields[f"points_{i}"] = forms.IntegerField(
                 label=_("%(name)s: points") % {"name": name}, required=False, min_value=0, widget=numeric()
             )
@@ -203,21 +208,6 @@ class HandForm(forms.Form):
                 max_length=300,
                 help_text=_("Melds separated by |, e.g. 7H 8H 9H | KS KD KC"),
             )
-
-    def _by_name(self, data: Mapping[str, Any], shown: list[str] | None) -> Any:
-        """``data`` with each player's fields renumbered from the list the form was shown with
-        to the current one (a player no longer dealt in is dropped), and that list current."""
-        moved = data.copy()  # type: ignore[attr-defined]
-        moved["dealt_in"] = json.dumps(self.players)
-        if shown is None or shown == self.players:
-            return moved
-        for kind in ("points", "cards", "laid"):
-            for i in range(max(len(shown), len(self.players))):
-                moved.pop(f"{kind}_{i}", None)
-            for i, name in enumerate(shown):
-                if name in self.players and f"{kind}_{i}" in data:
-                    moved[f"{kind}_{self.players.index(name)}"] = data.get(f"{kind}_{i}")
-        return moved
 
     def clean(self) -> dict[str, Any] | None:
         cleaned = super().clean()
@@ -253,7 +243,7 @@ class HandForm(forms.Form):
                 self[f"cards_{i}"],
                 self[f"laid_{i}"] if f"laid_{i}" in self.fields else None,
             )
-            for i, name in enumerate(self.players)
+            for name, i in self.seat.items()
         ]
 
     # ---------------------------------------------------------------- outcome <-> form
@@ -272,7 +262,7 @@ class HandForm(forms.Form):
         role = {"zoliky": "closer", "gin": "knocker", "carousel": "out", "rummikub": "winner"}[family]
         emptied = data.get(role) or None  # the player whose hand is empty by definition
         counts: dict[str, int | str] = {}
-        for i, name in enumerate(self.players):
+        for name, i in self.seat.items():
             count = self._count(i)
             if count is None:
                 if name == emptied and family != "gin":
@@ -285,7 +275,7 @@ class HandForm(forms.Form):
         outcome: dict[str, object]
         if family == "zoliky":
             outcome = {"closer": data["closer"], "from_hand": data["from_hand"], "left": counts}
-            laid = {name: (data.get(f"laid_{i}") or "").strip() for i, name in enumerate(self.players)}
+            laid = {name: (data.get(f"laid_{i}") or "").strip() for name, i in self.seat.items()}
             if any(laid.values()):
                 outcome["laid"] = {name: value for name, value in laid.items() if value}
             if data.get("kept_joker"):
@@ -315,8 +305,9 @@ class HandForm(forms.Form):
         return outcome
 
     @staticmethod
-    def initial_from(outcome: Mapping[str, Any], players: Sequence[str]) -> dict[str, object]:
-        """Form values that reproduce a stored outcome (for corrections)."""
+    def initial_from(outcome: Mapping[str, Any], seating: Sequence[str]) -> dict[str, object]:
+        """Form values that reproduce a stored outcome (for corrections); ``seating`` is every
+        seat of the game, in order."""
         initial: dict[str, object] = {}
         for key in ("closer", "knocker", "out", "winner"):
             if key in outcome:
@@ -330,7 +321,7 @@ class HandForm(forms.Form):
             outcome.get("left") or outcome.get("deadwood") or outcome.get("hands") or {}
         )
         laid: Mapping[str, Any] = outcome.get("laid") or {}
-        for i, name in enumerate(players):
+        for i, name in enumerate(seating):
             value = counts.get(name)
             if isinstance(value, str):
                 initial[f"cards_{i}"] = value
@@ -346,8 +337,8 @@ class HandForm(forms.Form):
         player = error.params.get("player")
         field = error.params.get("field")
         target: str | None = None
-        if isinstance(player, str) and player in self.players:
-            i = self.players.index(player)
+        if isinstance(player, str) and player in self.seat:
+            i = self.seat[player]
             if field == "laid" and f"laid_{i}" in self.fields:
                 target = f"laid_{i}"
             elif field == "melds":

@@ -53,7 +53,9 @@ def _players_before(sheet: Sheet, ordinal: int) -> list[str]:
 
 def _new_hand_form(sheet: Sheet, data: QueryDict | None = None) -> HandForm:
     players = _players_before(sheet, len(sheet.rows) + 1)
-    return HandForm(data, rules=sheet.rules, players=players, initial={"request_id": uuid.uuid4()})
+    return HandForm(
+        data, rules=sheet.rules, players=players, seating=sheet.players, initial={"request_id": uuid.uuid4()}
+    )
 
 
 def game_list(request: HtmxHttpRequest) -> HttpResponse:
@@ -152,7 +154,7 @@ def hand_edit_view(request: HtmxHttpRequest, public_id: str, number: int) -> Htt
     players = _players_before(sheet, ordinal)
     notice = ""
     if request.method == "POST":
-        form = HandForm(request.POST, rules=sheet.rules, players=players)
+        form = HandForm(request.POST, rules=sheet.rules, players=players, seating=sheet.players)
         if form.is_valid():
             outcome = form.outcome()
             if outcome is not None:
@@ -162,8 +164,13 @@ def hand_edit_view(request: HtmxHttpRequest, public_id: str, number: int) -> Htt
                     )
                 except StaleEdit as stale:
                     hand.refresh_from_db()
-                    initial = {**HandForm.initial_from(stale.current or {}, players), "version": hand.version}
-                    form = HandForm(rules=sheet.rules, players=players, initial=initial)
+                    initial = {
+                        **HandForm.initial_from(stale.current or {}, sheet.players),
+                        "version": hand.version,
+                    }
+                    form = HandForm(
+                        rules=sheet.rules, players=players, seating=sheet.players, initial=initial
+                    )
                     notice = error_message(stale)
                 except EngineError as error:
                     if error.code == "hand_gone":
@@ -173,8 +180,8 @@ def hand_edit_view(request: HtmxHttpRequest, public_id: str, number: int) -> Htt
                     messages.success(request, _("Hand %(number)s corrected.") % {"number": ordinal})
                     return redirect("games:detail", public_id=game.public_id)
     else:
-        initial = {**HandForm.initial_from(hand.outcome, players), "version": hand.version}
-        form = HandForm(rules=sheet.rules, players=players, initial=initial)
+        initial = {**HandForm.initial_from(hand.outcome, sheet.players), "version": hand.version}
+        form = HandForm(rules=sheet.rules, players=players, seating=sheet.players, initial=initial)
     context = {
         "game": game,
         "hand": hand,

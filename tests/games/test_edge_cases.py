@@ -37,7 +37,7 @@ def zoliky_with_bob_out(client_game: tuple[Client, Game] | None = None) -> tuple
     game = GameFactory.create(family="zoliky", players=["Ann", "Bob", "Cid"])
     client = editor(game)
     client.post(f"/g/{game.public_id}/hands/", {"closer": "Ann", "points_1": "104", "points_2": "6"})
-    client.post(f"/g/{game.public_id}/hands/", {"closer": "Ann", "points_1": "7"})  # Cid (Bob is out)
+    client.post(f"/g/{game.public_id}/hands/", {"closer": "Ann", "points_2": "7"})  # Cid, seat 2 (Bob is out)
     assert totals(client, game) == ["−20", "104", "13"]
     return client, game
 
@@ -220,14 +220,14 @@ def test_a_form_shown_before_a_player_was_eliminated_is_not_saved_under_the_wron
     assert response.status_code == 200
     assert any("The players of this hand changed" in message for message in alerts(response))
     assert Hand.objects.count() == 1
-    # The form is shown again for Ann and Cid, with Cid's count still under Cid.
+    # The form is shown again for Ann and Cid, with Cid's count still under Cid (seat 2).
     page = text(response)
     assert re.findall(r"<legend>(\w+)</legend>", page) == ["Ann", "Cid"]
-    assert 'name="points_1" value="9"' in page
+    assert 'name="points_2" value="9"' in page
     hidden = re.findall(
         r'<input type="hidden" name="(dealt_in|request_id)" value="([^"]*)"', response.content.decode()
     )
     resent = {name: htmllib.unescape(value) for name, value in hidden}
-    response = phone_a.post(f"/g/{game.public_id}/hands/", {**resent, "closer": "Ann", "points_1": "9"})
+    response = phone_a.post(f"/g/{game.public_id}/hands/", {**resent, "closer": "Ann", "points_2": "9"})
     assert response.status_code == 302
     assert totals(phone_a, game) == ["−20", "104", "15"]
