@@ -185,20 +185,29 @@ def _cards(text: str, rules: RuleSet, player: str, field: str) -> tuple[Card, ..
         raise for_player(error, player, field) from None
 
 
+def _whole_points(raw: object, *, player: str, field: str) -> int | None:
+    """Whole points given as an int or a text of digits (never negative); None for anything else."""
+    if isinstance(raw, str) and _DIGITS.fullmatch(raw):
+        raw = int(raw)
+    if not isinstance(raw, int):
+        return None
+    if raw < 0:
+        raise ScoringError("negative_count", player=player, field=field, points=raw)
+    return raw
+
+
 def parse_count(raw: object, rules: RuleSet, *, player: str, field: str) -> Count:
     """Points (int or digits) or the cards/tiles left (text, or a list of card texts)."""
     if isinstance(raw, bool) or not isinstance(raw, int | str | list):
         raise ScoringError("bad_count", player=player, field=field, value=raw)
-    if isinstance(raw, str) and _DIGITS.fullmatch(raw):
-        raw = int(raw)
-    if isinstance(raw, int):
-        if raw < 0:
-            raise ScoringError("negative_count", player=player, field=field, points=raw)
-        return Count(raw)
+    points = _whole_points(raw, player=player, field=field)
+    if points is not None:
+        return Count(points)
     if isinstance(raw, list):
         if not all(isinstance(item, str) for item in raw):
             raise ScoringError("bad_count", player=player, field=field, value=raw)
         raw = " ".join(str(item) for item in raw)
+    assert isinstance(raw, str)  # whole points were returned above
     cards = _cards(raw, rules, player, field)
     return Count(values.hand_value(cards, rules), cards)
 
@@ -207,12 +216,10 @@ def parse_laid(raw: object, rules: RuleSet, *, player: str, field: str = "laid")
     """Laid-down points (int or digits) or the melds laid down (text, ``|`` between melds)."""
     if isinstance(raw, bool) or not isinstance(raw, int | str):
         raise ScoringError("bad_count", player=player, field=field, value=raw)
-    if isinstance(raw, str) and _DIGITS.fullmatch(raw):
-        raw = int(raw)
-    if isinstance(raw, int):
-        if raw < 0:
-            raise ScoringError("negative_count", player=player, field=field, points=raw)
-        return Count(raw)
+    points = _whole_points(raw, player=player, field=field)
+    if points is not None:
+        return Count(points)
+    assert isinstance(raw, str)  # whole points were returned above
     if not raw.strip():
         return Count(0, (), ())
     try:
