@@ -93,8 +93,11 @@ def game_new_family(request: HtmxHttpRequest, family: str) -> HttpResponse:
     return render(request, "games/new_family.html", {"form": form, "family": family, "recent": recent})
 
 
-def _detail_context(request: HtmxHttpRequest, game: Game, form: HandForm | None = None) -> dict[str, object]:
-    sheet = game_sheet(game=game)
+def _detail_context(
+    request: HtmxHttpRequest, game: Game, form: HandForm | None = None, sheet: Sheet | None = None
+) -> dict[str, object]:
+    """The score sheet page; ``sheet`` when the caller already scored the game as it stands."""
+    sheet = sheet or game_sheet(game=game)
     editable = can_edit(request=request, game=game)
     finished = sheet.state is not None and sheet.state.finished
     if editable and form is None and not finished:
@@ -126,7 +129,7 @@ def hand_create(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
                     return render(request, "games/detail.html#game-body", _detail_context(request, game))
                 return redirect("games:detail", public_id=game.public_id)
     template = "games/detail.html#game-body" if request.htmx else "games/detail.html"
-    return render(request, template, _detail_context(request, game, form))
+    return render(request, template, _detail_context(request, game, form, sheet))
 
 
 def _hand(game: Game, number: int) -> tuple[Hand, int]:
