@@ -19,11 +19,11 @@ from games.engine.errors import EngineError
 from games.engine.rules import Family, RuleSet
 
 from .errors import ScoringError, in_hand
+from .families import family_info
 from .hands import HandResult, score_hand
 from .outcomes import FIELDS, parse_players
 from .settlement import Settlement, settle
 
-PENALTY_FAMILIES: tuple[Family, ...] = ("zoliky",)
 NAME_FIELDS = frozenset({"closer", "knocker", "out", "winner"})
 PER_PLAYER_FIELDS = frozenset({"left", "laid", "deadwood", "hands"})
 
@@ -232,8 +232,10 @@ class Game:
         if rules.family == "zoliky" and reason == "last_player":
             leaders = active or _best(totals, players, lowest=True)
         else:
-            leaders = _best(totals, players, lowest=rules.family in PENALTY_FAMILIES)
-        settlement = settle(rules=rules, totals=totals) if rules.family == "zoliky" else None
+            leaders = _best(totals, players, lowest=family_info(rules.family).lower_is_better)
+        settlement = (
+            settle(rules=rules, totals=totals) if family_info(rules.family).settles_in_crowns else None
+        )
         return GameState(
             family=rules.family,
             players=players,
