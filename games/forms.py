@@ -17,6 +17,10 @@ from django.utils.translation import gettext_lazy as _
 from games.engine.errors import EngineError
 from games.engine.rules import OPTIONS, Option, RuleSet, rule_set
 from games.messages import error_message
+from games.models import Club
+from games.names import MAX_NAME, loose_key
+from games.services.players import check_name
+from scoring.families import family_info
 
 GIN_HAND = 10  # cards in a gin hand: two such hands are scored with layoffs by the engine
 
@@ -54,6 +58,24 @@ CHOICE_LABELS: Mapping[object, Any] = {
     "pairs": _("every pair settles its difference"),
     "winner": _("everyone pays the winner"),
 }
+ROLE_LABELS: Mapping[str, Any] = {
+    "closer": _("Who closed?"),
+    "knocker": _("Who knocked?"),
+    "out": _("Who went out?"),
+    "winner": _("Who went out?"),
+}
+NOBODY_LABELS: Mapping[str, Any] = {
+    "knocker": _("Nobody"),
+    "out": _("Nobody"),
+    "winner": _("Nobody: the pool ran dry"),
+}
+FLAG_LABELS: Mapping[str, Any] = {
+    "from_hand": _("Closed from hand"),
+    "kept_joker": _("Kept a joker"),
+    "gin": _("Gin (no deadwood)"),
+}
+# Flags offered only under a house rule (and stored only when set).
+FLAG_OPTIONS: Mapping[str, str] = {"kept_joker": "keep_joker"}
 # Carousel's deck count follows the number of players (one deck for two): not a house rule.
 DERIVED_OPTIONS = {("carousel", "decks")}
 
@@ -81,9 +103,19 @@ def option_field(option: Option) -> forms.Field:
 class NewGameForm(forms.Form):
     """House rules of one family (defaults from RULES.md) and the players in seat order."""
 
-    def __init__(self, *args: Any, family: str, **kwargs: Any) -> None:
+    club = forms.ChoiceField(label=_("Where does this game count?"), required=False)
+    # The new names the "did you mean" question was asked about (their loose keys): saving
+    # again with them unchanged creates the new players.
+    confirmed = forms.CharField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, family: str, clubs: Sequence[Club] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.family = family
+        club_field = self.fields["club"]
+        assert isinstance(club_field, forms.ChoiceField)
+        club_field.choices = [("", _("My own game (no club)")), *((c.slug, c.name) for c in clubs)]
+        if not clubs:
+            self.fields["club"].widget = forms.HiddenInput()
         for name, option in OPTIONS[family].items():  # type: ignore[index]
             if (family, name) not in DERIVED_OPTIONS:
                 self.fields[f"opt_{name}"] = option_field(option)
@@ -92,8 +124,13 @@ class NewGameForm(forms.Form):
             self.fields[f"player_{i}"] = forms.CharField(
                 label=_("Seat %(number)s") % {"number": i},
                 required=False,
-                max_length=40,
+                max_length=MAX_NAME,
                 widget=forms.TextInput(attrs={"list": "recent-players", "autocomplete": "off"}),
+                error_messages={
+                    "max_length": _(
+                        "A name can have at most %(limit_value)d characters (this one has %(show_value)d)."
+                    )
+                },
             )
         self.fields["first_dealer"] = forms.TypedChoiceField(
             label=_("First dealer"),
@@ -113,6 +150,40 @@ class NewGameForm(forms.Form):
 
     def players(self) -> list[str]:
         return [self.cleaned_data[f"player_{i}"] for i in range(1, self.seats + 1)]
+
+    def clean(self) -> dict[str, Any] | None:
+        cleaned = super().clean()
+        for i in range(1, self.seats + 1):
+            value = self.cleaned_data.get(f"player_{i}") or ""
+            if value.strip():
+                try:
+                    self.cleaned_data[f"player_{i}"] = check_name(value)
+                except EngineError as error:
+                    self.add_error(f"player_{i}", error_message(error))
+        return cleaned
+
+    def ask_did_you_mean(self, alike: Mapping[str, Sequence[str]]) -> bool:
+        """Put "did you mean" at each seat whose new name reads like a known player's, unless
+        it was asked already for this very name. Returns whether anything was asked."""
+        asked = set(self.cleaned_data.get("confirmed", "").split("\n"))
+        fresh = {name: names for name, names in alike.items() if loose_key(name) not in asked}
+        if not fresh:
+            return False
+        for i in range(1, self.seats + 1):
+            name = self.cleaned_data.get(f"player_{i}") or ""
+            if name in fresh:
+                self.add_error(
+                    f"player_{i}",
+                    _(
+                        "Did you mean %(known)s? Choose that name, "
+                        "or save again to add %(name)s as a new player."
+                    )
+                    % {"known": ", ".join(fresh[name]), "name": name},
+                )
+        data = dict(self.data.items())
+        data["confirmed"] = "\n".join(sorted(asked | {loose_key(n) for n in alike}))
+        self.data = data
+        return True
 
     def add_engine_error(self, error: EngineError) -> None:
         option = error.params.get("option")
@@ -165,24 +236,16 @@ class HandForm(forms.Form):
             data["dealt_in"] = json.dumps(self.players)  # shown again, the form is current
         super().__init__(data, *args, **kwargs)
         self.fields["dealt_in"].initial = json.dumps(self.players)
-        family = rules.family
+        info = family_info(rules.family)
+        self.info = info
         people = [(name, name) for name in self.players]
-        if family == "zoliky":
-            self.fields["closer"] = self._role(_("Who closed?"), people)
-            self.fields["from_hand"] = forms.BooleanField(label=_("Closed from hand"), required=False)
-            if rules.opt_bool("keep_joker"):
-                self.fields["kept_joker"] = forms.BooleanField(label=_("Kept a joker"), required=False)
-        elif family == "gin":
-            self.fields["knocker"] = self._role(_("Who knocked?"), people)
-            self.fields["gin"] = forms.BooleanField(label=_("Gin (no deadwood)"), required=False)
-        elif family == "carousel":
-            nobody = [("", _("Nobody"))]
-            self.fields["knocker"] = self._role(_("Who knocked?"), [*nobody, *people], required=False)
-            self.fields["out"] = self._role(_("Who went out?"), [*nobody, *people], required=False)
-        else:
-            self.fields["winner"] = self._role(
-                _("Who went out?"), [("", _("Nobody: the pool ran dry")), *people], required=False
-            )
+        for role in info.roles:
+            nobody = [] if info.role_required else [("", NOBODY_LABELS[role])]
+            self.fields[role] = self._role(ROLE_LABELS[role], [*nobody, *people], required=info.role_required)
+        for flag in info.flags:
+            if flag in FLAG_OPTIONS and not rules.opt_bool(FLAG_OPTIONS[flag]):
+                continue
+            self.fields[flag] = forms.BooleanField(label=FLAG_LABELS[flag], required=False)
         for name, i in self.seat.items():
             self.fields[f"points_{i}"] = forms.IntegerField(
                 label=_("%(name)s: points") % {"name": name}, required=False, min_value=0, widget=numeric()
@@ -195,13 +258,13 @@ class HandForm(forms.Form):
                 max_length=300,
                 widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters"}),
             )
-            if family == "zoliky" and rules.opt_bool("credit_laid_down"):
+            if rules.options.get("credit_laid_down") is True:
                 self.fields[f"laid_{i}"] = forms.CharField(
                     label=_("%(name)s: laid down (points or melds)") % {"name": name},
                     required=False,
                     max_length=300,
                 )
-        if family == "gin":
+        if info.declares_melds:
             self.fields["melds"] = forms.CharField(
                 label=_("Knocker's melds (with cards)"),
                 required=False,
@@ -227,10 +290,10 @@ class HandForm(forms.Form):
     # ---------------------------------------------------------------- layout helpers
 
     def role_fields(self) -> list[forms.BoundField]:
-        return [self[n] for n in ("closer", "knocker", "out", "winner") if n in self.fields]
+        return [self[n] for n in self.info.roles]
 
     def flag_fields(self) -> list[forms.BoundField]:
-        return [self[n] for n in ("from_hand", "gin", "kept_joker") if n in self.fields]
+        return [self[n] for n in self.info.flags if n in self.fields]
 
     def player_rows(
         self,
@@ -258,30 +321,24 @@ class HandForm(forms.Form):
     def outcome(self) -> dict[str, object] | None:
         """The outcome dict for scoring, or None (with field errors added) when a count is missing."""
         data = self.cleaned_data
-        family = self.rules.family
-        role = {"zoliky": "closer", "gin": "knocker", "carousel": "out", "rummikub": "winner"}[family]
-        emptied = data.get(role) or None  # the player whose hand is empty by definition
+        info = self.info
+        emptied = data.get(info.emptied_role) or None  # the player whose hand is empty by definition
         counts: dict[str, int | str] = {}
         for name, i in self.seat.items():
             count = self._count(i)
             if count is None:
-                if name == emptied and family != "gin":
+                if name == emptied and not info.declares_melds:
                     continue
                 self.add_error(f"points_{i}", _("Enter the points, or tap the cards left."))
             else:
                 counts[name] = count
         if self.errors:
             return None
-        outcome: dict[str, object]
-        if family == "zoliky":
-            outcome = {"closer": data["closer"], "from_hand": data["from_hand"], "left": counts}
-            laid = {name: (data.get(f"laid_{i}") or "").strip() for name, i in self.seat.items()}
-            if any(laid.values()):
-                outcome["laid"] = {name: value for name, value in laid.items() if value}
-            if data.get("kept_joker"):
-                outcome["kept_joker"] = True
-        elif family == "gin":
-            outcome = {"knocker": data["knocker"], "gin": data["gin"]}
+        outcome: dict[str, object] = {role: data.get(role) or None for role in info.roles}
+        for flag in info.flags:
+            if flag in self.fields and (data.get(flag) or flag not in FLAG_OPTIONS):
+                outcome[flag] = bool(data.get(flag))
+        if info.declares_melds:
             melds = (data.get("melds") or "").strip()
             if all(
                 isinstance(c, str) and len(c.replace(",", " ").split()) == GIN_HAND for c in counts.values()
@@ -298,10 +355,11 @@ class HandForm(forms.Form):
                         "melds", _("Melds are checked only when both whole hands (10 cards) are given.")
                     )
                     return None
-        elif family == "carousel":
-            outcome = {"knocker": data.get("knocker") or None, "out": data.get("out") or None, "left": counts}
         else:
-            outcome = {"winner": data.get("winner") or None, "left": counts}
+            outcome["left"] = counts
+            laid = {name: (data.get(f"laid_{i}") or "").strip() for name, i in self.seat.items()}
+            if any(laid.values()):
+                outcome["laid"] = {name: value for name, value in laid.items() if value}
         return outcome
 
     @staticmethod

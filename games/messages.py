@@ -30,6 +30,36 @@ SERVICE_MESSAGES: dict[str, str] = {
     ),
     "game_ended": gettext_noop("The game was ended; reopen it to record more hands."),
     "name_too_long": gettext_noop("The name {player} is too long (at most {maximum} characters)."),
+    "name_empty": gettext_noop("Enter a name."),
+    "name_control": gettext_noop("A name cannot contain control characters."),
+    "name_taken": gettext_noop("{player} is already a player here. To make them one, merge the two players."),
+    "stale_player": gettext_noop("Someone changed {player} meanwhile. Check the page and try again."),
+    "player_merged": gettext_noop("{player} was merged into another player meanwhile."),
+    "merge_other_club": gettext_noop("Only two players of the same club can be merged."),
+    "merge_self": gettext_noop("Choose two different players to merge."),
+    "merge_same_game": gettext_noop(
+        "{player} and {other} played in the same game, so they are two people and cannot be merged."
+    ),
+    "merge_both_claimed": gettext_noop(
+        "{player} and {other} are claimed by two different accounts; one of them must let go first."
+    ),
+    "claim_not_club": gettext_noop("Only a club's players can be claimed."),
+    "claimed_by_other": gettext_noop("{player} is already claimed by another account."),
+    "claimed_other_player": gettext_noop("You are already {player} in this club."),
+    "club_name_empty": gettext_noop("Enter the club's name."),
+    "club_name_too_long": gettext_noop("The club's name is too long (at most {maximum} characters)."),
+    "slug_taken": gettext_noop("This address is taken by another club."),
+    "slug_invalid": gettext_noop("The address needs letters or digits (a–z, 0–9, -)."),
+    "bad_visibility": gettext_noop("Choose who sees the club."),
+    "stale_club": gettext_noop("Someone changed the club's settings meanwhile. Check them and save again."),
+    "invite_invalid": gettext_noop(
+        "This invite link is not valid any more. Ask the organiser for a new one."
+    ),
+    "bad_role": gettext_noop("Choose a role."),
+    "member_gone": gettext_noop("This member has left the club."),
+    "stale_member": gettext_noop("Someone changed {member}'s role meanwhile. Check the page and try again."),
+    "club_changed_since": gettext_noop("This was changed again afterwards; undo the later change first."),
+    "last_organiser": gettext_noop("The club needs an organiser: make someone else an organiser first."),
 }
 HAND_PREFIX = gettext_noop("Hand {hand}: {message}")
 MELD_PREFIX = gettext_noop("Meld {meld}: {message}")

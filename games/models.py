@@ -1,8 +1,13 @@
-"""Games at the table: seats, hands (their outcomes), derived scores and the change history.
+"""Clubs, players and games at the table: seats, hands (their outcomes), derived scores and
+results, and the change histories.
 
-A hand's ``outcome`` is the scoring package's JSON outcome, keyed by player names: it is the
-record. ``Score`` rows are derived from it (one per player per hand) so that standings can be
-queried; they are rewritten whenever a hand changes.
+A hand's ``outcome`` is the scoring package's JSON outcome, keyed by the seats' names: it is the
+record. ``Score`` rows (one per player per hand) and ``Result`` rows (one per seat per game) are
+derived from it so that standings can be queried; they are rewritten whenever a hand changes.
+
+A ``Player`` is a person known to a club, to one user's own roster, or (for a game started
+without an account) to that game alone. Every seat links to a player; the seat keeps the name
+the outcomes use, so merging or renaming players never touches a recorded hand.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 FAMILY_CHOICES = [
@@ -19,6 +25,122 @@ FAMILY_CHOICES = [
     ("carousel", _("Carousel rummy")),
     ("rummikub", _("Rummikub")),
 ]
+
+
+def new_invite_token() -> str:
+    """The secret in a club's invite link (256 bits)."""
+    return secrets.token_urlsafe(32)
+
+
+class Club(models.Model):
+    class Visibility(models.TextChoices):
+        PUBLIC = "public", _("Public: anyone with the address sees the club's games")
+        MEMBERS = "members", _("Members only")
+
+    name = models.CharField(_("club name"), max_length=80)
+    slug = models.SlugField(_("address"), max_length=50, unique=True)
+    visibility = models.CharField(
+        _("who sees the club"), max_length=8, choices=Visibility.choices, default=Visibility.PUBLIC
+    )
+    version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    class Role(models.TextChoices):
+        ORGANISER = "organiser", _("organiser")
+        SCOREKEEPER = "scorekeeper", _("scorekeeper")
+        MEMBER = "member", _("member")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(_("role"), max_length=12, choices=Role.choices, default=Role.MEMBER)
+    version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["club", "user__username"]
+        constraints = [models.UniqueConstraint(fields=["club", "user"], name="membership_unique_user")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}@{self.club_id}: {self.role}"
+
+
+class Invite(models.Model):
+    """A link that lets whoever opens it (logged in) join the club as a member."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invites")
+    token = models.CharField(max_length=64, unique=True, default=new_invite_token, editable=False)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    uses = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"invite {self.pk} to {self.club_id}"
+
+    @property
+    def active(self) -> bool:
+        return self.revoked_at is None and (self.expires_at is None or self.expires_at > timezone.now())
+
+
+class Player(models.Model):
+    """A person: of a club (``club``), of one user's own roster (``owner``), or of one game
+    started without an account (neither). Names are unique per club or roster after
+    normalisation (``key``); ``loose_key`` (accents dropped) finds likely duplicates."""
+
+    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.CASCADE, related_name="players")
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="roster"
+    )
+    name = models.CharField(_("name"), max_length=40)
+    key = models.CharField(max_length=40, db_index=True)
+    loose_key = models.CharField(max_length=40, db_index=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="players"
+    )
+    # Set while this player is merged into another (undo clears it): kept so that undo can
+    # give the seats back.
+    merged_into = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="merged"
+    )
+    version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["key"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "key"],
+                condition=models.Q(club__isnull=False, merged_into__isnull=True),
+                name="player_unique_club_name",
+            ),
+            models.UniqueConstraint(
+                fields=["owner", "key"],
+                condition=models.Q(club__isnull=True, owner__isnull=False, merged_into__isnull=True),
+                name="player_unique_roster_name",
+            ),
+            models.UniqueConstraint(
+                fields=["club", "user"],
+                condition=models.Q(club__isnull=False, user__isnull=False, merged_into__isnull=True),
+                name="player_unique_club_user",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
 
 
 def new_public_id() -> str:
@@ -39,6 +161,10 @@ class Game(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="games"
     )
+    # A club's game shows on the club's pages and counts for its standings; None: private.
+    club = models.ForeignKey(
+        Club, null=True, blank=True, on_delete=models.PROTECT, related_name="games", verbose_name=_("club")
+    )
     first_dealer = models.PositiveSmallIntegerField(default=0)
     ended = models.BooleanField(_("evening ended"), default=False)
     next_hand_number = models.PositiveIntegerField(default=1)
@@ -58,6 +184,7 @@ class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField()
     name = models.CharField(_("name"), max_length=40)
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
 
     class Meta:
         ordering = ["position"]
@@ -107,6 +234,27 @@ class Score(models.Model):
         return f"{self.seat_id}: {self.points}"
 
 
+class Result(models.Model):
+    """A seat's result in its game, derived from the hands like ``Score`` and rewritten with
+    them: the total with end bonuses, the place (ties share it), and how the game went."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="results")
+    seat = models.OneToOneField(Seat, on_delete=models.CASCADE, related_name="result")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="results")
+    total = models.IntegerField()
+    place = models.PositiveSmallIntegerField()
+    winner = models.BooleanField(default=False)
+    finished = models.BooleanField(default=False)
+    eliminated_in = models.PositiveIntegerField(null=True, blank=True)  # score-sheet hand
+    hands = models.PositiveIntegerField(default=0)  # hands this player was dealt in
+
+    class Meta:
+        ordering = ["game", "place", "seat__position"]
+
+    def __str__(self) -> str:
+        return f"{self.seat_id}: {self.total} ({self.place})"
+
+
 class Change(models.Model):
     """One change to a game's hands, kept for the history page and for undo."""
 
@@ -135,3 +283,33 @@ class Change(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} {self.hand_number}"
+
+
+class ClubChange(models.Model):
+    """One change to a club's players or members, kept for the club's history and for undo."""
+
+    class Action(models.TextChoices):
+        MERGED = "merged", _("merged players")
+        UNMERGED = "unmerged", _("undid a merge")
+        RENAMED = "renamed", _("renamed a player")
+        ROLE = "role", _("changed a role")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="changes")
+    action = models.CharField(max_length=8, choices=Action.choices)
+    # What the change did, enough to undo it: player ids, names, the seats moved, roles.
+    data = models.JSONField(default=dict)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    request_id = models.UUIDField(null=True, blank=True)
+    undoes = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="undone_by"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "request_id"], name="clubchange_unique_request")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club_id}: {self.action}"

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import views
+from games import club_views, views
 
 app_name = "games"
 urlpatterns = [
@@ -18,4 +18,25 @@ urlpatterns = [
     path("g/<str:public_id>/check/", views.meld_check, name="check"),
     path("g/<str:public_id>/count/", views.count, name="count"),
     path("g/<str:public_id>/edit/<str:token>/", views.edit_link, name="edit_link"),
+    # Clubs
+    path("clubs/", club_views.club_list, name="clubs"),
+    path("clubs/join/<str:token>/", club_views.club_join_view, name="club_join"),
+    path("c/<slug:slug>/", club_views.club_detail, name="club"),
+    path("c/<slug:slug>/settings/", club_views.club_settings, name="club_settings"),
+    path("c/<slug:slug>/members/", club_views.club_members_view, name="club_members"),
+    path("c/<slug:slug>/members/<int:pk>/role/", club_views.member_role, name="member_role"),
+    path("c/<slug:slug>/members/<int:pk>/remove/", club_views.member_remove, name="member_remove"),
+    path("c/<slug:slug>/invites/", club_views.invite_new, name="invite_new"),
+    path("c/<slug:slug>/invites/<int:pk>/revoke/", club_views.invite_revoke_view, name="invite_revoke"),
+    path("c/<slug:slug>/history/", club_views.club_history_view, name="club_history"),
+    path("c/<slug:slug>/history/<int:pk>/undo/", club_views.club_undo, name="club_undo"),
+    path("c/<slug:slug>/players/", club_views.club_players, name="club_players"),
+    path("c/<slug:slug>/players/<int:pk>/", club_views.player_detail, name="club_player"),
+    path("c/<slug:slug>/players/<int:pk>/rename/", club_views.player_rename_view, name="club_player_rename"),
+    path("c/<slug:slug>/players/<int:pk>/merge/", club_views.player_merge_view, name="club_player_merge"),
+    path("c/<slug:slug>/players/<int:pk>/claim/", club_views.player_claim_view, name="club_player_claim"),
+    # A user's own roster (private games)
+    path("players/", club_views.own_players, name="own_players"),
+    path("players/<int:pk>/", club_views.player_detail, name="own_player"),
+    path("players/<int:pk>/rename/", club_views.player_rename_view, name="own_player_rename"),
 ]

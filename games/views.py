@@ -20,14 +20,29 @@ from django_htmx.middleware import HtmxDetails
 from games.engine import notation, values
 from games.engine.errors import EngineError
 from games.engine.laydown import check_laydown
-from games.engine.rules import FAMILIES, OPTIONS
+from games.engine.rules import OPTIONS
+from games.families import family_table
 from games.forms import HandForm, NewGameForm
 from games.messages import error_message
 from games.models import Change, Game, Hand
-from games.services.access import can_edit, grant_edit, session_game_ids, token_matches
+from games.selectors.clubs import recording_clubs
+from games.selectors.games import user_games
+from games.selectors.players import recent_players
+from games.selectors.sheets import game_history, game_sheet
+from games.services.access import (
+    can_edit,
+    can_view_club,
+    club_role,
+    grant_edit,
+    session_game_ids,
+    token_matches,
+)
 from games.services.errors import ServiceError, StaleEdit
-from games.services.games import Sheet, game_end, game_rules, game_sheet, game_start, recent_players
+from games.services.games import game_end, game_start
 from games.services.hands import change_undo, hand_delete, hand_edit, hand_find, hand_record
+from games.services.players import similar_players
+from games.sheet import Sheet, game_rules
+from scoring.families import family_info
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -35,7 +50,7 @@ class HtmxHttpRequest(HttpRequest):
 
 
 def _game(public_id: str) -> Game:
-    return get_object_or_404(Game.objects.select_related("owner"), public_id=public_id)
+    return get_object_or_404(Game.objects.select_related("owner", "club"), public_id=public_id)
 
 
 def _writable(request: HtmxHttpRequest, public_id: str) -> Game:
@@ -45,52 +60,54 @@ def _writable(request: HtmxHttpRequest, public_id: str) -> Game:
     return game
 
 
-def _players_before(sheet: Sheet, ordinal: int) -> list[str]:
-    """The players dealt in for the hand at ``ordinal`` (those not out before it)."""
-    out = sheet.eliminated_in
-    return [p for p in sheet.players if p not in out or out[p] >= ordinal]
-
-
 def _new_hand_form(sheet: Sheet, data: QueryDict | None = None) -> HandForm:
-    players = _players_before(sheet, len(sheet.rows) + 1)
+    players = sheet.players_before(len(sheet.rows) + 1)
     return HandForm(
         data, rules=sheet.rules, players=players, seating=sheet.players, initial={"request_id": uuid.uuid4()}
     )
 
 
 def game_list(request: HtmxHttpRequest) -> HttpResponse:
-    ids = session_game_ids(request=request)
-    games = Game.objects.filter(public_id__in=ids)
-    if request.user.is_authenticated:
-        games = games | Game.objects.filter(owner_id=request.user.pk)
-    games = games.prefetch_related("seats").order_by("-updated_at")[:50]
+    games = user_games(user=request.user, game_ids=session_game_ids(request=request))
     return render(request, "games/list.html", {"games": games})
 
 
 def game_new(request: HtmxHttpRequest) -> HttpResponse:
-    return render(request, "games/new.html", {"families": FAMILIES})
+    club = request.GET.get("club", "")
+    return render(request, "games/new.html", {"families": family_table(), "club": club[:50]})
 
 
 def game_new_family(request: HtmxHttpRequest, family: str) -> HttpResponse:
     if family not in OPTIONS:
         raise Http404
-    form = NewGameForm(request.POST or None, family=family)
-    if request.method == "POST" and form.is_valid():
-        try:
-            game = game_start(
-                family=family,
-                options=form.options(),
-                players=form.players(),
-                owner=request.user,
-                first_dealer=form.cleaned_data["first_dealer"],
-            )
-        except EngineError as error:
-            form.add_engine_error(error)
+    clubs = recording_clubs(user=request.user) if request.user.is_authenticated else []
+    data = request.POST if request.method == "POST" else None
+    wanted = (data or request.GET).get("club", "")
+    club = next((c for c in clubs if c.slug == wanted), None)
+    form = NewGameForm(data, family=family, clubs=clubs, initial={"club": club.slug if club else ""})
+    if data is not None and form.is_valid():
+        names = form.players()
+        alike = similar_players(club=club, owner=request.user, names=names)
+        if form.ask_did_you_mean(alike):
+            pass  # shown once at the seats; saving again creates the new players
         else:
-            grant_edit(request=request, game=game)
-            return redirect("games:detail", public_id=game.public_id)
-    recent = recent_players(user=request.user, game_ids=session_game_ids(request=request))
-    return render(request, "games/new_family.html", {"form": form, "family": family, "recent": recent})
+            try:
+                game = game_start(
+                    family=family,
+                    options=form.options(),
+                    players=names,
+                    owner=request.user,
+                    first_dealer=form.cleaned_data["first_dealer"],
+                    club=club,
+                )
+            except EngineError as error:
+                form.add_engine_error(error)
+            else:
+                grant_edit(request=request, game=game)
+                return redirect("games:detail", public_id=game.public_id)
+    recent = recent_players(club=club, user=request.user, game_ids=session_game_ids(request=request))
+    context = {"form": form, "family": family, "recent": recent, "club": club, "clubs": clubs}
+    return render(request, "games/new_family.html", context)
 
 
 def _detail_context(
@@ -98,11 +115,20 @@ def _detail_context(
 ) -> dict[str, object]:
     """The score sheet page; ``sheet`` when the caller already scored the game as it stands."""
     sheet = sheet or game_sheet(game=game)
-    editable = can_edit(request=request, game=game)
+    role = club_role(user=request.user, club=game.club) if game.club is not None else None
+    editable = can_edit(request=request, game=game, role=role)
     finished = sheet.state is not None and sheet.state.finished
     if editable and form is None and not finished:
         form = _new_hand_form(sheet)
-    return {"game": game, "sheet": sheet, "editable": editable, "form": form, "rules": sheet.rules}
+    club = game.club if game.club is not None and can_view_club(club=game.club, role=role) else None
+    return {
+        "game": game,
+        "sheet": sheet,
+        "editable": editable,
+        "form": form,
+        "rules": sheet.rules,
+        "club": club,
+    }
 
 
 def game_detail(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
@@ -119,14 +145,15 @@ def hand_create(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
         outcome = form.outcome()
         if outcome is not None:
             try:
-                hand_record(
+                saved = hand_record(
                     game=game, outcome=outcome, request_id=form.cleaned_data["request_id"], user=request.user
                 )
             except EngineError as error:
                 form.add_engine_error(error)
             else:
                 if request.htmx:
-                    return render(request, "games/detail.html#game-body", _detail_context(request, game))
+                    context = _detail_context(request, game, sheet=saved.sheet)
+                    return render(request, "games/detail.html#game-body", context)
                 return redirect("games:detail", public_id=game.public_id)
     template = "games/detail.html#game-body" if request.htmx else "games/detail.html"
     return render(request, template, _detail_context(request, game, form, sheet))
@@ -154,7 +181,7 @@ def hand_edit_view(request: HtmxHttpRequest, public_id: str, number: int) -> Htt
     except ServiceError as gone:
         return _gone(request, game, gone)
     sheet = game_sheet(game=game)
-    players = _players_before(sheet, ordinal)
+    players = sheet.players_before(ordinal)
     notice = ""
     if request.method == "POST":
         form = HandForm(request.POST, rules=sheet.rules, players=players, seating=sheet.players)
@@ -227,17 +254,16 @@ def hand_delete_view(request: HtmxHttpRequest, public_id: str, number: int) -> H
 
 def history(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     game = _game(public_id)
-    changes = game.changes.select_related("user", "undoes").prefetch_related("undone_by")
-    numbers = sorted({c.hand_number for c in changes} | set(game.hands.values_list("number", flat=True)))
+    found = game_history(game=game)
     return render(
         request,
         "games/history.html",
         {
             "game": game,
-            "changes": changes,
+            "changes": found.changes,
             "editable": can_edit(request=request, game=game),
-            "players": [seat.name for seat in game.seats.all()],
-            "labels": {number: i + 1 for i, number in enumerate(numbers)},
+            "players": found.players,
+            "labels": found.labels,
         },
     )
 
@@ -260,7 +286,7 @@ def undo(request: HtmxHttpRequest, public_id: str, change_id: int) -> HttpRespon
 def end(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     game = _writable(request, public_id)
     game_end(game=game, ended=request.POST.get("ended") == "1")
-    if game.family == "zoliky" and game.ended:
+    if family_info(game.family).settles_in_crowns and game.ended:
         return redirect("games:settlement", public_id=game.public_id)
     return redirect("games:detail", public_id=game.public_id)
 
@@ -268,7 +294,7 @@ def end(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
 def settlement(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     game = _game(public_id)
     sheet = game_sheet(game=game)
-    if game.family != "zoliky" or sheet.state is None or sheet.state.settlement is None:
+    if sheet.state is None or sheet.state.settlement is None:
         raise Http404
     settled = sheet.state.settlement
     rows = [(p, settled.totals[p], settled.crowns[p], settled.net[p]) for p in sheet.players]
@@ -321,7 +347,14 @@ def meld_check(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
                     for meld in laydown.melds
                 ],
             }
-    context = {"game": game, "rules": rules, "text": text, "opening": opening, "result": result}
+    context = {
+        "game": game,
+        "rules": rules,
+        "family": family_info(game.family),
+        "text": text,
+        "opening": opening,
+        "result": result,
+    }
     template = "games/check.html#result" if request.htmx else "games/check.html"
     return render(request, template, context)
 

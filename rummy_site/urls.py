@@ -2,6 +2,7 @@ from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import include, path
 
+from games import club_views
 from rummy_site import views
 
 urlpatterns = [
@@ -11,6 +12,7 @@ urlpatterns = [
 urlpatterns += i18n_patterns(
     path("", views.home, name="home"),
     path("", include("games.urls")),
+    path("accounts/signup/", club_views.signup, name="signup"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
     prefix_default_language=False,

@@ -9,16 +9,18 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping, Sequence
+from typing import NamedTuple
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import IntegrityError, transaction
 
 from games.engine.errors import EngineError
-from games.models import Change, Game, Hand, Score, Seat
-from scoring.game import GameState, score_game
+from games.models import Change, Game, Hand, Seat
+from games.sheet import Sheet, build_sheet, game_rules, sheet_ordinals
+from scoring.game import GameState
 
 from .errors import ServiceError, StaleEdit
-from .games import game_rules
+from .results import score, store_derived
 
 Actor = User | AnonymousUser | None
 Outcome = Mapping[str, object]
@@ -36,34 +38,24 @@ def _locked(game: Game) -> Game:
     return Game.objects.select_for_update().get(pk=game.pk)
 
 
-def _score(game: Game, outcomes: Sequence[Outcome]) -> GameState:
-    """Score the game as it would be; raises the first hand's error (param ``hand``)."""
-    players = [seat.name for seat in game.seats.all()]
-    return score_game(rules=game_rules(game=game), players=players, hands=list(outcomes), ended=game.ended)
-
-
-def _store_scores(game: Game, hands: Sequence[Hand], state: GameState) -> None:
-    seats = {seat.name: seat for seat in Seat.objects.filter(game=game)}
-    Score.objects.filter(hand__game=game).delete()
-    Score.objects.bulk_create(
-        Score(hand=hand, seat=seats[name], points=points)
-        for hand, result in zip(hands, state.hands, strict=True)
-        for name, points in result.points.items()
-    )
-    game.save(update_fields=["updated_at"])
+class Recorded(NamedTuple):
+    hand: Hand
+    created: bool
+    # The score sheet as the save left it, scored once by the save itself; None for a resend
+    # (nothing was scored: the page reads the sheet as usual).
+    sheet: Sheet | None
 
 
 def _as_shown(error: EngineError, hands: Sequence[Hand], shown: Sequence[Hand]) -> EngineError:
     """The error with its hand ordinals (counted in ``hands``, the game as it would be) turned
     into the ordinals the score sheet shows now (``shown``): deleting hand 1 breaks what the
     players see as hand 2, not the new hand 1."""
-    numbers = sorted(hand.number for hand in shown)
+    ordinals = sheet_ordinals([hand.number for hand in shown], [hand.number for hand in hands])
 
     def as_shown(ordinal: object) -> object:
         if not isinstance(ordinal, int) or not 1 <= ordinal <= len(hands):
             return ordinal
-        number = hands[ordinal - 1].number
-        return sum(1 for n in numbers if n < number) + 1
+        return ordinals[hands[ordinal - 1].number]
 
     error.params = {
         key: as_shown(value) if key in ("hand", "eliminated_in", "finished_after") else value
@@ -72,18 +64,24 @@ def _as_shown(error: EngineError, hands: Sequence[Hand], shown: Sequence[Hand]) 
     return error
 
 
-def _apply(game: Game, hands: list[Hand], shown: Sequence[Hand]) -> None:
-    """Check the game with these hands (in number order) scores, then store its scores.
+def _apply(game: Game, hands: list[Hand], shown: Sequence[Hand]) -> Sheet:
+    """Check the game with these hands (in number order) scores, then store its scores and
+    results; returns the sheet as it now stands (the one scoring of the write).
     Called inside the write's transaction: an error rolls back everything the write did.
     An error names hands as the score sheet shows them before the change (``shown``)."""
+    seats = list(Seat.objects.filter(game=game))
     try:
-        _check(game, hands)
+        state = _check(game, seats, hands)
     except EngineError as error:
         raise _as_shown(error, hands, shown) from None
+    store_derived(game, seats, hands, state)
+    return build_sheet(
+        game=game, rules=game_rules(game=game), players=[s.name for s in seats], hands=hands, state=state
+    )
 
 
-def _check(game: Game, hands: list[Hand]) -> None:
-    state = _score(game, [hand.outcome for hand in hands])
+def _check(game: Game, seats: Sequence[Seat], hands: list[Hand]) -> GameState:
+    state = score(game, seats, hands)
     for ordinal, result in enumerate(state.hands, start=1):
         for name, points in result.points.items():
             if abs(points) > MAX_HAND_POINTS:
@@ -95,25 +93,23 @@ def _check(game: Game, hands: list[Hand]) -> None:
                     points=points,
                     maximum=MAX_HAND_POINTS,
                 )
-    _store_scores(game, hands, state)
+    return state
 
 
-def hand_record(
-    *, game: Game, outcome: Outcome, request_id: uuid.UUID | None, user: Actor
-) -> tuple[Hand, bool]:
-    """Add the next hand. Returns (hand, created): a resend with the same ``request_id``
-    returns the hand it recorded the first time and changes nothing."""
+def hand_record(*, game: Game, outcome: Outcome, request_id: uuid.UUID | None, user: Actor) -> Recorded:
+    """Add the next hand. Returns (hand, created, sheet): a resend with the same
+    ``request_id`` returns the hand it recorded the first time and changes nothing."""
     if request_id is not None:
         existing = Hand.objects.filter(game=game, request_id=request_id).first()
         if existing is not None:
-            return existing, False
+            return Recorded(existing, False, None)
     try:
         with transaction.atomic():
             locked = _locked(game)
             if request_id is not None:
                 existing = Hand.objects.filter(game=locked, request_id=request_id).first()
                 if existing is not None:
-                    return existing, False
+                    return Recorded(existing, False, None)
                 if Change.objects.filter(game=locked, request_id=request_id).exists():
                     raise ServiceError("resent_deleted", "this hand was recorded and has been deleted since")
             if locked.ended:
@@ -125,7 +121,7 @@ def hand_record(
             )
             locked.next_hand_number += 1
             locked.save(update_fields=["next_hand_number"])
-            _apply(locked, [*hands, hand], hands)
+            sheet = _apply(locked, [*hands, hand], hands)
             Change.objects.create(
                 game=locked,
                 hand_number=hand.number,
@@ -139,8 +135,8 @@ def hand_record(
         existing = Hand.objects.filter(game=game, request_id=request_id).first() if request_id else None
         if existing is None:
             raise
-        return existing, False
-    return hand, True
+        return Recorded(existing, False, None)
+    return Recorded(hand, True, sheet)
 
 
 def _current(game: Game, number: int, version: int | None, ordinal: int) -> Hand:
@@ -166,7 +162,8 @@ def hand_find(*, game: Game, number: int) -> tuple[Hand, int]:
 
 
 def _ordinal(game: Game, number: int) -> int:
-    return Hand.objects.filter(game=game, number__lt=number).count() + 1
+    present = Hand.objects.filter(game=game, number__lt=number).values_list("number", flat=True)
+    return sheet_ordinals(list(present), [number])[number]
 
 
 def hand_edit(*, hand: Hand, outcome: Outcome, version: int, user: Actor) -> Hand:

@@ -7,11 +7,13 @@ from collections.abc import Iterable, Mapping
 from django import template
 from django.utils.translation import gettext as _
 
+from games import families
 from games.engine import notation
 from games.engine.cards import RANKS, SUITS, Card
 from games.engine.errors import EngineError
 from games.engine.rules import RuleSet
 from games.messages import error_message
+from games.models import Membership
 
 register = template.Library()
 
@@ -91,3 +93,15 @@ def outcome_summary(outcome: Mapping[str, object] | None) -> str:
         if isinstance(counts, Mapping):
             parts.extend(f"{name} {value}" for name, value in counts.items())
     return "; ".join(parts)
+
+
+@register.filter
+def family_name(key: str) -> str:
+    """A rule family's name in the current language (from the family table)."""
+    return families.family_name(key)
+
+
+@register.filter
+def role_name(role: str) -> str:
+    """A club role's name in the current language."""
+    return str(Membership.Role(role).label) if role in Membership.Role.values else role

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.models import Change, Game, Hand, Score
-from games.services.games import game_sheet
+from games.selectors.sheets import game_sheet
 from games.services.hands import hand_delete, hand_record
 from tests.factories import GameFactory
 
@@ -61,9 +61,9 @@ def setup_game(family: str) -> tuple[Game, dict[str, str]]:
     ``{...}`` in a request: the game, both hand numbers, changes to undo, the deleted request id."""
     players = PLAYERS[:2] if family == "gin" else PLAYERS
     game = GameFactory.create(family=family, players=players)
-    first, _ = hand_record(game=game, outcome=RECORDED[family], request_id=uuid.uuid4(), user=None)
+    first, _, _ = hand_record(game=game, outcome=RECORDED[family], request_id=uuid.uuid4(), user=None)
     deleted_request = uuid.uuid4()
-    second, _ = hand_record(game=game, outcome=RECORDED[family], request_id=deleted_request, user=None)
+    second, _, _ = hand_record(game=game, outcome=RECORDED[family], request_id=deleted_request, user=None)
     hand_delete(hand=second, version=None, user=None)
     changes = Change.objects.filter(game=game)
     return game, {

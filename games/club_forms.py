@@ -1,0 +1,112 @@
+"""Forms of the club pages: a new club, its settings, invites, roles, renames and merges.
+
+Each form only reads what was typed; the services check it and raise coded errors, which
+``put_error`` places at the field they name (or above the form).
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.models import User
+from django.utils.translation import gettext_lazy as _
+
+from games.engine.errors import EngineError
+from games.messages import error_message
+from games.models import Club, Membership, Player
+from games.names import MAX_NAME
+from games.services.clubs import INVITE_DAYS, MAX_CLUB_NAME
+
+
+def put_error(form: forms.Form, error: EngineError) -> None:
+    """A service's error at the field it names, else above the form."""
+    field = error.params.get("field")
+    form.add_error(field if isinstance(field, str) and field in form.fields else None, error_message(error))
+
+
+class _Write(forms.Form):
+    """A recorded change: a request id (resends are answered once) and the version shown."""
+
+    request_id = forms.UUIDField(required=False, widget=forms.HiddenInput)
+    version = forms.IntegerField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("initial", {})
+        kwargs["initial"].setdefault("request_id", uuid.uuid4())
+        super().__init__(*args, **kwargs)
+
+
+class ClubForm(forms.Form):
+    name = forms.CharField(
+        label=_("Club name"),
+        max_length=MAX_CLUB_NAME,
+        error_messages={"max_length": _("At most %(limit_value)d characters (this has %(show_value)d).")},
+    )
+
+
+class ClubSettingsForm(ClubForm):
+    slug = forms.CharField(
+        label=_("Address"),
+        max_length=50,
+        help_text=_("The club's page is /c/<address>/; letters, digits and hyphens."),
+    )
+    visibility = forms.ChoiceField(label=_("Who sees the club"), choices=Club.Visibility.choices)
+    version = forms.IntegerField(required=False, widget=forms.HiddenInput)
+
+
+class InviteForm(forms.Form):
+    days = forms.TypedChoiceField(
+        label=_("The link expires"),
+        coerce=int,
+        empty_value=None,
+        required=False,
+        choices=[
+            ("", _("when revoked")),
+            *(
+                (str(d), _("after %(days)d days") % {"days": d} if d > 1 else _("after one day"))
+                for d in INVITE_DAYS
+            ),
+        ],
+    )
+
+
+class RoleForm(_Write):
+    role = forms.ChoiceField(label=_("Role"), choices=Membership.Role.choices)
+
+
+class RenameForm(_Write):
+    name = forms.CharField(
+        label=_("New name"),
+        max_length=MAX_NAME,
+        error_messages={
+            "max_length": _(
+                "A name can have at most %(limit_value)d characters (this one has %(show_value)d)."
+            )
+        },
+    )
+
+
+class MergeForm(_Write):
+    """Merge the player shown (``drop``) into another of the club's players (``keep``)."""
+
+    keep = forms.ModelChoiceField(label=_("Merge into"), queryset=Player.objects.none())
+
+    def __init__(self, *args: Any, drop: Player, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        keep = self.fields["keep"]
+        assert isinstance(keep, forms.ModelChoiceField)
+        keep.queryset = (
+            Player.objects.filter(club=drop.club_id, merged_into=None).exclude(pk=drop.pk).order_by("key")
+        )
+        keep.empty_label = _("Choose the player to keep")
+
+
+class SignupForm(UserCreationForm[User]):
+    """A new account: a user name and a password (an invite link needs an account)."""
+
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ("username",)

@@ -1,0 +1,415 @@
+"""Club and player pages: thin views over games.selectors and games.services.
+
+A members-only club answers 404 to everyone outside it, so nobody learns it exists; pages
+for organisers answer 403 to a member who may see the club but not run it. Every form works
+without JavaScript (post, redirect, get).
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from games.club_forms import (
+    ClubForm,
+    ClubSettingsForm,
+    InviteForm,
+    MergeForm,
+    RenameForm,
+    RoleForm,
+    SignupForm,
+    put_error,
+)
+from games.engine.errors import EngineError
+from games.messages import error_message
+from games.models import Club, ClubChange, Invite, Membership, Player
+from games.selectors.clubs import (
+    active_invites,
+    club_by_slug,
+    club_games,
+    club_history,
+    club_members,
+    user_clubs,
+)
+from games.selectors.players import club_roster, own_roster, player_summary, similar_pairs
+from games.services.access import can_view_club, can_view_player, club_role, role_allows
+from games.services.clubs import (
+    club_change_undo,
+    club_create,
+    club_join,
+    club_update,
+    invite_create,
+    invite_find,
+    invite_revoke,
+    membership_remove,
+    membership_set_role,
+)
+from games.services.players import player_claim, player_merge, player_rename
+
+Role = Membership.Role
+
+
+def _club(request: HttpRequest, slug: str, needed: str | None = None) -> tuple[Club, str | None]:
+    """The club and the user's role in it; 404 when he may not see it, 403 when he may see
+    it but not do what ``needed`` asks."""
+    club = club_by_slug(slug=slug)
+    if club is None:
+        raise Http404
+    role = club_role(user=request.user, club=club)
+    if not can_view_club(club=club, role=role):
+        raise Http404
+    if needed is not None and not role_allows(role, needed):
+        raise PermissionDenied(_("Only the club's organisers can do this."))
+    return club, role
+
+
+# ---------------------------------------------------------------------- clubs
+
+
+@login_required
+def club_list(request: HttpRequest) -> HttpResponse:
+    form = ClubForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            club = club_create(name=form.cleaned_data["name"], user=request.user)  # type: ignore[arg-type]
+        except EngineError as error:
+            put_error(form, error)
+        else:
+            messages.success(
+                request,
+                _("Club %(name)s created. Invite the members from its Members page.") % {"name": club.name},
+            )
+            return redirect("games:club", slug=club.slug)
+    memberships = user_clubs(user=request.user)  # type: ignore[arg-type]
+    return render(request, "clubs/list.html", {"memberships": memberships, "form": form})
+
+
+def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    club, role = _club(request, slug)
+    context = {
+        "club": club,
+        "role": role,
+        "games": club_games(club=club),
+        "roster": club_roster(club=club)[:30],
+        "can_record": role_allows(role, Role.SCOREKEEPER),
+        "can_manage": role_allows(role, Role.ORGANISER),
+    }
+    return render(request, "clubs/detail.html", context)
+
+
+def club_settings(request: HttpRequest, slug: str) -> HttpResponse:
+    club, role = _club(request, slug, Role.ORGANISER)
+    initial = {"name": club.name, "slug": club.slug, "visibility": club.visibility, "version": club.version}
+    form = ClubSettingsForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            club = club_update(
+                club=club,
+                name=data["name"],
+                slug=data["slug"],
+                visibility=data["visibility"],
+                version=data["version"],
+            )
+        except EngineError as error:
+            put_error(form, error)
+        else:
+            messages.success(request, _("Settings saved."))
+            return redirect("games:club", slug=club.slug)
+    return render(request, "clubs/settings.html", {"club": club, "role": role, "form": form})
+
+
+# ---------------------------------------------------------------------- members and invites
+
+
+def club_members_view(request: HttpRequest, slug: str) -> HttpResponse:
+    club, role = _club(request, slug, Role.ORGANISER)
+    rows = [
+        (row, RoleForm(initial={"role": row.membership.role, "version": row.membership.version}))
+        for row in club_members(club=club)
+    ]
+    invites = [
+        (invite, request.build_absolute_uri(reverse("games:club_join", kwargs={"token": invite.token})))
+        for invite in active_invites(club=club)
+    ]
+    context = {"club": club, "role": role, "rows": rows, "invites": invites, "invite_form": InviteForm()}
+    return render(request, "clubs/members.html", context)
+
+
+@require_POST
+def invite_new(request: HttpRequest, slug: str) -> HttpResponse:
+    club, _role = _club(request, slug, Role.ORGANISER)
+    form = InviteForm(request.POST)
+    if form.is_valid():
+        invite_create(club=club, user=request.user, days=form.cleaned_data["days"] or None)  # type: ignore[arg-type]
+        messages.success(request, _("Invite link created. Share it with the new members."))
+    else:
+        messages.error(request, _("Choose when the link expires."))
+    return redirect("games:club_members", slug=club.slug)
+
+
+@require_POST
+def invite_revoke_view(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    club, _role = _club(request, slug, Role.ORGANISER)
+    invite_revoke(invite=get_object_or_404(Invite, club=club, pk=pk))
+    messages.success(request, _("Invite link revoked: it no longer lets anyone join."))
+    return redirect("games:club_members", slug=club.slug)
+
+
+@require_POST
+def member_role(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    club, _role = _club(request, slug, Role.ORGANISER)
+    membership = get_object_or_404(Membership.objects.select_related("user"), club=club, pk=pk)
+    form = RoleForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose a role."))
+    else:
+        try:
+            membership_set_role(
+                membership=membership,
+                role=form.cleaned_data["role"],
+                version=form.cleaned_data["version"],
+                request_id=form.cleaned_data["request_id"],
+                user=request.user,
+            )
+        except EngineError as error:
+            messages.error(request, error_message(error))
+        else:
+            messages.success(request, _("%(member)s's role saved.") % {"member": membership.user.username})
+    return redirect("games:club_members", slug=club.slug)
+
+
+@require_POST
+def member_remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """An organiser removes a member; any member may remove himself (leave the club)."""
+    club = club_by_slug(slug=slug)
+    if club is None:
+        raise Http404
+    membership = Membership.objects.select_related("user").filter(club=club, pk=pk).first()
+    role = club_role(user=request.user, club=club)
+    if membership is None or not can_view_club(club=club, role=role):
+        raise Http404
+    leaving = membership.user_id == request.user.pk
+    if not leaving and not role_allows(role, Role.ORGANISER):
+        raise PermissionDenied(_("Only the club's organisers can do this."))
+    try:
+        membership_remove(membership=membership)
+    except EngineError as error:
+        messages.error(request, error_message(error))
+        return redirect("games:club", slug=club.slug)
+    if leaving:
+        messages.success(request, _("You left %(club)s.") % {"club": club.name})
+        return redirect("games:clubs")
+    messages.success(request, _("%(member)s removed from the club.") % {"member": membership.user.username})
+    return redirect("games:club_members", slug=club.slug)
+
+
+def club_join_view(request: HttpRequest, token: str) -> HttpResponse:
+    try:
+        invite = invite_find(token=token)
+    except EngineError as error:
+        return render(request, "clubs/join.html", {"error": error_message(error)}, status=404)
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect(f"{reverse('login')}?next={request.path}")
+        try:
+            club_join(token=token, user=request.user)  # type: ignore[arg-type]
+        except EngineError as error:
+            return render(request, "clubs/join.html", {"error": error_message(error)}, status=404)
+        messages.success(request, _("Welcome to %(club)s.") % {"club": invite.club.name})
+        return redirect("games:club", slug=invite.club.slug)
+    member = (
+        request.user.is_authenticated
+        and Membership.objects.filter(club=invite.club, user_id=request.user.pk).exists()
+    )
+    return render(request, "clubs/join.html", {"invite": invite, "club": invite.club, "member": member})
+
+
+# ---------------------------------------------------------------------- players
+
+
+def club_players(request: HttpRequest, slug: str) -> HttpResponse:
+    club, role = _club(request, slug)
+    context = {
+        "club": club,
+        "role": role,
+        "roster": club_roster(club=club),
+        "pairs": similar_pairs(club=club) if role_allows(role, Role.ORGANISER) else [],
+        "can_manage": role_allows(role, Role.ORGANISER),
+    }
+    return render(request, "clubs/players.html", context)
+
+
+def _player(request: HttpRequest, pk: int, slug: str | None) -> tuple[Player, str | None]:
+    player = Player.objects.select_related("club", "user").filter(pk=pk, merged_into=None).first()
+    if player is None or (player.club.slug if player.club else None) != slug:
+        raise Http404
+    role = club_role(user=request.user, club=player.club) if player.club else None
+    if not can_view_player(player=player, user=request.user, role=role):
+        raise Http404
+    return player, role
+
+
+def _may_manage(request: HttpRequest, player: Player, role: str | None) -> bool:
+    if player.club_id is not None:
+        return role_allows(role, Role.ORGANISER)
+    return request.user.is_authenticated and player.owner_id == request.user.pk
+
+
+def player_detail(request: HttpRequest, pk: int, slug: str | None = None) -> HttpResponse:
+    player, role = _player(request, pk, slug)
+    manage = _may_manage(request, player, role)
+    initial = {"name": player.name, "version": player.version}
+    context = {
+        "player": player,
+        "club": player.club,
+        "role": role,
+        "summary": player_summary(player=player),
+        "can_manage": manage,
+        "rename_form": RenameForm(initial=initial) if manage else None,
+        "merge_form": MergeForm(drop=player, initial={"version": player.version})
+        if manage and player.club_id
+        else None,
+        "can_claim": role is not None
+        and request.user.is_authenticated
+        and player.club_id is not None
+        and player.user_id in (None, request.user.pk),
+    }
+    return render(request, "clubs/player.html", context)
+
+
+def _player_url(player: Player) -> str:
+    if player.club is not None:
+        return reverse("games:club_player", kwargs={"slug": player.club.slug, "pk": player.pk})
+    return reverse("games:own_player", kwargs={"pk": player.pk})
+
+
+@require_POST
+def player_rename_view(request: HttpRequest, pk: int, slug: str | None = None) -> HttpResponse:
+    player, role = _player(request, pk, slug)
+    if not _may_manage(request, player, role):
+        raise PermissionDenied(_("Only the club's organisers can do this."))
+    form = RenameForm(request.POST)
+    if form.is_valid():
+        try:
+            player_rename(
+                player=player,
+                name=form.cleaned_data["name"],
+                version=form.cleaned_data["version"],
+                request_id=form.cleaned_data["request_id"],
+                user=request.user,
+            )
+        except EngineError as error:
+            messages.error(request, error_message(error))
+        else:
+            messages.success(
+                request,
+                _("Renamed to %(name)s. Old score sheets keep the name they were played under.")
+                % {"name": player.name},
+            )
+    else:
+        messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
+    return redirect(_player_url(player))
+
+
+@require_POST
+def player_merge_view(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    player, role = _player(request, pk, slug)
+    if not _may_manage(request, player, role) or player.club is None:
+        raise PermissionDenied(_("Only the club's organisers can do this."))
+    form = MergeForm(request.POST, drop=player)
+    if not form.is_valid():
+        messages.error(request, _("Choose the player to keep."))
+        return redirect(_player_url(player))
+    keep = form.cleaned_data["keep"]
+    try:
+        player_merge(
+            keep=keep,
+            drop=player,
+            keep_version=None,
+            drop_version=form.cleaned_data["version"],
+            request_id=form.cleaned_data["request_id"],
+            user=request.user,
+        )
+    except EngineError as error:
+        messages.error(request, error_message(error))
+        return redirect(_player_url(player))
+    messages.success(
+        request,
+        _("%(drop)s merged into %(keep)s. You can undo this in the club's history.")
+        % {"drop": player.name, "keep": keep.name},
+    )
+    return redirect(_player_url(keep))
+
+
+@require_POST
+def player_claim_view(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    player, role = _player(request, pk, slug)
+    if role is None or not request.user.is_authenticated:
+        raise PermissionDenied(_("Only the club's members can claim a player."))
+    claim = request.POST.get("claim") == "1"
+    if not claim and player.user_id != request.user.pk and not role_allows(role, Role.ORGANISER):
+        raise PermissionDenied(_("Only the club's organisers can do this."))
+    try:
+        player_claim(player=player, user=request.user if claim else player.user or request.user, claim=claim)  # type: ignore[arg-type]
+    except EngineError as error:
+        messages.error(request, error_message(error))
+    else:
+        messages.success(
+            request, _("This is you now.") if claim else _("The player is no longer linked to an account.")
+        )
+    return redirect(_player_url(player))
+
+
+@login_required
+def own_players(request: HttpRequest) -> HttpResponse:
+    """The players of a user's private games (his own roster)."""
+    return render(request, "clubs/own_players.html", {"roster": own_roster(user=request.user)})  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------- history
+
+
+def club_history_view(request: HttpRequest, slug: str) -> HttpResponse:
+    club, role = _club(request, slug, Role.ORGANISER)
+    return render(
+        request, "clubs/history.html", {"club": club, "role": role, "changes": club_history(club=club)}
+    )
+
+
+@require_POST
+def club_undo(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    club, _role = _club(request, slug, Role.ORGANISER)
+    change = get_object_or_404(ClubChange, club=club, pk=pk)
+    try:
+        club_change_undo(change=change, user=request.user)
+    except EngineError as error:
+        messages.error(request, _("The change was not undone: %(reason)s") % {"reason": error_message(error)})
+    else:
+        messages.success(request, _("Change undone."))
+    return redirect("games:club_history", slug=club.slug)
+
+
+# ---------------------------------------------------------------------- accounts
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    """A new account, then back where the user came from (an invite link, usually)."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+        target = ""
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, _("Welcome, %(name)s.") % {"name": user.username})
+        return redirect(target or "home")
+    return render(request, "registration/signup.html", {"form": form, "next": target})

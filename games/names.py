@@ -1,0 +1,36 @@
+"""Player names: one reading of "the same name", shared by the services and the migrations.
+
+Plain Python (no Django). A name is shown as typed, with Unicode in NFC and runs of spaces
+made one; two names are the same player's when their ``name_key`` (also case-folded) is equal;
+``loose_key`` drops accents as well, so "Tomas" is offered as "did you mean Tomáš?", never
+merged silently.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+MAX_NAME = 40
+
+# Letters that Unicode does not decompose into a base letter and an accent.
+_LOOSE = str.maketrans({"ł": "l", "đ": "d", "ø": "o", "æ": "ae", "œ": "oe", "ŀ": "l", "ı": "i"})
+
+
+def clean_name(raw: str) -> str:
+    """The name as it is stored and shown: NFC, single spaces, no leading or trailing space."""
+    return " ".join(unicodedata.normalize("NFC", raw).split())
+
+
+def has_control(name: str) -> bool:
+    """Control, format or unassigned characters have no place in a name on a score sheet."""
+    return any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in name)
+
+
+def name_key(name: str) -> str:
+    return unicodedata.normalize("NFC", clean_name(name).casefold())
+
+
+def loose_key(name: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", name_key(name))
+    bare = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return unicodedata.normalize("NFC", bare.translate(_LOOSE))

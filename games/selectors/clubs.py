@@ -1,0 +1,65 @@
+"""Clubs as pages read them: a user's clubs, a club's recent games, members, history."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth.models import User
+from django.db.models import Prefetch, QuerySet
+
+from games.models import Club, ClubChange, Game, Invite, Membership, Player, Result
+
+
+def user_clubs(*, user: User) -> list[Membership]:
+    """The user's memberships with their clubs, by club name (1 query)."""
+    return list(Membership.objects.filter(user=user).select_related("club").order_by("club__name"))
+
+
+def recording_clubs(*, user: User) -> list[Club]:
+    """Clubs in whose name the user may start games: scorekeeper or organiser (1 query)."""
+    if user.is_superuser:
+        return list(Club.objects.order_by("name"))
+    roles = [Membership.Role.SCOREKEEPER, Membership.Role.ORGANISER]
+    return list(Club.objects.filter(memberships__user=user, memberships__role__in=roles).order_by("name"))
+
+
+def club_by_slug(*, slug: str) -> Club | None:
+    return Club.objects.filter(slug=slug).first()
+
+
+def club_games(*, club: Club, limit: int = 30) -> list[Game]:
+    """The club's most recent games with their results and players (2 queries)."""
+    results = Prefetch(
+        "results", queryset=Result.objects.select_related("player", "seat").order_by("seat__position")
+    )
+    return list(
+        Game.objects.filter(club=club).order_by("-created_at", "-id").prefetch_related(results)[:limit]
+    )
+
+
+@dataclass(frozen=True)
+class MemberRow:
+    membership: Membership
+    player: Player | None  # the player he claimed in this club
+
+
+def club_members(*, club: Club) -> list[MemberRow]:
+    """Members with their roles and claimed players (2 queries)."""
+    memberships = list(Membership.objects.filter(club=club).select_related("user").order_by("user__username"))
+    claimed = {p.user_id: p for p in Player.objects.filter(club=club, merged_into=None, user__isnull=False)}
+    return [MemberRow(membership=m, player=claimed.get(m.user_id)) for m in memberships]
+
+
+def active_invites(*, club: Club) -> list[Invite]:
+    return [i for i in Invite.objects.filter(club=club, revoked_at=None) if i.active]
+
+
+def club_history(*, club: Club, limit: int = 100) -> list[ClubChange]:
+    """The club's recorded changes, newest first, with who made them and what undid them (2 queries)."""
+    return list(
+        ClubChange.objects.filter(club=club).select_related("user").prefetch_related("undone_by")[:limit]
+    )
+
+
+def club_players(*, club: Club) -> QuerySet[Player]:
+    return Player.objects.filter(club=club, merged_into=None).order_by("key")

@@ -1,0 +1,24 @@
+"""Lists of games as pages read them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import Q
+
+from games.models import Game
+
+
+def user_games(*, user: User | AnonymousUser, game_ids: Sequence[str], limit: int = 50) -> list[Game]:
+    """The games this user started, or this browser may edit, newest first, with seats and
+    clubs (2 queries)."""
+    wanted = Q(public_id__in=list(game_ids))
+    if user.is_authenticated:
+        wanted |= Q(owner_id=user.pk)
+    return list(
+        Game.objects.filter(wanted)
+        .select_related("club")
+        .prefetch_related("seats")
+        .order_by("-updated_at")[:limit]
+    )

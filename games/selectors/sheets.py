@@ -1,0 +1,39 @@
+"""A game's score sheet and its history, as the pages show them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from games.engine.errors import EngineError
+from games.models import Change, Game
+from games.sheet import Sheet, build_sheet, game_rules, sheet_ordinals
+from scoring.game import GameState, score_game
+
+
+def game_sheet(*, game: Game) -> Sheet:
+    """The score sheet: the game scored from its hands (2 queries: seats, hands)."""
+    rules = game_rules(game=game)
+    players = [seat.name for seat in game.seats.all()]
+    hands = list(game.hands.all())
+    state: GameState | None
+    error: EngineError | None = None
+    try:
+        state = score_game(rules=rules, players=players, hands=[h.outcome for h in hands], ended=game.ended)
+    except EngineError as exc:
+        state, error = None, exc
+    return build_sheet(game=game, rules=rules, players=players, hands=hands, state=state, error=error)
+
+
+@dataclass(frozen=True)
+class History:
+    changes: list[Change]
+    players: list[str]
+    labels: dict[int, int]  # hand number -> its place on the score sheet (as the sheet shows it)
+
+
+def game_history(*, game: Game) -> History:
+    """Every change to a game's hands, newest first, with hands numbered as on the sheet."""
+    changes = list(game.changes.select_related("user", "undoes").prefetch_related("undone_by"))
+    present = list(game.hands.values_list("number", flat=True))
+    labels = sheet_ordinals(present, sorted({c.hand_number for c in changes} | set(present)))
+    return History(changes=changes, players=[seat.name for seat in game.seats.all()], labels=labels)

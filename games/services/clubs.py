@@ -1,0 +1,211 @@
+"""Clubs: creating one, its settings, invite links, members and their roles, and undoing a
+club's recorded change.
+
+Roles: an organiser runs the club (members, merges, later seasons and tournaments), a
+scorekeeper starts and records games in the club's name, a member reads and claims his player.
+Role changes follow the hand writes: idempotent on resend, stale edits refused, recorded.
+"""
+
+from __future__ import annotations
+
+import datetime
+import uuid
+
+from django.contrib.auth.models import User
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.text import slugify
+
+from games.models import Club, ClubChange, Invite, Membership
+
+from .errors import ServiceError
+from .players import Actor, idempotent, record_change, remerge, rename_back, unmerge
+
+MAX_CLUB_NAME = 80
+RESERVED_SLUGS = frozenset({"new", "join", "mine"})
+Role = Membership.Role
+
+
+def check_club_name(raw: str) -> str:
+    from games.names import clean_name, has_control
+
+    name = clean_name(raw)
+    if not name:
+        raise ServiceError("club_name_empty", "a club needs a name", field="name")
+    if has_control(raw.replace("\t", " ").replace("\n", " ").replace("\r", " ")):
+        raise ServiceError("name_control", "a name cannot contain control characters", field="name")
+    if len(name) > MAX_CLUB_NAME:
+        raise ServiceError(
+            "club_name_too_long", "the club's name is too long", maximum=MAX_CLUB_NAME, field="name"
+        )
+    return name
+
+
+def _free_slug(name: str) -> str:
+    base = (slugify(name) or "club")[:40].strip("-") or "club"
+    if base in RESERVED_SLUGS:
+        base = f"{base}-club"
+    slug, n = base, 2
+    while Club.objects.filter(slug=slug).exists():
+        slug, n = f"{base}-{n}", n + 1
+    return slug
+
+
+def club_create(*, name: str, user: User) -> Club:
+    """A new club with ``user`` as its organiser; its address is made from the name."""
+    clean = check_club_name(name)
+    for _attempt in range(5):
+        try:
+            with transaction.atomic():
+                club = Club.objects.create(name=clean, slug=_free_slug(clean))
+                Membership.objects.create(club=club, user=user, role=Role.ORGANISER)
+                return club
+        except IntegrityError:
+            continue  # another club took the address meanwhile
+    raise ServiceError("slug_taken", "that address is taken", field="slug")
+
+
+def club_update(*, club: Club, name: str, slug: str, visibility: str, version: int | None) -> Club:
+    clean = check_club_name(name)
+    slug = slugify(slug)[:50]
+    if not slug or slug in RESERVED_SLUGS:
+        raise ServiceError("slug_invalid", "the address needs letters or digits", field="slug")
+    if visibility not in Club.Visibility.values:
+        raise ServiceError("bad_visibility", "unknown visibility", field="visibility")
+    with transaction.atomic():
+        current = Club.objects.select_for_update().get(pk=club.pk)
+        if version is not None and current.version != version:
+            raise ServiceError("stale_club", "the club's settings were changed meanwhile")
+        if Club.objects.filter(slug=slug).exclude(pk=club.pk).exists():
+            raise ServiceError("slug_taken", "that address is taken", field="slug", slug=slug)
+        if (current.name, current.slug, current.visibility) == (clean, slug, visibility):
+            return current
+        current.name, current.slug, current.visibility = clean, slug, visibility
+        current.version += 1
+        current.save(update_fields=["name", "slug", "visibility", "version"])
+    return current
+
+
+# ---------------------------------------------------------------------- invites
+
+INVITE_DAYS = (1, 7, 30)
+
+
+def invite_create(*, club: Club, user: User, days: int | None) -> Invite:
+    """An invite link; ``days``: it expires after so many days (None: when revoked)."""
+    expires = timezone.now() + datetime.timedelta(days=days) if days else None
+    return Invite.objects.create(club=club, created_by=user, expires_at=expires)
+
+
+def invite_revoke(*, invite: Invite) -> Invite:
+    if invite.revoked_at is None:
+        invite.revoked_at = timezone.now()
+        invite.save(update_fields=["revoked_at"])
+    return invite
+
+
+def invite_find(*, token: str) -> Invite:
+    """The invite of this link, or ServiceError ``invite_invalid`` (unknown, revoked, expired)."""
+    invite = Invite.objects.select_related("club").filter(token=token).first() if len(token) < 100 else None
+    if invite is None or not invite.active:
+        raise ServiceError("invite_invalid", "this invite link is not valid any more")
+    return invite
+
+
+def club_join(*, token: str, user: User) -> Membership:
+    """Join the invite's club as a member. Joining twice changes nothing."""
+    with transaction.atomic():
+        invite = invite_find(token=token)
+        Invite.objects.select_for_update().filter(pk=invite.pk).first()
+        membership, created = Membership.objects.get_or_create(
+            club=invite.club, user=user, defaults={"role": Role.MEMBER}
+        )
+        if created:
+            invite.uses += 1
+            invite.save(update_fields=["uses"])
+    return membership
+
+
+# ---------------------------------------------------------------------- members
+
+
+def _organisers_left(club_id: int, without: Membership) -> int:
+    return Membership.objects.filter(club_id=club_id, role=Role.ORGANISER).exclude(pk=without.pk).count()
+
+
+def membership_set_role(
+    *, membership: Membership, role: str, version: int | None, request_id: uuid.UUID | None, user: Actor
+) -> ClubChange | None:
+    """Give a member another role. The club keeps at least one organiser."""
+    if role not in Role.values:
+        raise ServiceError("bad_role", "unknown role", field="role")
+
+    def write() -> ClubChange | None:
+        Club.objects.select_for_update().filter(pk=membership.club_id).first()
+        current = Membership.objects.select_related("user").filter(pk=membership.pk).first()
+        if current is None:
+            raise ServiceError("member_gone", "this member has left the club")
+        if version is not None and current.version != version:
+            raise ServiceError(
+                "stale_member", "the member's role was changed meanwhile", member=current.user.username
+            )
+        if current.role == role:
+            return None
+        return _set_role(current, role, user, request_id)
+
+    return idempotent(membership.club, request_id, write)  # type: ignore[no-any-return]
+
+
+def _set_role(
+    current: Membership,
+    role: str,
+    user: Actor,
+    request_id: uuid.UUID | None,
+    undoes: ClubChange | None = None,
+) -> ClubChange:
+    if (
+        current.role == Role.ORGANISER
+        and role != Role.ORGANISER
+        and not _organisers_left(current.club_id, current)
+    ):
+        raise ServiceError("last_organiser", "a club needs an organiser", member=current.user.username)
+    before = current.role
+    current.role = role
+    current.version += 1
+    current.save(update_fields=["role", "version"])
+    data = {"membership": current.pk, "member": current.user.username, "before": before, "after": role}
+    change = record_change(current.club, ClubChange.Action.ROLE, data, user, request_id, undoes=undoes)
+    assert change is not None
+    return change
+
+
+def membership_remove(*, membership: Membership) -> None:
+    """Remove a member (or leave). His player stays, with its games."""
+    with transaction.atomic():
+        Club.objects.select_for_update().filter(pk=membership.club_id).first()
+        current = Membership.objects.select_related("user").filter(pk=membership.pk).first()
+        if current is None:
+            return
+        if current.role == Role.ORGANISER and not _organisers_left(current.club_id, current):
+            raise ServiceError("last_organiser", "a club needs an organiser", member=current.user.username)
+        current.delete()
+
+
+def club_change_undo(*, change: ClubChange, user: Actor) -> ClubChange:
+    """Undo one change of a club's players or roles, if nothing changed them since. The undo
+    is itself a change, so it can be undone too."""
+    with transaction.atomic():
+        Club.objects.select_for_update().filter(pk=change.club_id).first()
+        if ClubChange.objects.filter(undoes=change).exists():
+            raise ServiceError("already_undone", "this change was already undone")
+        if change.action == ClubChange.Action.MERGED:
+            return unmerge(change, user)
+        if change.action == ClubChange.Action.UNMERGED:
+            return remerge(change, user)
+        if change.action == ClubChange.Action.RENAMED:
+            return rename_back(change, user)
+        data = change.data
+        current = Membership.objects.select_related("user", "club").filter(pk=data["membership"]).first()
+        if current is None or current.role != data["after"]:
+            raise ServiceError("club_changed_since", "the role was changed after this; undo that first")
+        return _set_role(current, str(data["before"]), user, None, undoes=change)

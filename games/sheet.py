@@ -1,0 +1,127 @@
+"""The score sheet as pages show it, built from a game, its seats, its hands and their scoring.
+
+Shared by the services (a save returns the sheet the page redraws from, scored once) and the
+selectors (a page that only reads). No queries here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from games.engine.errors import EngineError
+from games.engine.rules import RuleSet, rule_set
+from games.models import Game, Hand
+from scoring.families import FamilyInfo, family_info
+from scoring.game import GameState
+
+
+def game_rules(*, game: Game) -> RuleSet:
+    return rule_set(game.family, game.options)
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    hand: Hand
+    ordinal: int  # 1-based place on the score sheet
+    dealer: str
+    points: tuple[int, ...]  # in seat order; 0 for a player who was out
+    totals: tuple[int, ...]  # running totals after this hand, in seat order
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """Everything the score sheet shows, in seat order."""
+
+    game: Game
+    rules: RuleSet
+    players: tuple[str, ...]
+    rows: tuple[SheetRow, ...]
+    state: GameState | None
+    error: EngineError | None  # the stored hands no longer score (should not happen)
+    next_dealer: str | None
+
+    @property
+    def family(self) -> FamilyInfo:
+        return family_info(self.rules.family)
+
+    @property
+    def finished(self) -> bool:
+        return self.state is not None and self.state.finished
+
+    @property
+    def eliminated_in(self) -> dict[str, int]:
+        """Player -> the score-sheet ordinal of the hand after which he dropped out."""
+        if self.state is None:
+            return {}
+        return {e.player: e.hand for e in self.state.eliminated}
+
+    def players_before(self, ordinal: int) -> list[str]:
+        """The players dealt in for the hand at ``ordinal`` (those not out before it)."""
+        out = self.eliminated_in
+        return [p for p in self.players if p not in out or out[p] >= ordinal]
+
+
+def sheet_ordinals(present: Sequence[int], numbers: Sequence[int]) -> dict[int, int]:
+    """The place on the score sheet of each hand number in ``numbers``, given the numbers of
+    the hands the game has now (``present``). A deleted hand gets the place it would take
+    back if restored. The sheet, the history and every message number hands with this."""
+    ordered = sorted(present)
+    result: dict[int, int] = {}
+    for number in numbers:
+        result[number] = sum(1 for n in ordered if n < number) + 1
+    return result
+
+
+def dealers(*, players: Sequence[str], first: int, hands: int, out_after: Mapping[str, int]) -> list[str]:
+    """Dealer of each of ``hands`` + 1 hands (the last one is the next to deal): the deal
+    passes to the next player in seat order who is still in the game."""
+    result: list[str] = []
+    index = first % len(players) if players else 0
+    for hand in range(1, hands + 2):
+        for _ in range(len(players)):
+            out = out_after.get(players[index])
+            if out is None or out >= hand:
+                break
+            index = (index + 1) % len(players)
+        result.append(players[index])
+        index = (index + 1) % len(players)
+    return result
+
+
+def build_sheet(
+    *,
+    game: Game,
+    rules: RuleSet,
+    players: Sequence[str],
+    hands: Sequence[Hand],
+    state: GameState | None,
+    error: EngineError | None = None,
+) -> Sheet:
+    players = tuple(players)
+    out_after = {e.player: e.hand for e in state.eliminated} if state is not None else {}
+    dealt = dealers(players=players, first=game.first_dealer, hands=len(hands), out_after=out_after)
+    rows: list[SheetRow] = []
+    if state is not None:
+        for i, (hand, result, totals) in enumerate(
+            zip(hands, state.hands, state.after_each_hand, strict=True)
+        ):
+            rows.append(
+                SheetRow(
+                    hand=hand,
+                    ordinal=i + 1,
+                    dealer=dealt[i],
+                    points=tuple(result.points.get(p, 0) for p in players),
+                    totals=tuple(totals[p] for p in players),
+                )
+            )
+    finished = state is not None and state.finished
+    return Sheet(
+        game=game,
+        rules=rules,
+        players=players,
+        rows=tuple(rows),
+        state=state,
+        error=error,
+        next_dealer=None if finished else dealt[len(hands)],
+    )
