@@ -4,13 +4,20 @@ Plain Python (no Django). A name is shown as typed, with Unicode in NFC and runs
 made one; two names are the same player's when their ``name_key`` (also case-folded) is equal;
 ``loose_key`` drops accents as well, so "Tomas" is offered as "did you mean Tomáš?", never
 merged silently.
+
+Case folding and ``loose_key`` may lengthen a name ("ß" is "ss", "æ" is "ae"): a key longer
+than its column (``MAX_KEY``) keeps its start and ends in a digest of the whole, so it fits and
+two different names still have different keys.
 """
 
 from __future__ import annotations
 
+import hashlib
 import unicodedata
 
 MAX_NAME = 40
+MAX_KEY = 40  # the length of Player.key and Player.loose_key
+_DIGEST = 12
 
 # Letters that Unicode does not decompose into a base letter and an accent.
 _LOOSE = str.maketrans({"ł": "l", "đ": "d", "ø": "o", "æ": "ae", "œ": "oe", "ŀ": "l", "ı": "i"})
@@ -26,11 +33,22 @@ def has_control(name: str) -> bool:
     return any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in name)
 
 
-def name_key(name: str) -> str:
+def _fitted(key: str) -> str:
+    if len(key) <= MAX_KEY:
+        return key
+    digest = hashlib.sha256(key.encode()).hexdigest()[:_DIGEST]
+    return f"{key[: MAX_KEY - _DIGEST - 1]}~{digest}"
+
+
+def _folded(name: str) -> str:
     return unicodedata.normalize("NFC", clean_name(name).casefold())
 
 
+def name_key(name: str) -> str:
+    return _fitted(_folded(name))
+
+
 def loose_key(name: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", name_key(name))
+    decomposed = unicodedata.normalize("NFKD", _folded(name))
     bare = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return unicodedata.normalize("NFC", bare.translate(_LOOSE))
+    return _fitted(unicodedata.normalize("NFC", bare.translate(_LOOSE)))

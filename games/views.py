@@ -28,7 +28,7 @@ from games.models import Change, Game, Hand
 from games.selectors.clubs import recording_clubs
 from games.selectors.games import user_games
 from games.selectors.players import recent_players
-from games.selectors.sheets import game_history, game_sheet
+from games.selectors.sheets import game_history, game_sheet, game_table
 from games.services.access import (
     can_edit,
     can_view_club,
@@ -139,8 +139,14 @@ def game_detail(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
 @require_POST
 def hand_create(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     game = _writable(request, public_id)
-    sheet = game_sheet(game=game)
-    form = _new_hand_form(sheet, request.POST)
+    table = game_table(game=game)
+    form = HandForm(
+        request.POST,
+        rules=table.rules,
+        players=table.dealt_in,
+        seating=table.seating,
+        initial={"request_id": uuid.uuid4()},
+    )
     if form.is_valid():
         outcome = form.outcome()
         if outcome is not None:
@@ -156,7 +162,7 @@ def hand_create(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
                     return render(request, "games/detail.html#game-body", context)
                 return redirect("games:detail", public_id=game.public_id)
     template = "games/detail.html#game-body" if request.htmx else "games/detail.html"
-    return render(request, template, _detail_context(request, game, form, sheet))
+    return render(request, template, _detail_context(request, game, form))
 
 
 def _hand(game: Game, number: int) -> tuple[Hand, int]:

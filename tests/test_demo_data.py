@@ -4,7 +4,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
-from games.models import Game
+from games.models import Club, Game
 
 
 @pytest.mark.django_db
@@ -13,9 +13,16 @@ def test_load_demo_twice_creates_nothing_twice(settings: Any) -> None:
     call_command("load_demo")
     call_command("load_demo")
     assert get_user_model().objects.filter(username="demo").count() == 1
-    games = Game.objects.filter(owner__username="demo")
+    games = Game.objects.filter(owner__username="demo", club=None)
     assert sorted(games.values_list("family", flat=True)) == ["carousel", "gin", "rummikub", "zoliky"]
     assert all(game.hands.count() == 3 for game in games)
+    club = Club.objects.get()
+    assert club.memberships.get().user.username == "demo"
+    club_games = Game.objects.filter(club=club)
+    assert club_games.count() == 3
+    assert all(r.finished for g in club_games for r in g.results.all())
+    # The club's players are one per name across its games.
+    assert sorted(club.players.values_list("name", flat=True)) == ["Eva", "Jana", "Petr", "Tomáš"]
 
 
 @pytest.mark.django_db

@@ -1,7 +1,7 @@
 """Rule sets: one immutable description per family, with its house-rule options.
 
 Every number a table might change is an option whose default is the seed's value
-(see ../shared/RULES.md and docs/DESIGN.md). Unknown names and out-of-range values raise
+(see docs/RULES.md and docs/DESIGN.md). Unknown names and out-of-range values raise
 EngineError, so a typo in ``--set`` never silently plays another game.
 """
 

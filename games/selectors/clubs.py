@@ -30,7 +30,8 @@ def club_by_slug(*, slug: str) -> Club | None:
 def club_games(*, club: Club, limit: int = 30) -> list[Game]:
     """The club's most recent games with their results and players (2 queries)."""
     results = Prefetch(
-        "results", queryset=Result.objects.select_related("player", "seat").order_by("seat__position")
+        "results",
+        queryset=Result.objects.select_related("player", "seat").order_by("place", "seat__position"),
     )
     return list(
         Game.objects.filter(club=club).order_by("-created_at", "-id").prefetch_related(results)[:limit]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games.engine.errors import EngineError
+from games.engine.rules import RuleSet
 from games.models import Change, Game
 from games.sheet import Sheet, build_sheet, game_rules, sheet_ordinals
 from scoring.game import GameState, score_game
@@ -22,6 +23,26 @@ def game_sheet(*, game: Game) -> Sheet:
     except EngineError as exc:
         state, error = None, exc
     return build_sheet(game=game, rules=rules, players=players, hands=hands, state=state, error=error)
+
+
+@dataclass(frozen=True)
+class Table:
+    """What a hand form needs before a save, read from the stored results (no scoring)."""
+
+    rules: RuleSet
+    seating: list[str]  # every seat's name, in seat order
+    dealt_in: list[str]  # the players not out, in seat order
+
+
+def game_table(*, game: Game) -> Table:
+    """The seats and who is still in, from the results the last write stored (1 query)."""
+    results = list(game.results.select_related("seat").order_by("seat__position"))
+    seating = [r.seat.name for r in results]
+    return Table(
+        rules=game_rules(game=game),
+        seating=seating,
+        dealt_in=[r.seat.name for r in results if r.eliminated_in is None],
+    )
 
 
 @dataclass(frozen=True)

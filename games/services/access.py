@@ -46,6 +46,8 @@ def can_view_player(*, player: Player, user: AnyUser, role: str | None) -> bool:
     admin). A player of a game started without an account has no page."""
     if player.club_id is not None:
         return player.club is not None and can_view_club(club=player.club, role=role)
+    if player.owner_id is None:
+        return False
     if user.is_authenticated and user.is_superuser:
         return True
     return player.owner_id is not None and user.is_authenticated and player.owner_id == user.pk

@@ -287,8 +287,10 @@ def unmerge(change: ClubChange, user: Actor) -> ClubChange:
     drop.merged_into = None
     for p in (keep, drop):
         p.version += 1
-    drop.save(update_fields=["merged_into", "user", "version"])
+    # The kept player lets go of the account before the dropped one, visible again, takes it
+    # back (one player per account per club).
     keep.save(update_fields=["user", "version"])
+    drop.save(update_fields=["merged_into", "user", "version"])
     change_data = {**data, "seats": seat_ids}
     undone = record_change(change.club, ClubChange.Action.UNMERGED, change_data, user, None, undoes=change)
     assert undone is not None

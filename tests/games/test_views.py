@@ -325,3 +325,56 @@ def test_a_flush_needs_the_ten_card_deal_and_is_then_accepted_by_the_meld_check(
         f"/g/{game.public_id}/check/", {"melds": "2H 2H 5H 7H 9H TH JH QH KH AH"}
     ).content.decode()
     assert "flush" in html and "Valid: 76 points." in html
+
+
+def test_sheet_and_history_number_hands_alike_after_a_delete() -> None:
+    """After hand 1 is deleted, the hand that was 2 is "Hand 1" on the sheet, in its edit page
+    and in the history; the deleted hand is shown at the place it would take back."""
+    game = GameFactory.create(family="rummikub", players=["Ann", "Bob"])
+    client = editor(game)
+    for count in ("R1", "R2", "R3"):
+        client.post(
+            f"/g/{game.public_id}/hands/",
+            {"request_id": str(uuid.uuid4()), "winner": "Ann", "cards_1": count},
+        )
+    first = Hand.objects.get(game=game, number=1)
+    client.post(f"/g/{game.public_id}/hands/1/delete/", {"version": first.version})
+    client.post(
+        f"/g/{game.public_id}/hands/3/",
+        {"version": 1, "winner": "Ann", "cards_1": "R9", "dealt_in": '["Ann", "Bob"]'},
+    )
+    sheet = client.get(f"/g/{game.public_id}/").content.decode()
+    assert re.search(r'href="/g/[^"]+/hands/2/" aria-label="Correct hand 1">1 ', sheet)
+    history = htmllib.unescape(client.get(f"/g/{game.public_id}/history/").content.decode())
+    assert "Hand 2 corrected" in history  # number 3 is the sheet's hand 2
+    assert "Hand 1 deleted" in history  # it would come back as hand 1
+    # Numbers 1 (deleted) and 2 were both recorded as the first hand; number 3 as the second.
+    assert history.count("Hand 1 recorded") == 2 and history.count("Hand 2 recorded") == 1
+
+
+def test_an_htmx_save_scores_the_game_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The saved hand's answer is drawn from the scoring the save did, not a second one."""
+    import games.selectors.sheets as sheets
+    import games.services.results as results
+
+    game = GameFactory.create(family="rummikub", players=["Ann", "Bob"])
+    client = editor(game)
+    calls = {"n": 0}
+    for module in (sheets, results):
+        real = module.score_game  # type: ignore[attr-defined]
+
+        def counting(*args: object, _real=real, **kwargs: object) -> object:  # type: ignore[no-untyped-def]
+            calls["n"] += 1
+            return _real(*args, **kwargs)
+
+        monkeypatch.setattr(module, "score_game", counting)
+    client.get(f"/g/{game.public_id}/")
+    before = calls["n"]
+    response = client.post(
+        f"/g/{game.public_id}/hands/",
+        {"request_id": str(uuid.uuid4()), "winner": "Ann", "cards_1": "R7"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 200 and "Hand 2" in response.content.decode()
+    # The save's own scoring draws the answer; the form's players come from the stored results.
+    assert calls["n"] - before == 1

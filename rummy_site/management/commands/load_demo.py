@@ -1,4 +1,5 @@
-"""Load demo data: an organiser account and one evening per rule family.
+"""Load demo data: an organiser account, one evening per rule family, and a club with a few
+finished evenings (so its page, its players' pages and their statistics have something to show).
 
 Idempotent: what is already there (by the demo owner and family) is left as it is.
 """
@@ -10,8 +11,9 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from games.models import Game
-from games.services.games import game_start
+from games.models import Club, Game
+from games.services.clubs import club_create
+from games.services.games import game_end, game_start
 from games.services.hands import hand_record
 
 DEMO_USERNAME = "demo"
@@ -61,6 +63,33 @@ DEMO_GAMES: list[tuple[str, dict[str, object], list[str], list[dict[str, object]
 ]
 
 
+DEMO_CLUB = "Tuesday club"
+# Finished club evenings of Žolíky: (players, hands); each is ended after its hands.
+DEMO_CLUB_GAMES: list[tuple[list[str], list[dict[str, object]]]] = [
+    (
+        ["Jana", "Petr", "Eva", "Tomáš"],
+        [
+            {"closer": "Petr", "from_hand": False, "left": {"Jana": 14, "Eva": 30, "Tomáš": 22}},
+            {"closer": "Jana", "from_hand": True, "left": {"Petr": 18, "Eva": 9, "Tomáš": 40}},
+        ],
+    ),
+    (
+        ["Eva", "Tomáš", "Jana"],
+        [
+            {"closer": "Tomáš", "from_hand": False, "left": {"Eva": 25, "Jana": 12}},
+            {"closer": "Tomáš", "from_hand": False, "left": {"Eva": 8, "Jana": 31}},
+        ],
+    ),
+    (
+        ["Petr", "Eva", "Tomáš", "Jana"],
+        [
+            {"closer": "Eva", "from_hand": False, "left": {"Petr": 20, "Tomáš": 11, "Jana": 35}},
+            {"closer": "Petr", "from_hand": False, "left": {"Eva": 16, "Tomáš": 27, "Jana": 9}},
+        ],
+    ),
+]
+
+
 class Command(BaseCommand):
     help = "Create the demo organiser account and one demo game per rule family. Safe to run twice."
 
@@ -76,10 +105,21 @@ class Command(BaseCommand):
             user.save()
         self.stdout.write(f"Demo organiser: {DEMO_USERNAME} / {DEMO_PASSWORD}")
         for family, house_rules, players, hands in DEMO_GAMES:
-            if Game.objects.filter(owner=user, family=family).exists():
+            if Game.objects.filter(owner=user, family=family, club=None).exists():
                 continue
             with transaction.atomic():
                 game = game_start(family=family, options=house_rules, players=players, owner=user)
                 for outcome in hands:
                     hand_record(game=game, outcome=outcome, request_id=None, user=user)
             self.stdout.write(f"Demo {family} game: /g/{game.public_id}/")
+        if not Club.objects.filter(name=DEMO_CLUB).exists():
+            with transaction.atomic():
+                club = club_create(name=DEMO_CLUB, user=user)
+                for players, hands in DEMO_CLUB_GAMES:
+                    game = game_start(
+                        family="zoliky", options={"elimination": 0}, players=players, owner=user, club=club
+                    )
+                    for outcome in hands:
+                        hand_record(game=game, outcome=outcome, request_id=None, user=user)
+                    game_end(game=game, ended=True)
+            self.stdout.write(f"Demo club: /c/{club.slug}/")
