@@ -249,7 +249,9 @@ def club_players(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _player(request: HttpRequest, pk: int, slug: str | None) -> tuple[Player, str | None]:
-    player = Player.objects.select_related("club", "user").filter(pk=pk, merged_into=None).first()
+    """The player (even one merged since: the services refuse to change those) and the
+    user's role in its club; 404 when the user may not see it."""
+    player = Player.objects.select_related("club", "user", "merged_into__club").filter(pk=pk).first()
     if player is None or (player.club.slug if player.club else None) != slug:
         raise Http404
     role = club_role(user=request.user, club=player.club) if player.club else None
@@ -266,6 +268,8 @@ def _may_manage(request: HttpRequest, player: Player, role: str | None) -> bool:
 
 def player_detail(request: HttpRequest, pk: int, slug: str | None = None) -> HttpResponse:
     player, role = _player(request, pk, slug)
+    if player.merged_into is not None:
+        return redirect(_player_url(player.merged_into))  # an old link to a merged player
     manage = _may_manage(request, player, role)
     initial = {"name": player.name, "version": player.version}
     context = {

@@ -335,8 +335,12 @@ def player_claim(*, player: Player, user: User, claim: bool) -> Player:
     account per club."""
     with transaction.atomic():
         current = _locked_players(player)[player.pk]
-        if current.club_id is None or current.merged_into_id is not None:
+        if current.club_id is None:
             raise ServiceError("claim_not_club", "only a club's players can be claimed")
+        if current.merged_into_id is not None:
+            raise ServiceError(
+                "player_merged", f"{current.name} was merged into another player", player=current.name
+            )
         if claim:
             if current.user_id == user.pk:
                 return current
