@@ -13,6 +13,7 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from games.engine.errors import EngineError
 from games.messages import error_message
@@ -51,7 +52,7 @@ class ClubSettingsForm(ClubForm):
     slug = forms.CharField(
         label=_("Address"),
         max_length=50,
-        help_text=_("The club's page is /c/<address>/; letters, digits and hyphens."),
+        help_text=_("Part of the club page's link: letters, digits and hyphens."),
     )
     visibility = forms.ChoiceField(label=_("Who sees the club"), choices=Club.Visibility.choices)
     version = forms.IntegerField(required=False, widget=forms.HiddenInput)
@@ -65,8 +66,9 @@ class InviteForm(forms.Form):
         required=False,
         choices=[
             ("", _("when revoked")),
+            # The number names the key, so the label is translated when shown, not at import.
             *(
-                (str(d), _("after %(days)d days") % {"days": d} if d > 1 else _("after one day"))
+                (str(d), ngettext_lazy("after %(days)d day", "after %(days)d days", "days") % {"days": d})
                 for d in INVITE_DAYS
             ),
         ],

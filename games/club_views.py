@@ -266,22 +266,28 @@ def _may_manage(request: HttpRequest, player: Player, role: str | None) -> bool:
     return request.user.is_authenticated and player.owner_id == request.user.pk
 
 
-def player_detail(request: HttpRequest, pk: int, slug: str | None = None) -> HttpResponse:
-    player, role = _player(request, pk, slug)
-    if player.merged_into is not None:
-        return redirect(_player_url(player.merged_into))  # an old link to a merged player
+def _player_page(
+    request: HttpRequest,
+    player: Player,
+    role: str | None,
+    *,
+    rename_form: RenameForm | None = None,
+    merge_form: MergeForm | None = None,
+) -> HttpResponse:
+    """The player's page; a refused rename or merge is shown again with its message at the field."""
     manage = _may_manage(request, player, role)
-    initial = {"name": player.name, "version": player.version}
+    if manage and rename_form is None:
+        rename_form = RenameForm(initial={"name": player.name, "version": player.version})
+    if manage and player.club_id and merge_form is None:
+        merge_form = MergeForm(drop=player, initial={"version": player.version})
     context = {
         "player": player,
         "club": player.club,
         "role": role,
         "summary": player_summary(player=player),
         "can_manage": manage,
-        "rename_form": RenameForm(initial=initial) if manage else None,
-        "merge_form": MergeForm(drop=player, initial={"version": player.version})
-        if manage and player.club_id
-        else None,
+        "rename_form": rename_form if manage else None,
+        "merge_form": merge_form if manage and player.club_id else None,
         "can_claim": role is not None
         and request.user.is_authenticated
         and player.club_id is not None
@@ -290,10 +296,21 @@ def player_detail(request: HttpRequest, pk: int, slug: str | None = None) -> Htt
     return render(request, "clubs/player.html", context)
 
 
+def player_detail(request: HttpRequest, pk: int, slug: str | None = None) -> HttpResponse:
+    player, role = _player(request, pk, slug)
+    if player.merged_into is not None:
+        return redirect(_player_url(player.merged_into))  # an old link to a merged player
+    return _player_page(request, player, role)
+
+
 def _player_url(player: Player) -> str:
     if player.club is not None:
         return reverse("games:club_player", kwargs={"slug": player.club.slug, "pk": player.pk})
     return reverse("games:own_player", kwargs={"pk": player.pk})
+
+
+# Errors about the typed name belong at the name field; the others above the form.
+NAME_ERRORS = frozenset({"name_empty", "name_too_long", "name_control", "name_taken"})
 
 
 @require_POST
@@ -312,16 +329,16 @@ def player_rename_view(request: HttpRequest, pk: int, slug: str | None = None) -
                 user=request.user,
             )
         except EngineError as error:
-            messages.error(request, error_message(error))
+            form.add_error("name" if error.code in NAME_ERRORS else None, error_message(error))
         else:
             messages.success(
                 request,
                 _("Renamed to %(name)s. Old score sheets keep the name they were played under.")
                 % {"name": player.name},
             )
-    else:
-        messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
-    return redirect(_player_url(player))
+            return redirect(_player_url(player))
+    player.refresh_from_db()
+    return _player_page(request, player, role, rename_form=form)
 
 
 @require_POST
@@ -330,28 +347,29 @@ def player_merge_view(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     if not _may_manage(request, player, role) or player.club is None:
         raise PermissionDenied(_("Only the club's organisers can do this."))
     form = MergeForm(request.POST, drop=player)
-    if not form.is_valid():
-        messages.error(request, _("Choose the player to keep."))
+    if form.is_valid():
+        keep = form.cleaned_data["keep"]
+        try:
+            player_merge(
+                keep=keep,
+                drop=player,
+                keep_version=None,
+                drop_version=form.cleaned_data["version"],
+                request_id=form.cleaned_data["request_id"],
+                user=request.user,
+            )
+        except EngineError as error:
+            form.add_error("keep" if error.code != "stale_player" else None, error_message(error))
+        else:
+            messages.success(
+                request,
+                _("%(drop)s merged into %(keep)s. You can undo this in the club's history.")
+                % {"drop": player.name, "keep": keep.name},
+            )
+            return redirect(_player_url(keep))
+    if player.merged_into_id is not None:
         return redirect(_player_url(player))
-    keep = form.cleaned_data["keep"]
-    try:
-        player_merge(
-            keep=keep,
-            drop=player,
-            keep_version=None,
-            drop_version=form.cleaned_data["version"],
-            request_id=form.cleaned_data["request_id"],
-            user=request.user,
-        )
-    except EngineError as error:
-        messages.error(request, error_message(error))
-        return redirect(_player_url(player))
-    messages.success(
-        request,
-        _("%(drop)s merged into %(keep)s. You can undo this in the club's history.")
-        % {"drop": player.name, "keep": keep.name},
-    )
-    return redirect(_player_url(keep))
+    return _player_page(request, player, role, merge_form=form)
 
 
 @require_POST

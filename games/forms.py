@@ -13,6 +13,7 @@ from typing import Any
 from django import forms
 from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from games.engine.errors import EngineError
 from games.engine.rules import OPTIONS, Option, RuleSet, rule_set
@@ -153,9 +154,19 @@ class NewGameForm(forms.Form):
 
     def clean(self) -> dict[str, Any] | None:
         cleaned = super().clean()
+        # Seats are in seating order (the first dealer is chosen by seat), so an empty seat
+        # before a filled one is asked for rather than closed up silently.
+        filled = [
+            i
+            for i in range(1, self.seats + 1)
+            if f"player_{i}" in self.errors or (self.cleaned_data.get(f"player_{i}") or "").strip()
+        ]
+        last = filled[-1] if filled else 0
         for i in range(1, self.seats + 1):
+            if f"player_{i}" in self.errors:
+                continue
             value = self.cleaned_data.get(f"player_{i}") or ""
-            if value.strip():
+            if value.strip() or i < last:
                 try:
                     self.cleaned_data[f"player_{i}"] = check_name(value)
                 except EngineError as error:
@@ -172,13 +183,17 @@ class NewGameForm(forms.Form):
         for i in range(1, self.seats + 1):
             name = self.cleaned_data.get(f"player_{i}") or ""
             if name in fresh:
+                known = fresh[name]
                 self.add_error(
                     f"player_{i}",
-                    _(
+                    ngettext(
                         "Did you mean %(known)s? Choose that name, "
-                        "or save again to add %(name)s as a new player."
+                        "or save again to add %(name)s as a new player.",
+                        "Did you mean one of %(known)s? Choose one, "
+                        "or save again to add %(name)s as a new player.",
+                        len(known),
                     )
-                    % {"known": ", ".join(fresh[name]), "name": name},
+                    % {"known": ", ".join(known), "name": name},
                 )
         data = dict(self.data.items())
         data["confirmed"] = "\n".join(sorted(asked | {loose_key(n) for n in alike}))

@@ -77,6 +77,7 @@ class FamilyStats:
     games: int
     wins: int
     average_place: float
+    points_per_hand: float | None  # in this family's own direction (penalties or points won)
 
 
 @dataclass(frozen=True)
@@ -92,7 +93,6 @@ class PlayerSummary:
     games: int  # finished games
     wins: int
     average_place: float | None
-    points_per_hand: float | None
     best: Result | None
     worst: Result | None
     opponents: list[Opponent]
@@ -106,6 +106,11 @@ def _results(player: Player) -> QuerySet[Result]:
         .select_related("game", "seat")
         .order_by("-game__created_at", "-game_id")
     )
+
+
+def _per_hand(results: list[Result]) -> float | None:
+    hands = sum(r.hands for r in results)
+    return sum(r.total for r in results) / hands if hands else None
 
 
 def player_summary(*, player: Player, recent: int = 20, opponents: int = 10) -> PlayerSummary:
@@ -129,10 +134,10 @@ def player_summary(*, player: Player, recent: int = 20, opponents: int = 10) -> 
             games=len(rs),
             wins=sum(1 for r in rs if r.winner),
             average_place=sum(r.place for r in rs) / len(rs),
+            points_per_hand=_per_hand(rs),
         )
         for family, rs in sorted(per_family.items(), key=lambda kv: (-len(kv[1]), kv[0]))
     ]
-    hands = sum(r.hands for r in finished)
 
     def merit(r: Result) -> tuple[float, int]:
         sign = 1 if family_info(r.game.family).lower_is_better else -1
@@ -153,7 +158,6 @@ def player_summary(*, player: Player, recent: int = 20, opponents: int = 10) -> 
         games=len(finished),
         wins=sum(1 for r in finished if r.winner),
         average_place=sum(r.place for r in finished) / len(finished) if finished else None,
-        points_per_hand=sum(r.total for r in finished) / hands if hands else None,
         best=ranked[0] if ranked else None,
         worst=ranked[-1] if len(ranked) > 1 else None,
         opponents=[Opponent(player=people[pid], record=head_to_head(pairs[pid])) for pid in frequent],

@@ -50,7 +50,7 @@ def can_view_player(*, player: Player, user: AnyUser, role: str | None) -> bool:
         return False
     if user.is_authenticated and user.is_superuser:
         return True
-    return player.owner_id is not None and user.is_authenticated and player.owner_id == user.pk
+    return user.is_authenticated and player.owner_id == user.pk
 
 
 def can_edit(*, request: HttpRequest, game: Game, role: str | None = None) -> bool:

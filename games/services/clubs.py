@@ -16,7 +16,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
-from games.models import Club, ClubChange, Invite, Membership
+from games.models import Club, ClubChange, Invite, Membership, Player
 
 from .errors import ServiceError
 from .players import Actor, idempotent, record_change, remerge, rename_back, unmerge
@@ -180,7 +180,8 @@ def _set_role(
 
 
 def membership_remove(*, membership: Membership) -> None:
-    """Remove a member (or leave). His player stays, with its games."""
+    """Remove a member (or leave). His player stays, with its games, no longer linked to his
+    account."""
     with transaction.atomic():
         Club.objects.select_for_update().filter(pk=membership.club_id).first()
         current = Membership.objects.select_related("user").filter(pk=membership.pk).first()
@@ -188,6 +189,7 @@ def membership_remove(*, membership: Membership) -> None:
             return
         if current.role == Role.ORGANISER and not _organisers_left(current.club_id, current):
             raise ServiceError("last_organiser", "a club needs an organiser", member=current.user.username)
+        Player.objects.filter(club_id=current.club_id, user_id=current.user_id).update(user=None)
         current.delete()
 
 
