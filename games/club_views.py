@@ -40,7 +40,7 @@ from games.selectors.clubs import (
     user_clubs,
 )
 from games.selectors.players import club_roster, own_roster, player_summary, similar_pairs
-from games.services.access import can_view_club, can_view_player, club_role, role_allows
+from games.services.access import can_view_club, can_view_player, club_role, is_member, role_allows
 from games.services.clubs import (
     club_change_undo,
     club_create,
@@ -105,6 +105,7 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "clubs/detail.html", context)
 
 
+@login_required
 def club_settings(request: HttpRequest, slug: str) -> HttpResponse:
     club, role = _club(request, slug, Role.ORGANISER)
     initial = {"name": club.name, "slug": club.slug, "visibility": club.visibility, "version": club.version}
@@ -130,6 +131,7 @@ def club_settings(request: HttpRequest, slug: str) -> HttpResponse:
 # ---------------------------------------------------------------------- members and invites
 
 
+@login_required
 def club_members_view(request: HttpRequest, slug: str) -> HttpResponse:
     club, role = _club(request, slug, Role.ORGANISER)
     rows = [
@@ -145,6 +147,7 @@ def club_members_view(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_POST
+@login_required
 def invite_new(request: HttpRequest, slug: str) -> HttpResponse:
     club, _role = _club(request, slug, Role.ORGANISER)
     form = InviteForm(request.POST)
@@ -157,6 +160,7 @@ def invite_new(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_POST
+@login_required
 def invite_revoke_view(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     club, _role = _club(request, slug, Role.ORGANISER)
     invite_revoke(invite=get_object_or_404(Invite, club=club, pk=pk))
@@ -165,6 +169,7 @@ def invite_revoke_view(request: HttpRequest, slug: str, pk: int) -> HttpResponse
 
 
 @require_POST
+@login_required
 def member_role(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     club, _role = _club(request, slug, Role.ORGANISER)
     membership = get_object_or_404(Membership.objects.select_related("user"), club=club, pk=pk)
@@ -188,6 +193,7 @@ def member_role(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 
 @require_POST
+@login_required
 def member_remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """An organiser removes a member; any member may remove himself (leave the club)."""
     club = club_by_slug(slug=slug)
@@ -314,6 +320,7 @@ NAME_ERRORS = frozenset({"name_empty", "name_too_long", "name_control", "name_ta
 
 
 @require_POST
+@login_required
 def player_rename_view(request: HttpRequest, pk: int, slug: str | None = None) -> HttpResponse:
     player, role = _player(request, pk, slug)
     if not _may_manage(request, player, role):
@@ -342,6 +349,7 @@ def player_rename_view(request: HttpRequest, pk: int, slug: str | None = None) -
 
 
 @require_POST
+@login_required
 def player_merge_view(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     player, role = _player(request, pk, slug)
     if not _may_manage(request, player, role) or player.club is None:
@@ -373,11 +381,12 @@ def player_merge_view(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 
 @require_POST
+@login_required
 def player_claim_view(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     player, role = _player(request, pk, slug)
-    if role is None or not request.user.is_authenticated:
-        raise PermissionDenied(_("Only the club's members can claim a player."))
     claim = request.POST.get("claim") == "1"
+    if player.club is None or (claim and not is_member(user=request.user, club=player.club)):
+        raise PermissionDenied(_("Only the club's members can claim a player."))
     if not claim and player.user_id != request.user.pk and not role_allows(role, Role.ORGANISER):
         raise PermissionDenied(_("Only the club's organisers can do this."))
     try:
@@ -400,6 +409,7 @@ def own_players(request: HttpRequest) -> HttpResponse:
 # ---------------------------------------------------------------------- history
 
 
+@login_required
 def club_history_view(request: HttpRequest, slug: str) -> HttpResponse:
     club, role = _club(request, slug, Role.ORGANISER)
     return render(
@@ -408,6 +418,7 @@ def club_history_view(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_POST
+@login_required
 def club_undo(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     club, _role = _club(request, slug, Role.ORGANISER)
     change = get_object_or_404(ClubChange, club=club, pk=pk)

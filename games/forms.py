@@ -104,7 +104,15 @@ def option_field(option: Option) -> forms.Field:
 class NewGameForm(forms.Form):
     """House rules of one family (defaults from RULES.md) and the players in seat order."""
 
-    club = forms.ChoiceField(label=_("Where does this game count?"), required=False)
+    club = forms.ChoiceField(
+        label=_("Where does this game count?"),
+        required=False,
+        error_messages={
+            "invalid_choice": _(
+                "You cannot start games for this club (any more). Choose another club, or your own game."
+            )
+        },
+    )
     # The new names the "did you mean" question was asked about (their loose keys): saving
     # again with them unchanged creates the new players.
     confirmed = forms.CharField(required=False, widget=forms.HiddenInput)
@@ -149,24 +157,28 @@ class NewGameForm(forms.Form):
     def options(self) -> dict[str, object]:
         return {name[4:]: value for name, value in self.cleaned_data.items() if name.startswith("opt_")}
 
+    def _filled(self) -> list[int]:
+        """The seats (1-based) with a name, in seating order."""
+        return [i for i in range(1, self.seats + 1) if (self.cleaned_data.get(f"player_{i}") or "").strip()]
+
     def players(self) -> list[str]:
-        return [self.cleaned_data[f"player_{i}"] for i in range(1, self.seats + 1)]
+        """The names in seating order; empty seats are closed up (tapping a name off the roster
+        can leave a gap)."""
+        return [self.cleaned_data[f"player_{i}"] for i in self._filled()]
+
+    def first_dealer(self) -> int:
+        """The dealer's index among :meth:`players`: the chosen seat's player, or the next
+        seated player after an empty chosen seat."""
+        filled = self._filled()
+        chosen = int(self.cleaned_data.get("first_dealer") or 0) + 1
+        later = [index for index, seat in enumerate(filled) if seat >= chosen]
+        return later[0] if later else 0
 
     def clean(self) -> dict[str, Any] | None:
         cleaned = super().clean()
-        # Seats are in seating order (the first dealer is chosen by seat), so an empty seat
-        # before a filled one is asked for rather than closed up silently.
-        filled = [
-            i
-            for i in range(1, self.seats + 1)
-            if f"player_{i}" in self.errors or (self.cleaned_data.get(f"player_{i}") or "").strip()
-        ]
-        last = filled[-1] if filled else 0
         for i in range(1, self.seats + 1):
-            if f"player_{i}" in self.errors:
-                continue
             value = self.cleaned_data.get(f"player_{i}") or ""
-            if value.strip() or i < last:
+            if f"player_{i}" not in self.errors and value.strip():
                 try:
                     self.cleaned_data[f"player_{i}"] = check_name(value)
                 except EngineError as error:

@@ -97,7 +97,7 @@ def game_new_family(request: HtmxHttpRequest, family: str) -> HttpResponse:
                     options=form.options(),
                     players=names,
                     owner=request.user,
-                    first_dealer=form.cleaned_data["first_dealer"],
+                    first_dealer=form.first_dealer(),
                     club=club,
                 )
             except EngineError as error:

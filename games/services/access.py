@@ -33,6 +33,11 @@ def club_role(*, user: AnyUser, club: Club) -> str | None:
     return Membership.objects.filter(club=club, user_id=user.pk).values_list("role", flat=True).first()
 
 
+def is_member(*, user: AnyUser, club: Club) -> bool:
+    """A real member (of any role): a site admin who is not one cannot claim a player there."""
+    return user.is_authenticated and Membership.objects.filter(club=club, user_id=user.pk).exists()
+
+
 def role_allows(role: str | None, needed: str) -> bool:
     return role is not None and RANK[Role(role)] >= RANK[Role(needed)]
 
