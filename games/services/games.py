@@ -63,9 +63,9 @@ def game_start(
             club=club,
         )
         people = seat_players(club=club, owner=owner, names=names)
+        # A known player sits under his own name ("tomáš " typed is Tomáš on the sheet).
         seats = Seat.objects.bulk_create(
-            Seat(game=game, position=i, name=name, player=player)
-            for i, (name, player) in enumerate(zip(names, people, strict=True))
+            Seat(game=game, position=i, name=player.name, player=player) for i, player in enumerate(people)
         )
         store_derived(game, seats, [], score(game, seats, []))
     return game

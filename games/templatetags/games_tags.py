@@ -45,6 +45,13 @@ def num(value: int) -> str:
 
 
 @register.filter
+def minus(value: object) -> str:
+    """A formatted number (``floatformat``'s output) with a real minus sign."""
+    text = str(value)
+    return f"−{text[1:]}" if text.startswith("-") else text
+
+
+@register.filter
 def error_text(error: EngineError) -> str:
     return error_message(error)
 

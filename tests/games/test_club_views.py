@@ -325,7 +325,7 @@ def test_a_club_game_reuses_known_players_and_creates_new_ones() -> None:
     game = created_game(client.post("/games/new/zoliky/", new_game_data(club, ["tomáš ", "Eve", "  ann  "])))
     assert game.club == club and game.owner == keeper
     seats = list(Seat.objects.filter(game=game).order_by("position"))
-    assert [s.name for s in seats] == ["tomáš", "Eve", "ann"]  # the sheet shows what was typed
+    assert [s.name for s in seats] == ["Tomáš", "Eve", "Ann"]  # known players sit under their own names
     assert seats[0].player == players["Tomáš"] and seats[2].player == players["Ann"]
     eve = seats[1].player
     assert eve.club == club and eve.name == "Eve" and eve.owner is None
