@@ -12,7 +12,7 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -30,16 +30,19 @@ from games.club_forms import (
 )
 from games.engine.errors import EngineError
 from games.messages import error_message
-from games.models import Club, ClubChange, Invite, Membership, Player
+from games.models import Club, Membership, Player
 from games.selectors.clubs import (
     active_invites,
     club_by_slug,
+    club_change,
     club_games,
     club_history,
+    club_invite,
     club_members,
+    club_membership,
     user_clubs,
 )
-from games.selectors.players import club_roster, own_roster, player_summary, similar_pairs
+from games.selectors.players import club_roster, own_roster, player_by_pk, player_summary, similar_pairs
 from games.services.access import can_view_club, can_view_player, club_role, is_member, role_allows
 from games.services.clubs import (
     club_change_undo,
@@ -163,7 +166,10 @@ def invite_new(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 def invite_revoke_view(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     club, _role = _club(request, slug, Role.ORGANISER)
-    invite_revoke(invite=get_object_or_404(Invite, club=club, pk=pk))
+    invite = club_invite(club=club, pk=pk)
+    if invite is None:
+        raise Http404
+    invite_revoke(invite=invite)
     messages.success(request, _("Invite link revoked: it no longer lets anyone join."))
     return redirect("games:club_members", slug=club.slug)
 
@@ -172,7 +178,9 @@ def invite_revoke_view(request: HttpRequest, slug: str, pk: int) -> HttpResponse
 @login_required
 def member_role(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     club, _role = _club(request, slug, Role.ORGANISER)
-    membership = get_object_or_404(Membership.objects.select_related("user"), club=club, pk=pk)
+    membership = club_membership(club=club, pk=pk)
+    if membership is None:
+        raise Http404
     form = RoleForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Choose a role."))
@@ -199,7 +207,7 @@ def member_remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     club = club_by_slug(slug=slug)
     if club is None:
         raise Http404
-    membership = Membership.objects.select_related("user").filter(club=club, pk=pk).first()
+    membership = club_membership(club=club, pk=pk)
     role = club_role(user=request.user, club=club)
     if membership is None or not can_view_club(club=club, role=role):
         raise Http404
@@ -232,10 +240,7 @@ def club_join_view(request: HttpRequest, token: str) -> HttpResponse:
             return render(request, "clubs/join.html", {"error": error_message(error)}, status=404)
         messages.success(request, _("Welcome to %(club)s.") % {"club": invite.club.name})
         return redirect("games:club", slug=invite.club.slug)
-    member = (
-        request.user.is_authenticated
-        and Membership.objects.filter(club=invite.club, user_id=request.user.pk).exists()
-    )
+    member = is_member(user=request.user, club=invite.club)
     return render(request, "clubs/join.html", {"invite": invite, "club": invite.club, "member": member})
 
 
@@ -257,7 +262,7 @@ def club_players(request: HttpRequest, slug: str) -> HttpResponse:
 def _player(request: HttpRequest, pk: int, slug: str | None) -> tuple[Player, str | None]:
     """The player (even one merged since: the services refuse to change those) and the
     user's role in its club; 404 when the user may not see it."""
-    player = Player.objects.select_related("club", "user", "merged_into__club").filter(pk=pk).first()
+    player = player_by_pk(pk=pk)
     if player is None or (player.club.slug if player.club else None) != slug:
         raise Http404
     role = club_role(user=request.user, club=player.club) if player.club else None
@@ -421,7 +426,9 @@ def club_history_view(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 def club_undo(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     club, _role = _club(request, slug, Role.ORGANISER)
-    change = get_object_or_404(ClubChange, club=club, pk=pk)
+    change = club_change(club=club, pk=pk)
+    if change is None:
+        raise Http404
     try:
         club_change_undo(change=change, user=request.user)
     except EngineError as error:

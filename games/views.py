@@ -11,7 +11,7 @@ import uuid
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -24,9 +24,9 @@ from games.engine.rules import OPTIONS
 from games.families import family_table
 from games.forms import HandForm, NewGameForm
 from games.messages import error_message
-from games.models import Change, Game, Hand
+from games.models import Game, Hand
 from games.selectors.clubs import recording_clubs
-from games.selectors.games import user_games
+from games.selectors.games import game_by_public_id, game_change, user_games
 from games.selectors.players import recent_players
 from games.selectors.sheets import game_history, game_sheet, game_table
 from games.services.access import (
@@ -50,7 +50,10 @@ class HtmxHttpRequest(HttpRequest):
 
 
 def _game(public_id: str) -> Game:
-    return get_object_or_404(Game.objects.select_related("owner", "club"), public_id=public_id)
+    game = game_by_public_id(public_id=public_id)
+    if game is None:
+        raise Http404
+    return game
 
 
 def _writable(request: HtmxHttpRequest, public_id: str) -> Game:
@@ -277,7 +280,9 @@ def history(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
 @require_POST
 def undo(request: HtmxHttpRequest, public_id: str, change_id: int) -> HttpResponse:
     game = _writable(request, public_id)
-    change = get_object_or_404(Change, game=game, pk=change_id)
+    change = game_change(game=game, pk=change_id)
+    if change is None:
+        raise Http404
     try:
         change_undo(change=change, user=request.user)
     except EngineError as error:

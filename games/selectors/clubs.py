@@ -64,3 +64,16 @@ def club_history(*, club: Club, limit: int = 100) -> list[ClubChange]:
 
 def club_players(*, club: Club) -> QuerySet[Player]:
     return Player.objects.filter(club=club, merged_into=None).order_by("key")
+
+
+def club_invite(*, club: Club, pk: int) -> Invite | None:
+    return Invite.objects.filter(club=club, pk=pk).first()
+
+
+def club_membership(*, club: Club, pk: int) -> Membership | None:
+    """One membership of the club, with its user (1 query)."""
+    return Membership.objects.select_related("user").filter(club=club, pk=pk).first()
+
+
+def club_change(*, club: Club, pk: int) -> ClubChange | None:
+    return ClubChange.objects.filter(club=club, pk=pk).first()

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Q
 
-from games.models import Game
+from games.models import Change, Game
 
 
 def user_games(*, user: User | AnonymousUser, game_ids: Sequence[str], limit: int = 50) -> list[Game]:
@@ -22,3 +22,12 @@ def user_games(*, user: User | AnonymousUser, game_ids: Sequence[str], limit: in
         .prefetch_related("seats")
         .order_by("-updated_at")[:limit]
     )
+
+
+def game_by_public_id(*, public_id: str) -> Game | None:
+    """A game by the id in its address, with its owner and club (1 query)."""
+    return Game.objects.select_related("owner", "club").filter(public_id=public_id).first()
+
+
+def game_change(*, game: Game, pk: int) -> Change | None:
+    return Change.objects.filter(game=game, pk=pk).first()

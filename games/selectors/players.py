@@ -178,3 +178,8 @@ def similar_pairs(*, club: Club) -> list[tuple[Player, Player]]:
     for player in Player.objects.filter(club=club, merged_into=None).order_by("key"):
         by_loose[player.loose_key].append(player)
     return [(group[0], other) for group in by_loose.values() for other in group[1:]]
+
+
+def player_by_pk(*, pk: int) -> Player | None:
+    """A player with his club and claimed account, and the player he was merged into (1 query)."""
+    return Player.objects.select_related("club", "user", "merged_into__club").filter(pk=pk).first()
