@@ -16,10 +16,13 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
 from games.engine.errors import EngineError
+from games.forms import ASCII_NUMBER
 from games.messages import error_message
 from games.models import Club, Membership, Player
 from games.names import MAX_NAME
 from games.services.clubs import INVITE_DAYS, MAX_CLUB_NAME
+from games.services.errors import ServiceError
+from games.services.players import check_name
 
 
 def put_error(form: forms.Form, error: EngineError) -> None:
@@ -32,12 +35,22 @@ class _Write(forms.Form):
     """A recorded change: a request id (resends are answered once) and the version shown."""
 
     request_id = forms.UUIDField(required=False, widget=forms.HiddenInput)
-    version = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    # Required, as for hand corrections: without it two organisers' changes would both land.
+    version = forms.CharField(max_length=9, validators=[ASCII_NUMBER], widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("initial", {})
         kwargs["initial"].setdefault("request_id", uuid.uuid4())
         super().__init__(*args, **kwargs)
+
+    def clean_version(self) -> int:
+        return int(self.cleaned_data["version"])
+
+    def clean(self) -> dict[str, Any] | None:
+        cleaned = super().clean()
+        if self["request_id"].errors or self["version"].errors:
+            self.add_error(None, error_message(ServiceError("form_damaged", "a hidden field is malformed")))
+        return cleaned
 
 
 class ClubForm(forms.Form):
@@ -104,6 +117,26 @@ class MergeForm(_Write):
             Player.objects.filter(club=drop.club_id, merged_into=None).exclude(pk=drop.pk).order_by("key")
         )
         keep.empty_label = _("Choose the player to keep")
+
+
+class AccountForm(forms.Form):
+    """The name a user is shown under to the people he plays with (blank: his user name)."""
+
+    display_name = forms.CharField(
+        label=_("Display name"),
+        max_length=MAX_NAME,
+        required=False,
+        help_text=_("Shown in the history of the games you record, to those who may edit them."),
+    )
+
+    def clean_display_name(self) -> str:
+        value = self.cleaned_data.get("display_name") or ""
+        if not value.strip():
+            return ""
+        try:
+            return check_name(value)
+        except EngineError as error:
+            raise forms.ValidationError(error_message(error)) from None
 
 
 class SignupForm(UserCreationForm[User]):

@@ -16,9 +16,11 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from games.club_forms import (
+    AccountForm,
     ClubForm,
     ClubSettingsForm,
     InviteForm,
@@ -55,7 +57,7 @@ from games.services.clubs import (
     membership_remove,
     membership_set_role,
 )
-from games.services.players import player_claim, player_merge, player_rename
+from games.services.players import account_rename, player_claim, player_merge, player_rename
 
 Role = Membership.Role
 
@@ -134,6 +136,7 @@ def club_settings(request: HttpRequest, slug: str) -> HttpResponse:
 # ---------------------------------------------------------------------- members and invites
 
 
+@never_cache  # private, no-store: shows the invite links
 @login_required
 def club_members_view(request: HttpRequest, slug: str) -> HttpResponse:
     club, role = _club(request, slug, Role.ORGANISER)
@@ -183,7 +186,7 @@ def member_role(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         raise Http404
     form = RoleForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _("Choose a role."))
+        messages.error(request, " ".join(str(e) for e in form.non_field_errors()) or _("Choose a role."))
     else:
         try:
             membership_set_role(
@@ -226,6 +229,7 @@ def member_remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     return redirect("games:club_members", slug=club.slug)
 
 
+@never_cache  # its links carry the invite token
 def club_join_view(request: HttpRequest, token: str) -> HttpResponse:
     try:
         invite = invite_find(token=token)
@@ -441,6 +445,19 @@ def club_undo(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 # ---------------------------------------------------------------------- accounts
 
 
+@login_required
+def account(request: HttpRequest) -> HttpResponse:
+    """The user's display name (and the way to his password)."""
+    user = request.user
+    form = AccountForm(request.POST or None, initial={"display_name": getattr(user, "first_name", "")})
+    if request.method == "POST" and form.is_valid():
+        account_rename(user=user, name=form.cleaned_data["display_name"])  # type: ignore[arg-type]
+        messages.success(request, _("Saved."))
+        return redirect("account")
+    return render(request, "registration/account.html", {"form": form})
+
+
+@never_cache  # like the login page (its "next" may be an invite link)
 def signup(request: HttpRequest) -> HttpResponse:
     """A new account, then back where the user came from (an invite link, usually)."""
     target = request.POST.get("next") or request.GET.get("next") or ""

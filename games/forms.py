@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django import forms
+from django.core.validators import RegexValidator
 from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
@@ -20,10 +21,12 @@ from games.engine.rules import OPTIONS, Option, RuleSet, rule_set
 from games.messages import error_message
 from games.models import Club
 from games.names import MAX_NAME, loose_key
+from games.services.errors import ServiceError
 from games.services.players import check_name
 from scoring.families import family_info
 
 GIN_HAND = 10  # cards in a gin hand: two such hands are scored with layoffs by the engine
+ASCII_NUMBER = RegexValidator(r"\A[0-9]+\Z", _("Not a plain number."))
 
 # Short labels for the house rules, as a player would name them.
 OPTION_LABELS: Mapping[str, Any] = {
@@ -236,10 +239,17 @@ class HandForm(forms.Form):
     Per-player fields are numbered by seat, which never changes, so a count always stays with
     its player. The form also carries the list of players it was shown with: if that changed
     before it was sent (another phone saved a hand that put someone out), it is refused once
-    with a message and shown again for the players now dealt in."""
+    with a message and shown again for the players now dealt in.
 
+    ``missing``: players whose count the corrected hand misses (recorded while they were out);
+    their count may stay empty, and stays missing then. Every other count is required."""
+
+    hint_missing = True  # say at a missing count's field that it may stay empty
     request_id = forms.UUIDField(required=False, widget=forms.HiddenInput)
-    version = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    # A plain ASCII number (not "١٢" or "+3", which int() would take): the hand's version.
+    version = forms.CharField(
+        required=False, max_length=9, validators=[ASCII_NUMBER], widget=forms.HiddenInput
+    )
     dealt_in = forms.CharField(required=False, widget=forms.HiddenInput)
 
     def __init__(
@@ -249,18 +259,21 @@ class HandForm(forms.Form):
         rules: RuleSet,
         players: Sequence[str],
         seating: Sequence[str],
+        missing: Sequence[str] = (),
         **kwargs: Any,
     ) -> None:
         self.rules = rules
         self.players = list(players)
         self.seat = {name: seating.index(name) for name in self.players}
+        self.may_miss = [name for name in self.players if name in missing]
         self.shown_with: list[str] | None = None
         if data is not None:
-            shown = _shown_players(data.get("dealt_in"))
+            key = f"{kwargs['prefix']}-dealt_in" if kwargs.get("prefix") else "dealt_in"
+            shown = _shown_players(data.get(key))
             if shown is not None and shown != self.players:
                 self.shown_with = shown
             data = data.copy()
-            data["dealt_in"] = json.dumps(self.players)  # shown again, the form is current
+            data[key] = json.dumps(self.players)  # shown again, the form is current
         super().__init__(data, *args, **kwargs)
         self.fields["dealt_in"].initial = json.dumps(self.players)
         info = family_info(rules.family)
@@ -299,8 +312,15 @@ class HandForm(forms.Form):
                 help_text=_("Melds separated by |, e.g. 7H 8H 9H | KS KD KC"),
             )
 
+    def clean_version(self) -> int | None:
+        value = self.cleaned_data.get("version") or ""
+        return int(value) if value else None
+
     def clean(self) -> dict[str, Any] | None:
         cleaned = super().clean()
+        if any(self[name].errors for name in ("request_id", "version", "dealt_in")):
+            # Hidden fields are not shown, so their errors would go unseen: say it above the form.
+            self.add_error(None, error_message(ServiceError("form_damaged", "a hidden field is malformed")))
         if self.shown_with is not None:
             raise forms.ValidationError(
                 _(
@@ -351,10 +371,14 @@ class HandForm(forms.Form):
         info = self.info
         emptied = data.get(info.emptied_role) or None  # the player whose hand is empty by definition
         counts: dict[str, int | str] = {}
+        missing: list[str] = []
         for name, i in self.seat.items():
             count = self._count(i)
             if count is None:
                 if name == emptied and not info.declares_melds:
+                    continue
+                if name in self.may_miss:
+                    missing.append(name)
                     continue
                 self.add_error(f"points_{i}", _("Enter the points, or tap the cards left."))
             else:
@@ -362,6 +386,8 @@ class HandForm(forms.Form):
         if self.errors:
             return None
         outcome: dict[str, object] = {role: data.get(role) or None for role in info.roles}
+        if missing:
+            outcome["missing"] = missing
         for flag in info.flags:
             if flag in self.fields and (data.get(flag) or flag not in FLAG_OPTIONS):
                 outcome[flag] = bool(data.get(flag))
@@ -435,3 +461,43 @@ class HandForm(forms.Form):
         elif isinstance(field, str) and field in self.fields:
             target = field
         self.add_error(target, message)
+
+
+class MissingCountsForm(HandForm):
+    """The counts one hand misses: a :class:`HandForm` with only the fields of the players
+    whose count is missing (a correction brought them back into a hand recorded without them).
+    Used once per hand on the page that fills them in, prefixed ``h<hand number>``; a field
+    left empty stays missing."""
+
+    hint_missing = False  # the page says it once for every field
+
+    def __init__(self, data: QueryDict | dict[str, Any] | None = None, *, number: int, **kwargs: Any) -> None:
+        players = kwargs["players"]
+        super().__init__(data, prefix=f"h{number}", missing=players, **kwargs)
+        self.number = number
+        for name in [*self.info.roles, *self.info.flags, "melds"]:
+            self.fields.pop(name, None)
+
+    def role_fields(self) -> list[forms.BoundField]:
+        return []
+
+    def flag_fields(self) -> list[forms.BoundField]:
+        return []
+
+    def filled(self) -> tuple[dict[str, int | str], dict[str, str]]:
+        """The counts typed (player -> points or cards) and what they laid down, if asked."""
+        left: dict[str, int | str] = {}
+        laid: dict[str, str] = {}
+        for name, i in self.seat.items():
+            count = self._count(i)
+            if count is not None:
+                left[name] = count
+                value = (self.cleaned_data.get(f"laid_{i}") or "").strip()
+                if value:
+                    laid[name] = value
+        return left, laid
+
+    @staticmethod
+    def shown(data: QueryDict, number: int) -> list[str] | None:
+        """The players the form of hand ``number`` was shown with, as posted (None if unreadable)."""
+        return _shown_players(data.get(f"h{number}-dealt_in"))

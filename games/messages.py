@@ -20,7 +20,10 @@ SERVICE_MESSAGES: dict[str, str] = {
     ),
     "hand_gone": gettext_noop("Hand {hand} was deleted meanwhile."),
     "already_undone": gettext_noop("This change was already undone."),
-    "changed_since": gettext_noop("The hand was changed after this; undo the later change first."),
+    "changed_since": gettext_noop("This was changed again afterwards; undo the later change first."),
+    "not_undoable": gettext_noop(
+        "A new edit link cannot be undone: the old link stays ended. Make another link if needed."
+    ),
     "points_out_of_range": gettext_noop(
         "Hand {hand}: {player} cannot score {points} points in one hand (at most {maximum}); check the count."
     ),
@@ -28,7 +31,24 @@ SERVICE_MESSAGES: dict[str, str] = {
         "This hand was recorded already and has been deleted since, so it was not recorded again. "
         "To bring it back, undo the deletion in the history."
     ),
+    "version_required": gettext_noop(
+        "This form did not say which version of the hand it changes, so nothing was saved. "
+        "Reload the page and try again."
+    ),
+    "form_damaged": gettext_noop(
+        "Part of the form was damaged on its way (a hidden field). Nothing was saved: reload the page and "
+        "try again."
+    ),
     "game_ended": gettext_noop("The game was ended; reopen it to record more hands."),
+    "count_required": gettext_noop(
+        "Hand {hand}: enter the count of {player}. A count can be left missing only in a hand recorded "
+        "while {player} was out."
+    ),
+    "count_not_missing": gettext_noop("Hand {hand}: the count of {player} is not missing (any more)."),
+    "follows_change": gettext_noop(
+        "This change followed from a change to an earlier hand (a player came back or dropped out): "
+        "undo that change instead, or fill in the missing count."
+    ),
     "name_too_long": gettext_noop("The name {player} is too long (at most {maximum} characters)."),
     "name_empty": gettext_noop("Enter a name."),
     "name_control": gettext_noop("A name cannot contain control characters."),

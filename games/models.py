@@ -256,15 +256,22 @@ class Result(models.Model):
 
 
 class Change(models.Model):
-    """One change to a game's hands, kept for the history page and for undo."""
+    """One change to a game, kept for the history page and for undo: to its hands (with the
+    hand's number), its end (ended, reopened), or its edit link (a new link: never undone)."""
 
     class Action(models.TextChoices):
         ADDED = "added", _("added")
         EDITED = "edited", _("edited")
         DELETED = "deleted", _("deleted")
+        ENDED = "ended", _("ended the game")
+        REOPENED = "reopened", _("reopened the game")
+        NEW_LINK = "new_link", _("made a new edit link")
+
+    END_ACTIONS = (Action.ENDED, Action.REOPENED)
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="changes")
-    hand_number = models.PositiveIntegerField()
+    # The hand changed; None for a change to the game itself (its end, its edit link).
+    hand_number = models.PositiveIntegerField(null=True, blank=True)
     action = models.CharField(max_length=8, choices=Action.choices)
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
@@ -282,7 +289,7 @@ class Change(models.Model):
         ordering = ["-created_at", "-id"]
 
     def __str__(self) -> str:
-        return f"{self.action} {self.hand_number}"
+        return self.action if self.hand_number is None else f"{self.action} {self.hand_number}"
 
 
 class ClubChange(models.Model):

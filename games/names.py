@@ -24,13 +24,17 @@ _LOOSE = str.maketrans({"ł": "l", "đ": "d", "ø": "o", "æ": "ae", "œ": "oe",
 
 
 def clean_name(raw: str) -> str:
-    """The name as it is stored and shown: NFC, single spaces, no leading or trailing space."""
-    return " ".join(unicodedata.normalize("NFC", raw).split())
+    """The name as it is stored and shown: NFC, single spaces, no leading or trailing space,
+    and no invisible format characters (zero-width spaces and joiners, bidirectional marks and
+    overrides), so names that differ only by them are one name and none can disguise itself."""
+    visible = "".join(ch for ch in raw if unicodedata.category(ch) != "Cf")
+    return " ".join(unicodedata.normalize("NFC", visible).split())
 
 
 def has_control(name: str) -> bool:
-    """Control, format or unassigned characters have no place in a name on a score sheet."""
-    return any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in name)
+    """Control, surrogate, private-use or unassigned characters have no place in a name on a
+    score sheet (format characters are dropped by :func:`clean_name` instead)."""
+    return any(unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn") for ch in name)
 
 
 def _fitted(key: str) -> str:

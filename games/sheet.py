@@ -11,13 +11,23 @@ from dataclasses import dataclass
 
 from games.engine.errors import EngineError
 from games.engine.rules import RuleSet, rule_set
-from games.models import Game, Hand
+from games.models import Change, Game, Hand
 from scoring.families import FamilyInfo, family_info
-from scoring.game import GameState
+from scoring.game import GameState, unmarked
 
 
 def game_rules(*, game: Game) -> RuleSet:
     return rule_set(game.family, game.options)
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One player's square in one row of the sheet."""
+
+    points: int
+    total: int  # running total after the hand
+    missing: bool  # his count in this hand is missing (points 0 for now)
+    provisional: bool  # the running total lacks a count missing here or earlier
 
 
 @dataclass(frozen=True)
@@ -27,6 +37,22 @@ class SheetRow:
     dealer: str
     points: tuple[int, ...]  # in seat order; 0 for a player who was out
     totals: tuple[int, ...]  # running totals after this hand, in seat order
+    missing: tuple[bool, ...] = ()  # in seat order: the player's count is missing in this hand
+    provisional: tuple[bool, ...] = ()  # in seat order: a count missing in this hand or before
+
+    @property
+    def cells(self) -> list[Cell]:
+        return [
+            Cell(points, total, missing, provisional)
+            for points, total, missing, provisional in zip(
+                self.points, self.totals, self.missing, self.provisional, strict=True
+            )
+        ]
+
+    @property
+    def missing_players(self) -> list[str]:
+        """Whose counts this hand misses."""
+        return [str(name) for name in self.hand.outcome.get("missing") or []]
 
 
 @dataclass(frozen=True)
@@ -48,6 +74,24 @@ class Sheet:
     @property
     def finished(self) -> bool:
         return self.state is not None and self.state.finished
+
+    @property
+    def closed(self) -> bool:
+        """No hand can be added: an end condition is met (even if, with counts missing, the
+        game is not finished yet)."""
+        return self.state is not None and self.state.finish_reason is not None
+
+    @property
+    def incomplete(self) -> bool:
+        """Some count is missing: the totals are provisional and nothing final is decided."""
+        return self.state is not None and self.state.incomplete
+
+    @property
+    def missing_by_player(self) -> list[tuple[str, list[int]]]:
+        """(player, the sheet's hands that miss his count), in seat order."""
+        if self.state is None:
+            return []
+        return [(p, list(hands)) for p, hands in self.state.missing_by_player.items()]
 
     @property
     def eliminated_in(self) -> dict[str, int]:
@@ -103,9 +147,11 @@ def build_sheet(
     dealt = dealers(players=players, first=game.first_dealer, hands=len(hands), out_after=out_after)
     rows: list[SheetRow] = []
     if state is not None:
+        short: set[str] = set()  # players with a count missing so far
         for i, (hand, result, totals) in enumerate(
             zip(hands, state.hands, state.after_each_hand, strict=True)
         ):
+            short.update(result.missing)
             rows.append(
                 SheetRow(
                     hand=hand,
@@ -113,6 +159,8 @@ def build_sheet(
                     dealer=dealt[i],
                     points=tuple(result.points.get(p, 0) for p in players),
                     totals=tuple(totals[p] for p in players),
+                    missing=tuple(p in result.missing for p in players),
+                    provisional=tuple(p in short for p in players),
                 )
             )
     finished = state is not None and state.finished
@@ -124,4 +172,16 @@ def build_sheet(
         state=state,
         error=error,
         next_dealer=None if finished else dealt[len(hands)],
+    )
+
+
+def marks_only(change: Change) -> bool:
+    """The change only marked or unmarked missing counts: it followed from a change to an
+    earlier hand (a player brought back, or out again) and is undone with that one."""
+    return (
+        change.action == Change.Action.EDITED
+        and change.before is not None
+        and change.after is not None
+        and change.before != change.after
+        and unmarked(change.before) == unmarked(change.after)
     )

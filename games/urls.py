@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import club_views, views
+from games import club_views, link_views, views
 
 app_name = "games"
 urlpatterns = [
@@ -11,13 +11,18 @@ urlpatterns = [
     path("g/<str:public_id>/hands/", views.hand_create, name="hand_create"),
     path("g/<str:public_id>/hands/<int:number>/", views.hand_edit_view, name="hand_edit"),
     path("g/<str:public_id>/hands/<int:number>/delete/", views.hand_delete_view, name="hand_delete"),
+    path("g/<str:public_id>/missing/", views.missing_counts, name="missing_counts"),
     path("g/<str:public_id>/history/", views.history, name="history"),
     path("g/<str:public_id>/history/<int:change_id>/undo/", views.undo, name="undo"),
     path("g/<str:public_id>/end/", views.end, name="end"),
     path("g/<str:public_id>/settlement/", views.settlement, name="settlement"),
     path("g/<str:public_id>/check/", views.meld_check, name="check"),
     path("g/<str:public_id>/count/", views.count, name="count"),
+    # The edit link: the token in the fragment (docs/DESIGN.md, "Hardening"); the older form with
+    # the token in the path, already shared, still works.
+    path("g/<str:public_id>/edit/", link_views.edit_link_page, name="edit_link_page"),
     path("g/<str:public_id>/edit/<str:token>/", views.edit_link, name="edit_link"),
+    path("g/<str:public_id>/new-edit-link/", views.edit_link_renew_view, name="edit_link_renew"),
     # Clubs
     path("clubs/", club_views.club_list, name="clubs"),
     path("clubs/join/<str:token>/", club_views.club_join_view, name="club_join"),

@@ -14,6 +14,8 @@ from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 from django_htmx.middleware import HtmxDetails
 
@@ -22,7 +24,7 @@ from games.engine.errors import EngineError
 from games.engine.laydown import check_laydown
 from games.engine.rules import OPTIONS
 from games.families import family_table
-from games.forms import HandForm, NewGameForm
+from games.forms import HandForm, MissingCountsForm, NewGameForm
 from games.messages import error_message
 from games.models import Game, Hand
 from games.selectors.clubs import recording_clubs
@@ -31,15 +33,25 @@ from games.selectors.players import recent_players
 from games.selectors.sheets import game_history, game_sheet, game_table
 from games.services.access import (
     can_edit,
+    can_renew_link,
     can_view_club,
     club_role,
+    edit_url,
     grant_edit,
     session_game_ids,
     token_matches,
 )
 from games.services.errors import ServiceError, StaleEdit
-from games.services.games import game_end, game_start
-from games.services.hands import change_undo, hand_delete, hand_edit, hand_find, hand_record
+from games.services.games import edit_link_renew, game_end, game_start
+from games.services.hands import (
+    Fill,
+    change_undo,
+    counts_fill,
+    hand_delete,
+    hand_edit,
+    hand_find,
+    hand_record,
+)
 from games.services.players import similar_players
 from games.sheet import Sheet, game_rules
 from scoring.families import family_info
@@ -106,7 +118,7 @@ def game_new_family(request: HtmxHttpRequest, family: str) -> HttpResponse:
             except EngineError as error:
                 form.add_engine_error(error)
             else:
-                grant_edit(request=request, game=game)
+                grant_edit(request=request, game=game, started=True)
                 return redirect("games:detail", public_id=game.public_id)
     recent = recent_players(club=club, user=request.user, game_ids=session_game_ids(request=request))
     context = {"form": form, "family": family, "recent": recent, "club": club, "clubs": clubs}
@@ -120,7 +132,7 @@ def _detail_context(
     sheet = sheet or game_sheet(game=game)
     role = club_role(user=request.user, club=game.club) if game.club is not None else None
     editable = can_edit(request=request, game=game, role=role)
-    finished = sheet.state is not None and sheet.state.finished
+    finished = sheet.closed  # an end condition is met: no more hands, even with counts missing
     if editable and form is None and not finished:
         form = _new_hand_form(sheet)
     club = game.club if game.club is not None and can_view_club(club=game.club, role=role) else None
@@ -131,9 +143,15 @@ def _detail_context(
         "form": form,
         "rules": sheet.rules,
         "club": club,
+        # Only for those who may write: the link carries the token.
+        "edit_url": edit_url(game) if editable else None,
+        "can_renew_link": editable and can_renew_link(request=request, game=game, role=role),
+        "end_request_id": uuid.uuid4(),
+        "renew_request_id": uuid.uuid4(),
     }
 
 
+@never_cache  # private, no-store: an editor's page shows the edit link
 def game_detail(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     game = _game(public_id)
     return render(request, "games/detail.html", _detail_context(request, game))
@@ -191,9 +209,10 @@ def hand_edit_view(request: HtmxHttpRequest, public_id: str, number: int) -> Htt
         return _gone(request, game, gone)
     sheet = game_sheet(game=game)
     players = sheet.players_before(ordinal)
+    kept = hand.outcome.get("missing") or []  # counts missing in this hand may stay missing
     notice = ""
     if request.method == "POST":
-        form = HandForm(request.POST, rules=sheet.rules, players=players, seating=sheet.players)
+        form = HandForm(request.POST, rules=sheet.rules, players=players, seating=sheet.players, missing=kept)
         if form.is_valid():
             outcome = form.outcome()
             if outcome is not None:
@@ -208,7 +227,11 @@ def hand_edit_view(request: HtmxHttpRequest, public_id: str, number: int) -> Htt
                         "version": hand.version,
                     }
                     form = HandForm(
-                        rules=sheet.rules, players=players, seating=sheet.players, initial=initial
+                        rules=sheet.rules,
+                        players=players,
+                        seating=sheet.players,
+                        initial=initial,
+                        missing=hand.outcome.get("missing") or [],
                     )
                     notice = error_message(stale)
                 except EngineError as error:
@@ -220,7 +243,9 @@ def hand_edit_view(request: HtmxHttpRequest, public_id: str, number: int) -> Htt
                     return redirect("games:detail", public_id=game.public_id)
     else:
         initial = {**HandForm.initial_from(hand.outcome, sheet.players), "version": hand.version}
-        form = HandForm(rules=sheet.rules, players=players, seating=sheet.players, initial=initial)
+        form = HandForm(
+            rules=sheet.rules, players=players, seating=sheet.players, initial=initial, missing=kept
+        )
     context = {
         "game": game,
         "hand": hand,
@@ -261,6 +286,95 @@ def hand_delete_view(request: HtmxHttpRequest, public_id: str, number: int) -> H
     return redirect("games:detail", public_id=game.public_id)
 
 
+def _fill_forms(sheet: Sheet) -> list[MissingCountsForm]:
+    """A form for each hand that misses counts, as the sheet stands."""
+    return [
+        MissingCountsForm(
+            number=row.hand.number,
+            rules=sheet.rules,
+            players=row.missing_players,
+            seating=sheet.players,
+            initial={"version": row.hand.version},
+        )
+        for row in sheet.rows
+        if row.missing_players
+    ]
+
+
+def _posted_fill_forms(request: HtmxHttpRequest, sheet: Sheet) -> list[MissingCountsForm] | None:
+    """The forms as they were posted (the hands and players they were shown with); None when
+    that list is unreadable or names a hand the game no longer has."""
+    raw = request.POST.get("hands", "").split(",")
+    if not all(n.isascii() and n.isdigit() and len(n) < 10 for n in raw) or len(raw) > 500:
+        return None
+    hands = {row.hand.number for row in sheet.rows}
+    forms: list[MissingCountsForm] = []
+    for number in map(int, raw):
+        players = MissingCountsForm.shown(request.POST, number)
+        if number not in hands or not players or not set(players) <= set(sheet.players):
+            return None
+        forms.append(
+            MissingCountsForm(
+                request.POST, number=number, rules=sheet.rules, players=players, seating=sheet.players
+            )
+        )
+    return forms
+
+
+def missing_counts(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
+    """One page to fill in the counts that hands miss (a correction brought back a player who
+    had dropped out): a field per hand and missing player, one save. Each hand filled is a
+    correction of its own in the history, so each can be undone."""
+    game = _writable(request, public_id)
+    sheet = game_sheet(game=game)
+    notice = ""
+    if request.method != "POST":
+        forms = _fill_forms(sheet)
+    elif (posted := _posted_fill_forms(request, sheet)) is None:
+        notice = _("The hands that miss counts changed meanwhile. Check the counts and save again.")
+        forms = _fill_forms(sheet)
+    else:
+        forms = posted
+        valid = [form.is_valid() for form in forms]
+        fills: dict[int, Fill] = {}
+        for form in forms if all(valid) else []:
+            left, laid = form.filled()
+            if left:
+                fills[form.number] = Fill(form.cleaned_data["version"], left, laid)
+        if all(valid) and not fills:
+            notice = _("Enter at least one count.")
+        elif fills:
+            try:
+                counts_fill(game=game, fills=fills, user=request.user)
+            except StaleEdit as stale:
+                notice = error_message(stale)
+                sheet = game_sheet(game=game)
+                forms = _fill_forms(sheet)
+            except EngineError as error:
+                if error.code == "hand_gone":
+                    return _gone(request, game, error)
+                shown = error.params.get("hand")  # the hand as the sheet shows it
+                number = next((row.hand.number for row in sheet.rows if row.ordinal == shown), None)
+                target = next((f for f in forms if f.number == number), None)
+                if target is not None and error.params.get("player") in target.seat:
+                    target.add_engine_error(error)
+                else:
+                    notice = error_message(error)
+            else:
+                filled = sum(len(fill.left) for fill in fills.values())
+                messages.success(request, ngettext("Count saved.", "Counts saved.", filled))
+                return redirect("games:detail", public_id=game.public_id)
+    rows = {row.hand.number: row for row in sheet.rows}
+    context = {
+        "game": game,
+        "rules": sheet.rules,
+        "entries": [(form, rows[form.number]) for form in forms if form.number in rows],
+        "numbers": ",".join(str(form.number) for form in forms),
+        "notice": notice,
+    }
+    return render(request, "games/missing_counts.html", context)
+
+
 def history(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     game = _game(public_id)
     found = game_history(game=game)
@@ -293,18 +407,67 @@ def undo(request: HtmxHttpRequest, public_id: str, change_id: int) -> HttpRespon
     return redirect("games:history", public_id=game.public_id)
 
 
+def _bad_request(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    """A form that reached us damaged (a hidden field changed or cut): nothing was done."""
+    message = _(
+        "Part of the form was damaged on its way, so nothing was changed. Reload the page and try again."
+    )
+    return render(request, "games/bad_request.html", {"game": game, "message": message}, status=400)
+
+
+def _posted_request_id(request: HtmxHttpRequest) -> uuid.UUID | None:
+    """The form's request id (None if it sent none); ValueError for a malformed one."""
+    raw = request.POST.get("request_id", "")
+    return uuid.UUID(raw) if raw else None
+
+
 @require_POST
 def end(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     game = _writable(request, public_id)
-    game_end(game=game, ended=request.POST.get("ended") == "1")
+    ended = {"1": True, "0": False}.get(request.POST.get("ended", ""))
+    try:
+        request_id = _posted_request_id(request)
+    except ValueError:
+        return _bad_request(request, game)
+    if ended is None:
+        return _bad_request(request, game)
+    change = game_end(game=game, ended=ended, user=request.user, request_id=request_id)
+    if change is not None:
+        if game.ended:
+            messages.success(request, _("The game was ended. You can undo this in the history."))
+        else:
+            messages.success(request, _("The game was reopened."))
     if family_info(game.family).settles_in_crowns and game.ended:
         return redirect("games:settlement", public_id=game.public_id)
     return redirect("games:detail", public_id=game.public_id)
 
 
+@require_POST
+def edit_link_renew_view(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
+    """A new edit link; the old one stops working for everyone who has it."""
+    game = _game(public_id)
+    if not can_renew_link(request=request, game=game):
+        raise PermissionDenied(
+            _("Only the person who started this game, or an organiser of its club, can make a new edit link.")
+        )
+    try:
+        request_id = _posted_request_id(request)
+    except ValueError:
+        return _bad_request(request, game)
+    edit_link_renew(game=game, user=request.user, request_id=request_id)
+    grant_edit(request=request, game=game)  # whoever made it keeps recording with the new one
+    messages.success(
+        request, _("A new edit link was made and the old one no longer works. Share the new one below.")
+    )
+    return redirect(reverse("games:detail", kwargs={"public_id": game.public_id}) + "#share")
+
+
 def settlement(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     game = _game(public_id)
     sheet = game_sheet(game=game)
+    if sheet.incomplete:
+        messages.error(request, _("Some counts are missing: fill them in before settling the evening."))
+        return redirect("games:detail", public_id=game.public_id)
     if sheet.state is None or sheet.state.settlement is None:
         raise Http404
     settled = sheet.state.settlement
@@ -322,6 +485,7 @@ def settlement(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     )
 
 
+@never_cache
 def edit_link(request: HtmxHttpRequest, public_id: str, token: str) -> HttpResponse:
     game = _game(public_id)
     if not token_matches(game=game, token=token):
@@ -374,7 +538,8 @@ def count(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     """The value of the cards typed or tapped for one player (htmx, while entering a hand)."""
     game = _game(public_id)
     rules = game_rules(game=game)
-    text = next((str(v) for k, v in request.GET.items() if k.startswith("cards_")), "")
+    # cards_<seat>, or h<hand>-cards_<seat> on the page that fills in missing counts
+    text = next((str(v) for k, v in request.GET.items() if k.rpartition("-")[2].startswith("cards_")), "")
     context: dict[str, object] = {"text": text}
     if text.strip():
         try:

@@ -9,10 +9,12 @@ it refuses to start without a real SECRET_KEY and ALLOWED_HOSTS, and passes
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -64,6 +66,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "axes",
     "django_htmx",
     "rest_framework",
     "rummy_site",
@@ -73,6 +76,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -82,6 +86,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: turns a locked-out login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "rummy_site.urls"
@@ -129,6 +135,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# django-axes checks every login (the site's and the admin's) before Django's own backend.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -166,6 +177,32 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
 }
 
+# Login throttling (django-axes; docs/DESIGN.md, "Hardening"): 10 failed logins lock out the
+# account (from every address) and, separately, the address (for every account) for 15 minutes;
+# each failure during the lockout restarts it. Unlock: manage.py axes_reset / axes_reset_username.
+AXES_FAILURE_LIMIT = 10
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = False  # a success from an address must not wipe the count of other accounts
+AXES_LOCKOUT_CALLABLE = "rummy_site.security.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "rummy_site.security.client_ip"
+AXES_DISABLE_ACCESS_LOG = True  # failures are kept (for the lockout); successful logins are not logged
+# Reverse proxies in front of the site, each appending the client's address to X-Forwarded-For:
+# the address for throttling is that many entries from the right (0: REMOTE_ADDR).
+PROXY_COUNT = int(os.environ.get("PROXY_COUNT", "0" if DEBUG else "1"))
+
+# Content Security Policy: no inline script or style anywhere, nothing from other origins.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF],
+    "img-src": [CSP.SELF, "data:"],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+    "base-uri": [CSP.NONE],
+    "object-src": [CSP.NONE],
+}
+
 if not DEBUG:
     # Behind a TLS-terminating reverse proxy (see README, "Deploying").
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
@@ -179,7 +216,10 @@ if not DEBUG:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"quiet_client_errors": {"()": "rummy_site.security.QuietClientErrors"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # An ordinary 403/400 is one WARNING line, without a traceback.
+    "loggers": {"django.request": {"filters": ["quiet_client_errors"]}},
     "root": {
         "handlers": ["console"],
         "level": os.environ.get("LOG_LEVEL", "INFO" if not DEBUG else "WARNING"),

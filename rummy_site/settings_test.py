@@ -11,3 +11,10 @@ from rummy_site.settings import *  # noqa: F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 STORAGES["staticfiles"] = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}  # noqa: F405
+
+# Throttling stays on in tests; only Django's test client login() (which passes no request to
+# authenticate) skips it. Tests that need a clean slate reset axes themselves.
+AUTHENTICATION_BACKENDS = [
+    "tests.auth_backends.AxesBackendAllowingTestClientLogin",
+    "django.contrib.auth.backends.ModelBackend",
+]

@@ -13,6 +13,7 @@ urlpatterns += i18n_patterns(
     path("", views.home, name="home"),
     path("", include("games.urls")),
     path("accounts/signup/", club_views.signup, name="signup"),
+    path("accounts/profile/", club_views.account, name="account"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
     prefix_default_language=False,

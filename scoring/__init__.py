@@ -6,6 +6,8 @@ service API for the web layer is keyword-only:
 - ``score_hand(rules=..., outcome={...}, players=[...]) -> HandResult``
 - ``score_game(rules=..., players=[...], hands=[{...}, ...], ended=False) -> GameState``
 - ``start(rules=..., players=[...]) -> Game`` (immutable; ``play``, ``replace``, ``delete``)
+- ``rescore(rules=..., players=[...], hands=[...], as_typed=...) -> Game``: after a change,
+  with counts marked missing in hands recorded before a correction brought a player back
 - ``settle(rules=..., totals={...}) -> Settlement``
 
 Every impossible input raises ``ScoringError`` (an ``EngineError``: ``code``, ``params``,
@@ -14,7 +16,18 @@ README.md beside this file and in ``python -m scoring --help``.
 """
 
 from .errors import ScoringError
-from .game import Bonus, Elimination, Game, GameState, score_game, start
+from .game import (
+    Bonus,
+    Elimination,
+    Game,
+    GameState,
+    Missing,
+    mark_missing_counts,
+    rescore,
+    score_game,
+    start,
+    unmarked,
+)
 from .hands import HandResult, score_hand
 from .outcomes import Count, Outcome, parse_outcome
 from .settlement import Payment, Settlement, fewest_transfers, settle, to_crowns
@@ -26,15 +39,19 @@ __all__ = [
     "Game",
     "GameState",
     "HandResult",
+    "Missing",
     "Outcome",
     "Payment",
     "ScoringError",
     "Settlement",
     "fewest_transfers",
+    "mark_missing_counts",
     "parse_outcome",
+    "rescore",
     "score_game",
     "score_hand",
     "settle",
     "start",
     "to_crowns",
+    "unmarked",
 ]

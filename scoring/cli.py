@@ -52,6 +52,9 @@ OUTCOME FIELDS (keyed by player name; unknown fields are rejected)
       laid        points laid down per player, or the melds ("|" between melds), valued
                   as melds; only with credit_laid_down; missing players laid 0
       kept_joker  the closer keeps an unused joker (only with keep_joker; recorded)
+      missing     players dealt in whose count is missing (a correction brought them
+                  back into a hand recorded while they were out): no "left" for them;
+                  they score 0 until it is filled in (zoliky only)
   gin:      {"players": ["Ann","Bob"], "knocker": "Ann", "gin": false,
              "deadwood": {"Ann": 7, "Bob": 12}}
             or {"players": [...], "knocker": "Ann",
@@ -87,6 +90,7 @@ HAND RESULT
   carousel: ending (knock|out|stock), knocker, out, undercut, differences
             {winner: sum of differences}, bonuses {winner: {undercut|out: N}}, left_cards
   rummikub: ending (out|pool_dry), winner, left_tiles
+  missing:  [names] whose count is missing (only then; 0 in points, not in counts)
   error:    {"ok": false, "code", "error", "params"} (codes: scoring/messages.py and
             games/engine/messages.py)
 
@@ -102,7 +106,10 @@ GAME RESULT
    "settlement": null | (zoliky) {"style": pairs|winner, "totals", "crowns"
    (total / 10 rounded half up), "winners" (fewest points), "debts": [{"from","to",
    "crowns"}], "net": {name: + receives / - pays}, "transfers": [{"from","to",
-   "crowns"}] (fewest payments)}}
+   "crowns"}] (fewest payments)}, "missing": [{"hand", "players"}],
+   "incomplete": bool}  while counts are missing nothing is final: not finished, no
+  leaders, winners, bonuses or settlement (finish_reason may name an end condition met
+  on the known points)
   A rejected hand: the error with params.hand (1-based) and "hand N: " in "error".
 """
 

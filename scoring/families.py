@@ -35,6 +35,9 @@ class FamilyInfo:
     count: CountKind  # what is left in a hand
     settles_in_crowns: bool
     opening: bool  # a player's first laydown must reach a minimum (checked by the engine)
+    # Players drop out during a game (Žolíky's elimination). Only then can a correction bring a
+    # player back into hands recorded without him, so only then can a hand miss a count.
+    eliminates: bool
     min_players: int
     max_players: int
     # Table sizes for seating a tournament: the fewest, the most, and the size preferred.
@@ -56,6 +59,7 @@ def _info(
     settles_in_crowns: bool,
     opening: bool,
     preferred: int,
+    eliminates: bool = False,
 ) -> FamilyInfo:
     rules = rule_set(key)
     return FamilyInfo(
@@ -70,6 +74,7 @@ def _info(
         count="tiles" if rules.tiles else "cards",
         settles_in_crowns=settles_in_crowns,
         opening=opening,
+        eliminates=eliminates,
         min_players=rules.min_players,
         max_players=rules.max_players,
         table_min=rules.min_players,
@@ -91,6 +96,7 @@ FAMILY_INFO: MappingProxyType[Family, FamilyInfo] = MappingProxyType(
             settles_in_crowns=True,
             opening=True,
             preferred=4,
+            eliminates=True,
         ),
         "gin": _info(
             "gin",

@@ -8,11 +8,17 @@ for Žolíky, highest otherwise), Carousel's end bonuses and Žolíky's settleme
 :class:`Game` is immutable: ``play``, ``replace`` and ``delete`` return a new game and keep
 the checkpoints of the hands before the change, so an edit re-scores only what follows it;
 the result is always the same as scoring the edited list from scratch.
+
+Missing counts: a correction that brings back a player who had dropped out leaves the hands
+recorded without him short of his count. With ``mark_missing`` (see :func:`rescore`) such a
+hand is marked (outcome field ``missing``) instead of refused; the game is then *incomplete*:
+his points there count 0 for now, and nothing final is decided (no winners, no end bonuses,
+no settlement, not finished) until every count is in.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from games.engine.errors import EngineError
@@ -26,6 +32,7 @@ from .settlement import Settlement, settle
 
 NAME_FIELDS = frozenset({"closer", "knocker", "out", "winner"})
 PER_PLAYER_FIELDS = frozenset({"left", "laid", "deadwood", "hands"})
+LIST_FIELDS = frozenset({"players", "missing"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,9 +60,23 @@ class Bonus:
 
 
 @dataclass(frozen=True, slots=True)
+class Missing:
+    hand: int  # 1-based number of a hand that misses counts
+    players: tuple[str, ...]  # whose counts, in seat order
+
+    def as_dict(self) -> dict[str, object]:
+        return {"hand": self.hand, "players": list(self.players)}
+
+
+@dataclass(frozen=True, slots=True)
 class GameState:
     """Everything the score sheet shows. ``totals`` include end bonuses; ``hand_totals``
-    and ``after_each_hand`` do not."""
+    and ``after_each_hand`` do not.
+
+    While counts are ``missing`` the game is ``incomplete``: totals are provisional (a missing
+    count scores 0), ``finished`` is false and there are no leaders, winners, bonuses or
+    settlement, even when ``finish_reason`` says an end condition is met on those totals (no
+    hand can be added after it, as usual)."""
 
     family: Family
     players: tuple[str, ...]
@@ -74,6 +95,19 @@ class GameState:
     bonuses: tuple[Bonus, ...]
     settlement: Settlement | None  # Žolíky only
     options: Mapping[str, object] = field(default_factory=dict)
+    missing: tuple[Missing, ...] = ()  # the hands that miss counts, in order
+
+    @property
+    def incomplete(self) -> bool:
+        """Some count is missing: nothing final is decided."""
+        return bool(self.missing)
+
+    @property
+    def missing_by_player(self) -> dict[str, tuple[int, ...]]:
+        """Player -> the hands (1-based) that miss his count, in seat order."""
+        return {
+            p: hands for p in self.players if (hands := tuple(m.hand for m in self.missing if p in m.players))
+        }
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -95,6 +129,8 @@ class GameState:
             "winners": list(self.winners),
             "bonuses": [b.as_dict() for b in self.bonuses],
             "settlement": self.settlement.as_dict() if self.settlement is not None else None,
+            "missing": [m.as_dict() for m in self.missing],
+            "incomplete": self.incomplete,
         }
 
 
@@ -132,26 +168,42 @@ class Game:
 
     @property
     def outcomes(self) -> tuple[object, ...]:
+        """The hands' outcomes as scored (with ``missing`` as marked, see :meth:`play`)."""
         return tuple(step.outcome for step in self._steps)
 
-    def play(self, outcome: object) -> Game:
-        """The game with one more hand; raises (naming the hand) if it cannot be scored."""
+    @property
+    def active(self) -> tuple[str, ...]:
+        """The players dealt in for the next hand (not eliminated), in seat order."""
+        out = {e.player for e in self._steps[-1].eliminated} if self._steps else set()
+        return tuple(p for p in self._players if p not in out)
+
+    def play(self, outcome: object, *, mark_missing: bool = False) -> Game:
+        """The game with one more hand; raises (naming the hand) if it cannot be scored.
+
+        ``mark_missing``: the outcome's ``missing`` is first brought up to date with the
+        players dealt in (:func:`mark_missing`): for a hand recorded earlier, re-scored after
+        a change to the hands before it. Never for a hand just typed, which needs every count.
+        """
+        if mark_missing:
+            outcome = mark_missing_counts(outcome, family=self._rules.family, active=self.active)
         return Game(self._rules, self._players, (*self._steps, self._next(outcome)), self._ended)
 
-    def play_all(self, outcomes: Iterable[object]) -> Game:
+    def play_all(self, outcomes: Iterable[object], *, mark_missing: bool = False) -> Game:
         game = self
         for outcome in outcomes:
-            game = game.play(outcome)
+            game = game.play(outcome, mark_missing=mark_missing)
         return game
 
-    def replace(self, index: int, outcome: object) -> Game:
-        """The game with hand ``index`` (0-based) replaced; later hands are re-scored."""
-        rest = [outcome, *self.outcomes[index + 1 :]]
-        return self._truncated(index).play_all(rest)
+    def replace(self, index: int, outcome: object, *, mark_missing: bool = False) -> Game:
+        """The game with hand ``index`` (0-based) replaced; later hands are re-scored (and,
+        with ``mark_missing``, their missing counts brought up to date)."""
+        rest = self.outcomes[index + 1 :]
+        return self._truncated(index).play(outcome).play_all(rest, mark_missing=mark_missing)
 
-    def delete(self, index: int) -> Game:
-        """The game without hand ``index`` (0-based); later hands are re-scored."""
-        return self._truncated(index).play_all(self.outcomes[index + 1 :])
+    def delete(self, index: int, *, mark_missing: bool = False) -> Game:
+        """The game without hand ``index`` (0-based); later hands are re-scored (and, with
+        ``mark_missing``, their missing counts brought up to date)."""
+        return self._truncated(index).play_all(self.outcomes[index + 1 :], mark_missing=mark_missing)
 
     def end(self, ended: bool = True) -> Game:
         """The game with the evening declared over (or not) after its last hand."""
@@ -207,7 +259,13 @@ class Game:
         reason = steps[-1].finish_reason if steps else None
         if reason is None and self._ended:
             reason = "ended"
-        finished = reason is not None
+        missing = tuple(
+            Missing(number, step.result.missing)
+            for number, step in enumerate(steps, start=1)
+            if step.result.missing
+        )
+        # Nothing final while a count is missing: it may change who is out, who leads, who won.
+        finished = reason is not None and not missing
         hands_won = dict.fromkeys(players, 0)
         for step in steps:
             for winner in step.result.winners:
@@ -229,12 +287,16 @@ class Game:
             totals[bonus.player] += bonus.points
         out = {e.player for e in eliminated}
         active = tuple(p for p in players if p not in out)
-        if rules.family == "zoliky" and reason == "last_player":
+        if missing:
+            leaders: tuple[str, ...] = ()
+        elif rules.family == "zoliky" and reason == "last_player":
             leaders = active or _best(totals, players, lowest=True)
         else:
             leaders = _best(totals, players, lowest=family_info(rules.family).lower_is_better)
         settlement = (
-            settle(rules=rules, totals=totals) if family_info(rules.family).settles_in_crowns else None
+            settle(rules=rules, totals=totals)
+            if family_info(rules.family).settles_in_crowns and not missing
+            else None
         )
         return GameState(
             family=rules.family,
@@ -254,6 +316,7 @@ class Game:
             bonuses=tuple(bonuses),
             settlement=settlement,
             options=dict(rules.options),
+            missing=missing,
         )
 
 
@@ -273,13 +336,44 @@ def _check_not_eliminated(outcome: object, family: str, out: Mapping[str, int]) 
             names = (value,)
         elif key in PER_PLAYER_FIELDS and isinstance(value, Mapping):
             names = value.keys()
-        elif key == "players" and isinstance(value, list):
+        elif key in LIST_FIELDS and isinstance(value, list):
             names = value
         else:
             continue
         for name in names:
             if isinstance(name, str) and name in out:
                 raise ScoringError("eliminated_player", player=name, eliminated_in=out[name])
+
+
+def mark_missing_counts(outcome: object, *, family: str, active: Sequence[str]) -> object:
+    """``outcome`` with its ``missing`` brought up to date for the players ``active`` (dealt
+    in) in its hand: a player dealt in with no count (a correction brought him back) is marked
+    missing; a player marked missing who is no longer dealt in (out again) is unmarked, so the
+    outcome is exactly as recorded again. The same outcome object when nothing changes.
+
+    Only in families where players drop out. An outcome that is not an object, names its
+    players itself or has unreadable counts is returned as it is, for scoring to judge."""
+    info = family_info(family)
+    if not info.eliminates or not isinstance(outcome, Mapping) or outcome.get("players") is not None:
+        return outcome
+    counts = outcome.get("left")  # the count field of the families that eliminate (Žolíky)
+    if counts is not None and not isinstance(counts, Mapping):
+        return outcome
+    given = set(counts or ())
+    emptied = outcome.get(info.emptied_role)
+    missing = [p for p in active if p not in given and p != emptied]
+    marked = {key: value for key, value in outcome.items() if key != "missing"}
+    if missing:
+        marked["missing"] = missing
+    return outcome if marked == outcome else marked
+
+
+def unmarked(outcome: object) -> object:
+    """``outcome`` without its ``missing`` marks: the hand as recorded at the table. Two
+    outcomes that differ only by their marks record the same hand."""
+    if isinstance(outcome, Mapping) and "missing" in outcome:
+        return {key: value for key, value in outcome.items() if key != "missing"}
+    return outcome
 
 
 def start(*, rules: RuleSet, players: Sequence[str]) -> Game:
@@ -297,3 +391,27 @@ def score_game(
     param ``hand`` (1-based), when a hand cannot be scored.
     """
     return start(rules=rules, players=players).play_all(hands).end(ended).state
+
+
+def rescore(
+    *,
+    rules: RuleSet,
+    players: Sequence[str],
+    hands: Sequence[object],
+    ended: bool = False,
+    as_typed: Collection[int] = (),
+) -> Game:
+    """Score a game's ``hands`` after a change to them, bringing every hand's missing counts
+    up to date (:func:`mark_missing_counts`) except the hands at the 0-based indexes in
+    ``as_typed``, which are scored exactly as given (the hands a scorekeeper just typed: they
+    need every count). ``game.outcomes`` are the outcomes to store; ``game.state`` the state.
+
+    So a correction that brings back a player who had dropped out is accepted, with his
+    count marked missing in the later hands recorded without him; undoing it (or a count
+    that puts him out again) unmarks them. Raises the first hand's error like
+    :func:`score_game`.
+    """
+    game = start(rules=rules, players=players)
+    for index, outcome in enumerate(hands):
+        game = game.play(outcome, mark_missing=index not in as_typed)
+    return game.end(ended)

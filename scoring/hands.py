@@ -3,7 +3,9 @@
 Every result gives ``points`` for every player of the hand (0 for those who score nothing),
 the hand's ``winners`` and the valued ``counts``, plus ``details`` that explain the score
 (the JSON contract lists them in README.md). Žolíky points are penalties (lower is better);
-the other families' points are gains (higher is better).
+the other families' points are gains (higher is better). A Žolíky hand may miss a player's
+count (a correction brought him back into a hand recorded without him): he is listed in
+``missing``, has no count, and his points are 0 until the count is filled in.
 """
 
 from __future__ import annotations
@@ -32,9 +34,11 @@ class HandResult:
     winners: tuple[str, ...]  # who won the hand (Žolíky: the closer); empty for a void gin hand
     counts: Mapping[str, int]  # the valued count of each player (left in hand / deadwood)
     details: Mapping[str, object] = field(default_factory=dict)  # JSON-ready explanation
+    # Players of the hand whose count is missing (seat order); their points are 0 for now.
+    missing: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, object]:
-        return {
+        result: dict[str, object] = {
             "ok": True,
             "family": self.family,
             "players": list(self.players),
@@ -43,6 +47,9 @@ class HandResult:
             "counts": dict(self.counts),
             **self.details,
         }
+        if self.missing:
+            result["missing"] = list(self.missing)
+        return result
 
 
 def score_outcome(outcome: Outcome, rules: RuleSet) -> HandResult:
@@ -78,8 +85,9 @@ def _zoliky(o: ZolikyOutcome, rules: RuleSet) -> HandResult:
     else:
         credit = rules.opt_int("closer_credit")
     factor = 2 if doubled else 1
-    penalties = {p: (0 if p == o.closer else o.left[p].points * factor) for p in o.players}
-    points = {p: (-credit if p == o.closer else penalties[p]) for p in o.players}
+    counted = [p for p in o.players if p not in o.missing]  # a missing count scores 0 for now
+    penalties = {p: (0 if p == o.closer else o.left[p].points * factor) for p in counted}
+    points = {p: (-credit if p == o.closer else penalties.get(p, 0)) for p in o.players}
     details: dict[str, object] = {
         "closer": o.closer,
         "from_hand": o.from_hand,
@@ -88,16 +96,15 @@ def _zoliky(o: ZolikyOutcome, rules: RuleSet) -> HandResult:
         "penalties": penalties,
     }
     if rules.opt_bool("credit_laid_down"):
-        laid = {p: o.laid[p].points for p in o.players}
-        for p in o.players:
+        laid = {p: o.laid[p].points for p in counted}
+        for p in counted:
             points[p] -= laid[p]
         details["laid"] = laid
     if rules.opt_bool("keep_joker"):
         details["kept_joker"] = o.kept_joker
-    _cards_detail(details, "left_cards", {p: o.left[p].cards for p in o.players}, rules)
-    return HandResult(
-        "zoliky", o.players, points, (o.closer,), {p: o.left[p].points for p in o.players}, details
-    )
+    _cards_detail(details, "left_cards", {p: o.left[p].cards for p in counted}, rules)
+    counts = {p: o.left[p].points for p in counted}
+    return HandResult("zoliky", o.players, points, (o.closer,), counts, details, o.missing)
 
 
 # --------------------------------------------------------------------------- gin

@@ -36,6 +36,13 @@ MESSAGES: dict[str, str] = {
     "out_not_recorded": gettext_noop(
         "{player} has nothing left in hand, so {player} went out: record it as such"
     ),
+    # Counts missing: players brought back by a correction into hands recorded without them.
+    "missing_not_allowed": gettext_noop(
+        "{family} hands need every player's count: only in Žolíky, where players drop out, can a "
+        "correction bring a player back into hands recorded without them"
+    ),
+    "missing_with_count": gettext_noop("the {field} of {player} is given, so it cannot also be missing"),
+    "missing_closer": gettext_noop("{player} closed, so no count of {player} can be missing"),
     # Žolíky.
     "closer_with_cards": gettext_noop("{player} closed, so cannot have cards left ({points} points)"),
     "option_off": gettext_noop("the field '{field}' needs the house rule {option}, which is off"),

@@ -2,7 +2,7 @@
 
 The field names are the stable contract of issue 4 (see README.md in this package):
 
-- zoliky:   players, closer, from_hand, left, laid, kept_joker
+- zoliky:   players, closer, from_hand, left, laid, kept_joker, missing
 - gin:      players, knocker, gin, deadwood | hands (+ melds)
 - carousel: players, knocker, out, left
 - rummikub: players, winner, left
@@ -11,7 +11,9 @@ A *count* (``left``, ``deadwood``, ``laid``) is whole points (an int, or a text 
 or the cards/tiles themselves as text (``"KH 5S JK"``, ``"R7 B13"``), which the engine
 values; an empty text means nothing left. ``laid`` (Žolíky, house rule credit_laid_down)
 takes melds separated by ``|`` instead of cards, valued as melds (a joker as the card it
-stands for, an ace by its place). Anything that cannot have happened raises
+stands for, an ace by its place). ``missing`` (Žolíky only: the family where players drop
+out) names players dealt in whose count was never recorded: a correction brought them back
+into a hand recorded while they were out. Anything that cannot have happened raises
 :class:`ScoringError` (or the engine's :class:`EngineError` for a bad card), and nothing is
 scored.
 """
@@ -31,10 +33,11 @@ from games.engine.errors import EngineError
 from games.engine.rules import RuleSet
 
 from .errors import ScoringError, for_player
+from .families import family_info
 
 FIELDS: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {
-        "zoliky": ("players", "closer", "from_hand", "left", "laid", "kept_joker"),
+        "zoliky": ("players", "closer", "from_hand", "left", "laid", "kept_joker", "missing"),
         "gin": ("players", "knocker", "gin", "deadwood", "hands", "melds"),
         "carousel": ("players", "knocker", "out", "left"),
         "rummikub": ("players", "winner", "left"),
@@ -72,9 +75,11 @@ class ZolikyOutcome:
     players: tuple[str, ...]
     closer: str
     from_hand: bool
-    left: Mapping[str, Count]  # every player; the closer's is empty
-    laid: Mapping[str, Count]  # every player; zero unless credit_laid_down
+    left: Mapping[str, Count]  # every player but the missing ones; the closer's is empty
+    laid: Mapping[str, Count]  # every player; zero unless credit_laid_down (and for the missing)
     kept_joker: bool
+    # Players dealt in whose count is missing (seat order): they score 0 until it is filled in.
+    missing: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -288,17 +293,22 @@ def _left_in_hands(
     emptied: str | None,
     with_cards: str,
     knocker: str | None = None,
+    missing: Sequence[str] = (),
 ) -> dict[str, Count]:
     """Every player's count left in hand, where ``emptied`` (who closed or went out, if
-    anyone) holds nothing (error ``with_cards`` otherwise) and nobody else does."""
+    anyone) holds nothing (error ``with_cards`` otherwise) and nobody else does. The
+    ``missing`` players have no count (and must not be given one)."""
     left = _counts(raw, "left", players, rules)
+    for name in missing:
+        if name in left:
+            raise ScoringError("missing_with_count", player=name, field="left")
     if emptied is not None:
         left.setdefault(emptied, ZERO)
-    _require(left, "left", players)
+    _require(left, "left", [name for name in players if name not in missing])
     if emptied is not None and (left[emptied].points or left[emptied].cards):
         raise ScoringError(with_cards, player=emptied, points=left[emptied].points)
     for name in players:
-        if name == emptied or not left[name].holds_nothing(rules):
+        if name == emptied or name in missing or not left[name].holds_nothing(rules):
             continue
         if emptied is not None:
             raise ScoringError("two_players_out", player=name, other=emptied)
@@ -306,6 +316,25 @@ def _left_in_hands(
             raise ScoringError("knocker_without_cards", player=name)
         raise ScoringError("out_not_recorded", player=name)
     return left
+
+
+def _missing(raw: Mapping[str, object], players: Sequence[str], emptied: str | None) -> tuple[str, ...]:
+    """The players whose count is missing (field ``missing``), in seat order."""
+    value = raw.get("missing")
+    if value is None:
+        return ()
+    if not isinstance(value, list | tuple) or not all(isinstance(name, str) for name in value):
+        raise ScoringError("field_type", field="missing", expected="a list of player names")
+    named: list[str] = []
+    for name in value:
+        if name not in players:
+            raise ScoringError("unknown_player", player=name, field="missing")
+        if name in named:
+            raise ScoringError("duplicate_player", player=name)
+        if name == emptied:
+            raise ScoringError("missing_closer", player=name)
+        named.append(name)
+    return tuple(name for name in players if name in named)
 
 
 # --------------------------------------------------------------------------- families
@@ -319,6 +348,8 @@ def parse_outcome(raw: object, rules: RuleSet, players: Sequence[str] | None = N
     """
     if not isinstance(raw, Mapping):
         raise ScoringError("outcome_not_object")
+    if "missing" in raw and not family_info(rules.family).eliminates:
+        raise ScoringError("missing_not_allowed", family=rules.family)
     fields = FIELDS[rules.family]
     for key in raw:
         if key not in fields:
@@ -341,10 +372,16 @@ def _zoliky(raw: Mapping[str, object], rules: RuleSet, players: tuple[str, ...])
     if no_laydown and from_hand is False:
         raise ScoringError("must_close_from_hand")
     from_hand = no_laydown if from_hand is None else from_hand
-    left = _left_in_hands(raw, rules, players, emptied=closer, with_cards="closer_with_cards")
+    missing = _missing(raw, players, closer)
+    left = _left_in_hands(
+        raw, rules, players, emptied=closer, with_cards="closer_with_cards", missing=missing
+    )
     laid_raw = _per_player(raw, "laid", players)
     if laid_raw and not rules.opt_bool("credit_laid_down"):
         raise ScoringError("option_off", field="laid", option="credit_laid_down")
+    for name in missing:
+        if name in laid_raw:
+            raise ScoringError("missing_with_count", player=name, field="laid")
     laid = {name: parse_laid(value, rules, player=name) for name, value in laid_raw.items()}
     if no_laydown:
         for name, count in laid.items():
@@ -362,9 +399,10 @@ def _zoliky(raw: Mapping[str, object], rules: RuleSet, players: tuple[str, ...])
         players=players,
         closer=closer,
         from_hand=from_hand,
-        left={name: left[name] for name in players},
+        left={name: left[name] for name in players if name not in missing},
         laid={name: laid.get(name, Count(0)) for name in players},
         kept_joker=kept_joker,
+        missing=missing,
     )
 
 

@@ -31,3 +31,32 @@ def test_load_demo_refuses_in_production_mode(settings: Any) -> None:
     with pytest.raises(CommandError):
         call_command("load_demo")
     assert not get_user_model().objects.filter(username="demo").exists()
+
+
+@pytest.mark.django_db
+def test_demo_user_is_an_ordinary_user_who_cannot_open_the_admin(settings: Any, client: Any) -> None:
+    settings.DEBUG = True
+    call_command("load_demo")
+    demo = get_user_model().objects.get(username="demo")
+    assert not demo.is_staff
+    assert not demo.is_superuser
+    assert not demo.get_all_permissions()
+    # Still the demo club's organiser, through its membership.
+    assert Club.objects.get().memberships.get(user=demo).role == "organiser"
+    client.force_login(demo)
+    response = client.get("/admin/")
+    assert response.status_code == 302
+    assert "/admin/login/" in response["Location"]
+    assert client.get("/admin/auth/user/").status_code == 302
+
+
+@pytest.mark.django_db
+def test_load_demo_demotes_a_demo_superuser_from_an_older_database(settings: Any) -> None:
+    settings.DEBUG = True
+    get_user_model().objects.create_user(
+        username="demo", password="demo-rummy", is_staff=True, is_superuser=True
+    )
+    call_command("load_demo")
+    demo = get_user_model().objects.get(username="demo")
+    assert not demo.is_staff
+    assert not demo.is_superuser

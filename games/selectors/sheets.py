@@ -53,9 +53,10 @@ class History:
 
 
 def game_history(*, game: Game) -> History:
-    """Every change to a game's hands, newest first, with hands numbered as on the sheet
-    (4 queries: changes, what undid them, hand numbers, seats)."""
+    """Every change to a game (its hands, its end, its edit link), newest first, with hands
+    numbered as on the sheet (4 queries: changes, what undid them, hand numbers, seats)."""
     changes = list(game.changes.select_related("user", "undoes").prefetch_related("undone_by"))
     present = list(game.hands.values_list("number", flat=True))
-    labels = sheet_ordinals(present, sorted({c.hand_number for c in changes} | set(present)))
+    numbers = {c.hand_number for c in changes if c.hand_number is not None}
+    labels = sheet_ordinals(present, sorted(numbers | set(present)))
     return History(changes=changes, players=[seat.name for seat in game.seats.all()], labels=labels)

@@ -1,7 +1,11 @@
 """Who may do what.
 
 A game: its owner, anyone holding its edit link (kept in the session), and for a club's game
-the club's scorekeepers and organisers may change it; anyone with its address reads it.
+the club's scorekeepers and organisers may change it; anyone with its address reads it. Its
+owner (or, for a game started without an account, the browser that started it) and its club's
+organisers may replace the edit link: the old one then stops working at once, also in the
+sessions that opened it, since a session remembers a digest of the token it was given, not
+just the game.
 
 A club: organisers run it (settings, members, invites, merges, renames), scorekeepers start
 and record games in its name, members read it and claim their player. A members-only club is
@@ -11,14 +15,23 @@ organiser of every club.
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.http import HttpRequest
+from django.urls import reverse
 
-from games.models import Club, Game, Membership, Player
+from games.models import Change, Club, Game, Membership, Player
 
-SESSION_KEY = "editable_games"
+# public id -> digest of the edit token this session was given (ends with a new link).
+SESSION_KEY = "edit_links"
+# Sessions from before links could be replaced: a list of public ids, honoured only for a
+# game whose link was never replaced (and then upgraded to SESSION_KEY).
+LEGACY_SESSION_KEY = "editable_games"
+# Games this browser started without an account: it may replace their edit link.
+STARTED_KEY = "started_games"
+SESSION_LIMIT = 200
 Role = Membership.Role
 RANK = {Role.MEMBER: 1, Role.SCOREKEEPER: 2, Role.ORGANISER: 3}
 AnyUser = User | AnonymousUser
@@ -58,11 +71,35 @@ def can_view_player(*, player: Player, user: AnyUser, role: str | None) -> bool:
     return user.is_authenticated and player.owner_id == user.pk
 
 
+def _is_owner(request: HttpRequest, game: Game) -> bool:
+    return game.owner_id is not None and request.user.is_authenticated and request.user.pk == game.owner_id
+
+
+def _link_digest(game: Game) -> str:
+    """What a session keeps of the edit token it was given (not the token itself)."""
+    return hashlib.sha256(game.edit_token.encode()).hexdigest()[:32]
+
+
+def holds_link(*, request: HttpRequest, game: Game) -> bool:
+    """This session opened the game's *current* edit link (or started the game with it)."""
+    held = request.session.get(SESSION_KEY)
+    digest = held.get(game.public_id) if isinstance(held, dict) else None
+    if isinstance(digest, str):
+        return secrets.compare_digest(digest, _link_digest(game))
+    if game.public_id in request.session.get(LEGACY_SESSION_KEY, []):
+        # Granted before links could be replaced: valid while the link is the first one.
+        if Change.objects.filter(game=game, action=Change.Action.NEW_LINK).exists():
+            return False
+        grant_edit(request=request, game=game)
+        return True
+    return False
+
+
 def can_edit(*, request: HttpRequest, game: Game, role: str | None = None) -> bool:
     """``role``: the user's role in the game's club, if the caller knows it already."""
-    if game.owner_id is not None and request.user.is_authenticated and request.user.pk == game.owner_id:
+    if _is_owner(request, game):
         return True
-    if game.public_id in request.session.get(SESSION_KEY, []):
+    if holds_link(request=request, game=game):
         return True
     if game.club_id is not None and request.user.is_authenticated:
         if role is None and game.club is not None:
@@ -71,17 +108,46 @@ def can_edit(*, request: HttpRequest, game: Game, role: str | None = None) -> bo
     return False
 
 
-def grant_edit(*, request: HttpRequest, game: Game) -> None:
-    """Remember in this browser's session that it may edit ``game``."""
-    editable = list(request.session.get(SESSION_KEY, []))
-    if game.public_id not in editable:
-        editable.append(game.public_id)
-        request.session[SESSION_KEY] = editable[-200:]
+def grant_edit(*, request: HttpRequest, game: Game, started: bool = False) -> None:
+    """Remember in this browser's session that it holds ``game``'s current edit link (until a
+    new link is made). ``started``: this browser started the game (without an account, it
+    may then replace the link)."""
+    held = request.session.get(SESSION_KEY)
+    links = {k: v for k, v in held.items() if k != game.public_id} if isinstance(held, dict) else {}
+    links[game.public_id] = _link_digest(game)
+    request.session[SESSION_KEY] = dict(list(links.items())[-SESSION_LIMIT:])
+    if started and game.owner_id is None:
+        started_here = [*request.session.get(STARTED_KEY, []), game.public_id]
+        request.session[STARTED_KEY] = started_here[-SESSION_LIMIT:]
+
+
+def can_renew_link(*, request: HttpRequest, game: Game, role: str | None = None) -> bool:
+    """May make a new edit link (ending the old one): the game's owner, the browser that
+    started a game without an account, and the club's organisers (site admins included).
+    ``role``: the user's role in the game's club, if the caller knows it already."""
+    if _is_owner(request, game):
+        return True
+    if game.owner_id is None and game.public_id in request.session.get(STARTED_KEY, []):
+        return True
+    if game.club_id is not None and request.user.is_authenticated:
+        if role is None and game.club is not None:
+            role = club_role(user=request.user, club=game.club)
+        return role_allows(role, Role.ORGANISER)
+    return False
 
 
 def token_matches(*, game: Game, token: str) -> bool:
     return secrets.compare_digest(game.edit_token.encode(), token.encode())
 
 
+def edit_url(game: Game) -> str:
+    """The path of the game's edit link (the one place that builds it). The token travels in the
+    fragment, which browsers never send, so it stays out of access logs (games/link_views.py)."""
+    return reverse("games:edit_link_page", kwargs={"public_id": game.public_id}) + "#" + game.edit_token
+
+
 def session_game_ids(*, request: HttpRequest) -> list[str]:
-    return list(request.session.get(SESSION_KEY, []))
+    """The games this browser was given an edit link to (possibly replaced since)."""
+    held = request.session.get(SESSION_KEY)
+    ids = list(held) if isinstance(held, dict) else []
+    return ids + [i for i in request.session.get(LEGACY_SESSION_KEY, []) if i not in ids]

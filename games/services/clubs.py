@@ -153,7 +153,7 @@ def membership_set_role(
             return None
         return _set_role(current, role, user, request_id)
 
-    return idempotent(membership.club, request_id, write)  # type: ignore[no-any-return]
+    return idempotent(membership.club, request_id, write)
 
 
 def _set_role(

@@ -1,7 +1,9 @@
-"""Starting a game (its seats' players, in a club or not) and ending the evening."""
+"""Starting a game (its seats' players, in a club or not), ending the evening (and reopening
+it), and replacing its edit link."""
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Mapping, Sequence
 
 from django.contrib.auth.models import AnonymousUser, User
@@ -9,9 +11,8 @@ from django.db import transaction
 
 from games.engine.errors import EngineError
 from games.engine.rules import OPTIONS, rule_set
-from games.models import Club, Game, Seat
+from games.models import Change, Club, Game, Seat, new_edit_token
 from games.names import name_key
-from games.sheet import Sheet, build_sheet, game_rules
 from scoring.game import start
 
 from .errors import ServiceError
@@ -71,18 +72,79 @@ def game_start(
     return game
 
 
-def game_end(*, game: Game, ended: bool) -> Sheet | None:
+def set_ended(
+    locked: Game,
+    *,
+    ended: bool,
+    user: User | AnonymousUser | None,
+    request_id: uuid.UUID | None = None,
+    undoes: Change | None = None,
+) -> Change:
+    """End (or reopen) the game, re-derive its results and record the change. Called inside
+    the write's transaction, with ``locked`` the game's locked row (also by undo)."""
+    locked.ended = ended
+    locked.save(update_fields=["ended", "updated_at"])
+    rebuild(locked)
+    return Change.objects.create(
+        game=locked,
+        action=Change.Action.ENDED if ended else Change.Action.REOPENED,
+        user=user if user is not None and user.is_authenticated else None,
+        request_id=request_id,
+        undoes=undoes,
+    )
+
+
+def game_end(
+    *,
+    game: Game,
+    ended: bool,
+    user: User | AnonymousUser | None = None,
+    request_id: uuid.UUID | None = None,
+) -> Change | None:
     """Declare the evening over (or reopen it): an open game is then finished after its last
-    hand, and its results say so. Returns the sheet as it now stands."""
+    hand, and its results say so. The change goes into the game's history (undo reverses it).
+    Returns it; a resend with the same ``request_id`` returns the first one and changes
+    nothing; None when the game already was so (nothing to record)."""
     with transaction.atomic():
         locked = Game.objects.select_for_update().get(pk=game.pk)
-        locked.ended = ended
-        locked.save(update_fields=["ended", "updated_at"])
+        game.ended = locked.ended
+        if request_id is not None:
+            resent = Change.objects.filter(
+                game=locked, request_id=request_id, action__in=Change.END_ACTIONS
+            ).first()
+            if resent is not None:
+                return resent
+        if locked.ended == ended:
+            return None
+        change = set_ended(locked, ended=ended, user=user, request_id=request_id)
         game.ended = ended
-        built = rebuild(locked)
-    if built is None:
-        return None
-    state, seats, hands = built
-    return build_sheet(
-        game=game, rules=game_rules(game=game), players=[s.name for s in seats], hands=hands, state=state
-    )
+    return change
+
+
+def edit_link_renew(
+    *, game: Game, user: User | AnonymousUser | None, request_id: uuid.UUID | None = None
+) -> Change:
+    """Replace the game's edit link: the old one stops working at once, for everyone who has
+    it (sessions keep a digest of the token they were given). Recorded in the history, but
+    never undone: bringing back a link someone wanted to end would defeat the point. A resend
+    with the same ``request_id`` returns the first change (the link is replaced once).
+    Whether ``user`` may do it is the caller's check (``access.can_renew_link``)."""
+    with transaction.atomic():
+        locked = Game.objects.select_for_update().get(pk=game.pk)
+        if request_id is not None:
+            resent = Change.objects.filter(
+                game=locked, request_id=request_id, action=Change.Action.NEW_LINK
+            ).first()
+            if resent is not None:
+                game.edit_token = locked.edit_token
+                return resent
+        locked.edit_token = new_edit_token()
+        locked.save(update_fields=["edit_token", "updated_at"])
+        game.edit_token = locked.edit_token
+        # Never the token: the history is public.
+        return Change.objects.create(
+            game=locked,
+            action=Change.Action.NEW_LINK,
+            user=user if user is not None and user.is_authenticated else None,
+            request_id=request_id,
+        )

@@ -3,12 +3,16 @@
 Every write locks the game row, checks the whole game still scores with the change (so an
 impossible hand, or an edit that would let an eliminated player score later, is refused and
 nothing is stored), rewrites the derived scores and records a Change for the history.
+
+A change that brings back a player who had dropped out (Žolíky) is accepted: the later hands
+recorded without him are marked as missing his count (scoring.game.rescore), each mark a
+Change of its own; ``counts_fill`` fills them in later, one correction per hand.
 """
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import NamedTuple
 
 from django.contrib.auth.models import AnonymousUser, User
@@ -16,11 +20,12 @@ from django.db import IntegrityError, transaction
 
 from games.engine.errors import EngineError
 from games.models import Change, Game, Hand, Seat
-from games.sheet import Sheet, build_sheet, game_rules, sheet_ordinals
-from scoring.game import GameState
+from games.sheet import Sheet, build_sheet, game_rules, marks_only, sheet_ordinals
+from scoring.game import GameState, rescore, unmarked
 
 from .errors import ServiceError, StaleEdit
-from .results import score, store_derived
+from .games import set_ended
+from .results import store_derived
 
 Actor = User | AnonymousUser | None
 Outcome = Mapping[str, object]
@@ -64,24 +69,70 @@ def _as_shown(error: EngineError, hands: Sequence[Hand], shown: Sequence[Hand]) 
     return error
 
 
-def _apply(game: Game, hands: list[Hand], shown: Sequence[Hand]) -> Sheet:
+def _apply(
+    game: Game,
+    hands: list[Hand],
+    shown: Sequence[Hand],
+    *,
+    user: Actor = None,
+    written: Collection[int] = (),
+    typed: bool = True,
+    follow: list[Change] | None = None,
+) -> Sheet:
     """Check the game with these hands (in number order) scores, then store its scores and
     results; returns the sheet as it now stands (the one scoring of the write).
     Called inside the write's transaction: an error rolls back everything the write did.
-    An error names hands as the score sheet shows them before the change (``shown``)."""
+    An error names hands as the score sheet shows them before the change (``shown``).
+
+    The hands numbered in ``written`` are the ones the write changes (the caller saves them
+    and records its change): scored exactly as given when ``typed`` (typed by the scorekeeper,
+    so every count is needed), else brought up to date like the rest (an undo puts back an
+    outcome recorded earlier). In every other hand the missing counts are brought up to date:
+    marked when the write brought back a player who was out when the hand was recorded,
+    unmarked when it put him out again. Such a hand is saved with a new version and its
+    change recorded (by ``user``), so the history shows every change to every hand: at once,
+    or appended to ``follow`` for the caller to save after its own change (the history then
+    lists them as following it)."""
     seats = list(Seat.objects.filter(game=game))
     try:
-        state = _check(game, seats, hands)
+        scored = rescore(
+            rules=game_rules(game=game),
+            players=[seat.name for seat in seats],
+            hands=[hand.outcome for hand in hands],
+            ended=game.ended,
+            as_typed={i for i, hand in enumerate(hands) if typed and hand.number in written},
+        )
+        state = _check(scored.state)
     except EngineError as error:
         raise _as_shown(error, hands, shown) from None
+    for hand, outcome in zip(hands, scored.outcomes, strict=True):
+        if outcome is hand.outcome or outcome == hand.outcome:
+            continue
+        before, hand.outcome = hand.outcome, outcome
+        if hand.number in written:
+            continue
+        hand.version += 1
+        hand.save(update_fields=["outcome", "version", "updated_at"])
+        mark = Change(
+            game=game,
+            hand_number=hand.number,
+            action=Change.Action.EDITED,
+            before=before,
+            after=outcome,
+            user=_user(user),
+            request_id=hand.request_id,
+        )
+        if follow is None:
+            mark.save()
+        else:
+            follow.append(mark)
     store_derived(game, seats, hands, state)
     return build_sheet(
         game=game, rules=game_rules(game=game), players=[s.name for s in seats], hands=hands, state=state
     )
 
 
-def _check(game: Game, seats: Sequence[Seat], hands: list[Hand]) -> GameState:
-    state = score(game, seats, hands)
+def _check(state: GameState) -> GameState:
     for ordinal, result in enumerate(state.hands, start=1):
         for name, points in result.points.items():
             if abs(points) > MAX_HAND_POINTS:
@@ -110,18 +161,20 @@ def hand_record(*, game: Game, outcome: Outcome, request_id: uuid.UUID | None, u
                 existing = Hand.objects.filter(game=locked, request_id=request_id).first()
                 if existing is not None:
                     return Recorded(existing, False, None)
-                if Change.objects.filter(game=locked, request_id=request_id).exists():
+                resent = Change.objects.filter(game=locked, request_id=request_id, hand_number__isnull=False)
+                if resent.exists():
                     raise ServiceError("resent_deleted", "this hand was recorded and has been deleted since")
             if locked.ended:
                 raise ServiceError("game_ended", "the game was ended; reopen it to record more hands")
             stored = dict(outcome)
             hands = list(locked.hands.all())
+            _check_counts(stored, (), ordinal=len(hands) + 1)
             hand = Hand.objects.create(
                 game=locked, number=locked.next_hand_number, outcome=stored, request_id=request_id
             )
             locked.next_hand_number += 1
             locked.save(update_fields=["next_hand_number"])
-            sheet = _apply(locked, [*hands, hand], hands)
+            sheet = _apply(locked, [*hands, hand], hands, user=user, written={hand.number})
             Change.objects.create(
                 game=locked,
                 hand_number=hand.number,
@@ -139,11 +192,32 @@ def hand_record(*, game: Game, outcome: Outcome, request_id: uuid.UUID | None, u
     return Recorded(hand, True, sheet)
 
 
+def _missing(outcome: object) -> list[str]:
+    """The players whose count an outcome marks as missing."""
+    missing = outcome.get("missing") if isinstance(outcome, Mapping) else None
+    return [name for name in missing if isinstance(name, str)] if isinstance(missing, list) else []
+
+
+def _check_counts(outcome: Outcome, kept: Sequence[str], *, ordinal: int) -> None:
+    """A hand typed by the scorekeeper has every count, except counts that were missing in it
+    already (``kept``): a count is missing only in a hand recorded while its player was out."""
+    for name in _missing(outcome):
+        if name not in kept:
+            raise ServiceError(
+                "count_required", f"hand {ordinal}: the count of {name} is needed", hand=ordinal, player=name
+            )
+
+
 def _current(game: Game, number: int, version: int | None, ordinal: int) -> Hand:
+    """The hand as stored, if it is still the ``version`` the form was shown with."""
     hand = Hand.objects.filter(game=game, number=number).first()
     if hand is None:
         raise ServiceError("hand_gone", f"hand {ordinal} was deleted meanwhile", hand=ordinal)
-    if version is not None and hand.version != version:
+    if version is None:
+        # A correction or delete must say which version it was made against; without it two
+        # phones' edits would both land, the last one silently winning.
+        raise ServiceError("version_required", "the form did not say which version of the hand it changes")
+    if hand.version != version:
         raise StaleEdit(hand=ordinal, current=hand.outcome)
     return hand
 
@@ -166,7 +240,7 @@ def _ordinal(game: Game, number: int) -> int:
     return sheet_ordinals(list(present), [number])[number]
 
 
-def hand_edit(*, hand: Hand, outcome: Outcome, version: int, user: Actor) -> Hand:
+def hand_edit(*, hand: Hand, outcome: Outcome, version: int | None, user: Actor) -> Hand:
     """Correct a hand. ``version`` is the one the form was loaded with: if someone saved the
     hand since, StaleEdit is raised (with the current outcome) and nothing changes."""
     with transaction.atomic():
@@ -177,11 +251,13 @@ def hand_edit(*, hand: Hand, outcome: Outcome, version: int, user: Actor) -> Han
         before = current.outcome
         if before == stored:
             return current
+        _check_counts(stored, _missing(before), ordinal=ordinal)
         hands = list(game.hands.all())
         current.outcome = stored
         current.version += 1
         replaced = [current if h.pk == current.pk else h for h in hands]
-        _apply(game, replaced, hands)
+        follow: list[Change] = []
+        _apply(game, replaced, hands, user=user, written={current.number}, follow=follow)
         current.save(update_fields=["outcome", "version", "updated_at"])
         Change.objects.create(
             game=game,
@@ -192,7 +268,14 @@ def hand_edit(*, hand: Hand, outcome: Outcome, version: int, user: Actor) -> Han
             user=_user(user),
             request_id=current.request_id,
         )
+        _save(follow)
     return current
+
+
+def _save(changes: Sequence[Change]) -> None:
+    """Save the changes that followed from a write, after the write's own change."""
+    for change in changes:
+        change.save()
 
 
 def hand_delete(*, hand: Hand, version: int | None, user: Actor) -> None:
@@ -203,7 +286,8 @@ def hand_delete(*, hand: Hand, version: int | None, user: Actor) -> None:
         remaining = [h for h in shown if h.pk != current.pk]
         before = current.outcome
         number = current.number
-        _apply(game, remaining, shown)
+        follow: list[Change] = []
+        _apply(game, remaining, shown, user=user, follow=follow)
         current.delete()
         Change.objects.create(
             game=game,
@@ -213,45 +297,156 @@ def hand_delete(*, hand: Hand, version: int | None, user: Actor) -> None:
             user=_user(user),
             request_id=current.request_id,
         )
+        _save(follow)
+
+
+class Fill(NamedTuple):
+    """Counts typed for the players whose count a hand misses."""
+
+    version: int | None  # the hand's version when the form was shown
+    left: Mapping[str, int | str]  # player -> points or the cards left
+    laid: Mapping[str, str] | None = None  # credit_laid_down: what they laid down
+
+
+def _is_filled(outcome: Outcome, fill: Fill) -> bool:
+    """The hand already holds exactly these counts (a resend of a save that landed)."""
+    left = outcome.get("left")
+    laid = outcome.get("laid") or {}
+    return (
+        isinstance(left, Mapping)
+        and isinstance(laid, Mapping)
+        and not set(fill.left) & set(_missing(outcome))
+        and all(left.get(name) == count for name, count in fill.left.items())
+        and all(laid.get(name) == value for name, value in (fill.laid or {}).items() if value)
+    )
+
+
+def _filled(outcome: Outcome, fill: Fill) -> dict[str, object]:
+    left = outcome.get("left")
+    result = {**outcome, "left": {**(left if isinstance(left, Mapping) else {}), **fill.left}}
+    laid = {name: value for name, value in (fill.laid or {}).items() if value}
+    if laid:
+        before = outcome.get("laid")
+        result["laid"] = {**(before if isinstance(before, Mapping) else {}), **laid}
+    missing = [name for name in _missing(outcome) if name not in fill.left]
+    if missing:
+        result["missing"] = missing
+    else:
+        result.pop("missing", None)
+    return result
+
+
+def counts_fill(*, game: Game, fills: Mapping[int, Fill], user: Actor) -> list[Hand]:
+    """Fill in counts that hands miss (recorded while a player was out, before a correction
+    brought him back): ``fills`` maps hand numbers to the counts typed. One transaction: all
+    the hands are filled, or none. Each filled hand is a correction of its own in the history,
+    so each can be undone alone. A player not in ``left`` stays missing.
+
+    A resend finds the counts already there and changes nothing; a hand saved by someone else
+    since the form was shown raises StaleEdit; a count that is not missing is refused. Returns
+    the hands filled."""
+    with transaction.atomic():
+        locked = _locked(game)
+        hands = list(locked.hands.all())
+        ordinals = sheet_ordinals([h.number for h in hands], list(fills))
+        by_number = {h.number: h for h in hands}
+        changed: list[tuple[Hand, Outcome]] = []
+        for number, fill in sorted(fills.items()):
+            ordinal = ordinals[number]
+            hand = by_number.get(number)
+            if hand is None:
+                raise ServiceError("hand_gone", f"hand {ordinal} was deleted meanwhile", hand=ordinal)
+            if not fill.left or _is_filled(hand.outcome, fill):
+                continue
+            if fill.version is None:
+                raise ServiceError(
+                    "version_required", "the form did not say which version of the hand it changes"
+                )
+            if hand.version != fill.version:
+                raise StaleEdit(hand=ordinal, current=hand.outcome)
+            for name in fill.left:
+                if name not in _missing(hand.outcome):
+                    raise ServiceError(
+                        "count_not_missing",
+                        f"hand {ordinal}: the count of {name} is not missing",
+                        hand=ordinal,
+                        player=name,
+                    )
+            changed.append((hand, hand.outcome))
+            hand.outcome = _filled(hand.outcome, fill)
+            hand.version += 1
+        if not changed:
+            return []
+        follow: list[Change] = []
+        _apply(locked, hands, hands, user=user, written={hand.number for hand, _ in changed}, follow=follow)
+        for hand, before in changed:
+            hand.save(update_fields=["outcome", "version", "updated_at"])
+            Change.objects.create(
+                game=locked,
+                hand_number=hand.number,
+                action=Change.Action.EDITED,
+                before=before,
+                after=hand.outcome,
+                user=_user(user),
+                request_id=hand.request_id,
+            )
+        _save(follow)
+    return [hand for hand, _ in changed]
 
 
 def change_undo(*, change: Change, user: Actor) -> Change:
-    """Undo one change, if the hand is still as that change left it (otherwise undo the
-    later changes first). The undo is itself a change, so it can be undone too."""
+    """Undo one change, if the hand (or the game's end) is still as that change left it
+    (otherwise undo the later changes first). The undo is itself a change, so it can be undone
+    too. A new edit link is never undone (that would bring back the link it ended)."""
     with transaction.atomic():
         game = _locked(change.game)
         if Change.objects.filter(undoes=change).exists():
             raise ServiceError("already_undone", "this change was already undone")
-        hand = Hand.objects.filter(game=game, number=change.hand_number).first()
+        if change.action == Change.Action.NEW_LINK:
+            raise ServiceError("not_undoable", "a new edit link is not undone; make another one")
+        if change.action in Change.END_ACTIONS:
+            return _undo_end(game, change, user)
+        number = change.hand_number
+        assert number is not None  # every other change is a hand's
+        if marks_only(change):
+            raise ServiceError(
+                "follows_change", "this change followed from a change to an earlier hand; undo that one"
+            )
+        hand = Hand.objects.filter(game=game, number=number).first()
         hands = list(game.hands.all())
+        follow: list[Change] = []
+        # Missing counts are marked and unmarked by the writes themselves: an outcome is
+        # compared, and put back, as recorded (the marks then follow the game as it stands).
         if change.action == Change.Action.DELETED:
             if hand is not None or change.before is None:
                 raise ServiceError("changed_since", "the hand was changed after this; undo that first")
-            restored = Hand(
-                game=game, number=change.hand_number, outcome=change.before, request_id=change.request_id
-            )
+            restored = Hand(game=game, number=number, outcome=change.before, request_id=change.request_id)
             ordered = sorted([*hands, restored], key=lambda h: h.number)
             restored.save()
-            _apply(game, ordered, hands)
-            action, before, after = Change.Action.ADDED, None, change.before
+            _apply(game, ordered, hands, user=user, written={number}, typed=False, follow=follow)
+            if restored.outcome != change.before:
+                restored.save(update_fields=["outcome", "updated_at"])
+            action, before, after = Change.Action.ADDED, None, restored.outcome
         else:
-            if hand is None or hand.outcome != change.after:
+            if hand is None or unmarked(hand.outcome) != unmarked(change.after):
                 raise ServiceError("changed_since", "the hand was changed after this; undo that first")
+            current = hand.outcome
             if change.action == Change.Action.ADDED:
                 remaining = [h for h in hands if h.pk != hand.pk]
-                _apply(game, remaining, hands)
+                _apply(game, remaining, hands, user=user, follow=follow)
                 hand.delete()
-                action, before, after = Change.Action.DELETED, change.after, None
+                action, before, after = Change.Action.DELETED, current, None
             else:
                 assert change.before is not None
                 hand.outcome = change.before
                 hand.version += 1
-                _apply(game, [hand if h.pk == hand.pk else h for h in hands], hands)
+                replaced = [hand if h.pk == hand.pk else h for h in hands]
+                _apply(game, replaced, hands, user=user, written={number}, typed=False, follow=follow)
                 hand.save(update_fields=["outcome", "version", "updated_at"])
-                action, before, after = Change.Action.EDITED, change.after, change.before
-        return Change.objects.create(
+                action, before, after = Change.Action.EDITED, current, hand.outcome
+        undo = Change.objects.create(
             game=game,
-            hand_number=change.hand_number,
+            hand_number=number,
             action=action,
             before=before,
             after=after,
@@ -259,3 +454,15 @@ def change_undo(*, change: Change, user: Actor) -> Change:
             undoes=change,
             request_id=change.request_id,
         )
+        _save(follow)
+        return undo
+
+
+def _undo_end(game: Game, change: Change, user: Actor) -> Change:
+    """Reopen a game that ``change`` ended, or end again one it reopened, if the game's end
+    has not changed since (no later end or reopening)."""
+    left_ended = change.action == Change.Action.ENDED
+    later = Change.objects.filter(game=game, action__in=Change.END_ACTIONS, pk__gt=change.pk).exists()
+    if later or game.ended != left_ended:
+        raise ServiceError("changed_since", "the game was ended or reopened after this; undo that first")
+    return set_ended(game, ended=not left_ended, user=_user(user), undoes=change)

@@ -9,7 +9,7 @@ request id, unique per club), refuses stale edits (versions) and is recorded as 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import IntegrityError, transaction
@@ -148,7 +148,9 @@ def record_change(
     )
 
 
-def idempotent(club: Club | None, request_id: uuid.UUID | None, write):  # type: ignore[no-untyped-def]
+def idempotent[T: ClubChange | None](
+    club: Club | None, request_id: uuid.UUID | None, write: Callable[[], T]
+) -> T | ClubChange:
     """Run ``write`` in a transaction; a resend (same request id) returns the first change."""
     replay = _replayed(club, request_id)
     if replay is not None:
@@ -192,7 +194,7 @@ def player_rename(
         data = {"player": current.pk, "before": before, "after": new_name}
         return record_change(current.club, ClubChange.Action.RENAMED, data, user, request_id)
 
-    return idempotent(player.club, request_id, write)  # type: ignore[no-any-return]
+    return idempotent(player.club, request_id, write)
 
 
 def _move_seats(seat_ids: Sequence[int], to: Player) -> None:
@@ -269,7 +271,7 @@ def player_merge(
         assert change is not None
         return change
 
-    return idempotent(club, request_id, write)  # type: ignore[no-any-return]
+    return idempotent(club, request_id, write)
 
 
 def unmerge(change: ClubChange, user: Actor) -> ClubChange:
@@ -361,3 +363,11 @@ def player_claim(*, player: Player, user: User, claim: bool) -> Player:
         current.version += 1
         current.save(update_fields=["user", "version"])
     return current
+
+
+def account_rename(*, user: User, name: str) -> None:
+    """Set the name a user is shown under in games' histories (empty: his user name)."""
+    shown = check_name(name) if name.strip() else ""
+    if user.first_name != shown:
+        user.first_name = shown
+        user.save(update_fields=["first_name"])

@@ -13,7 +13,8 @@ from games.engine.cards import RANKS, SUITS, Card
 from games.engine.errors import EngineError
 from games.engine.rules import RuleSet
 from games.messages import error_message
-from games.models import Membership
+from games.models import Change, Membership
+from games.sheet import marks_only
 
 register = template.Library()
 
@@ -99,7 +100,16 @@ def outcome_summary(outcome: Mapping[str, object] | None) -> str:
         counts = outcome.get(key)
         if isinstance(counts, Mapping):
             parts.extend(f"{name} {value}" for name, value in counts.items())
+    missing = outcome.get("missing")
+    if isinstance(missing, list):
+        parts.extend(_("%(name)s: count missing") % {"name": name} for name in missing)
     return "; ".join(parts)
+
+
+@register.filter(name="marks_only")
+def marks_only_filter(change: Change) -> bool:
+    """The change only marked or unmarked missing counts (undone with the change it followed)."""
+    return marks_only(change)
 
 
 @register.filter
@@ -112,3 +122,11 @@ def family_name(key: str) -> str:
 def role_name(role: str) -> str:
     """A club role's name in the current language."""
     return str(Membership.Role(role).label) if role in Membership.Role.values else role
+
+
+@register.filter
+def display_name(user: object) -> str:
+    """How a user is named on a game's pages: the first name if set, else the username.
+    Only shown to those who may edit the game (others read "a scorekeeper")."""
+    first = getattr(user, "first_name", "")
+    return first.strip() if isinstance(first, str) and first.strip() else str(getattr(user, "username", ""))

@@ -114,7 +114,9 @@ def snapshot() -> dict[str, list[tuple[Any, ...]]]:
         "seats": list(Seat.objects.order_by("pk").values_list("pk", "player_id", "name")),
         "results": list(Result.objects.order_by("pk").values_list("pk", "player_id", "total", "place")),
         "club_changes": list(ClubChange.objects.order_by("pk").values_list("pk", "action", "undoes_id")),
-        "games": list(Game.objects.order_by("pk").values_list("pk", "club_id", "owner_id", "ended")),
+        "games": list(
+            Game.objects.order_by("pk").values_list("pk", "club_id", "owner_id", "ended", "edit_token")
+        ),
         "hands": list(Hand.objects.order_by("pk").values_list("pk", "game_id", "number", "version")),
     }
 
@@ -257,6 +259,12 @@ ACTIONS: dict[str, Action] = {
         lambda w, c: {"request_id": str(uuid.uuid4()), "closer": "Ann", "points_1": "23", "points_2": "5"},
         lambda w, a, r: Hand.objects.filter(game=w.game).count() == 1,
     ),
+    "POST new edit link": Action(
+        "post",
+        lambda w: f"/g/{w.game.public_id}/new-edit-link/",
+        lambda w, c: {"request_id": str(uuid.uuid4())},
+        lambda w, a, r: refresh(w.game).edit_token != w.game.edit_token,
+    ),
     "POST join": Action(
         "post",
         lambda w: f"/clubs/join/{w.invite.token}/",
@@ -293,6 +301,8 @@ PUBLIC_TABLE: dict[str, tuple[str, ...]] = {
     "GET new club game": (NO_CLUB, NO_CLUB, OK, OK, NO_CLUB, OK),
     "POST new club game": (NO_CLUB, NO_CLUB, OK, OK, NO_CLUB, OK),
     "POST hand": (DENIED, DENIED, OK, OK, DENIED, OK),
+    # The club game's edit link: replaced by the club's organisers (the game has no owner).
+    "POST new edit link": (DENIED, DENIED, DENIED, OK, DENIED, OK),
     "POST join": (LOGIN, OK, OK, OK, OK, OK),
 }
 MEMBERS_TABLE: dict[str, tuple[str, ...]] = {
@@ -315,6 +325,7 @@ MEMBERS_TABLE: dict[str, tuple[str, ...]] = {
     "POST new club game": (NO_CLUB, NO_CLUB, OK, OK, NO_CLUB, OK),
     # A game's page is public by its address; writing it needs a role (or the edit link).
     "POST hand": (DENIED, DENIED, OK, OK, DENIED, OK),
+    "POST new edit link": (DENIED, DENIED, DENIED, OK, DENIED, OK),
     # The invite link is what lets an outsider in.
     "POST join": (LOGIN, OK, OK, OK, OK, OK),
 }

@@ -135,23 +135,33 @@ def test_an_edit_that_eliminates_a_player_of_later_hands_names_that_hand() -> No
     assert totals(client, game) == ["−5", "40", "12"]
 
 
-def test_deleting_the_hand_that_eliminated_a_player_names_the_hand_it_breaks() -> None:
-    """Without hand 1, Bob is back in the game, but hand 2 has no count for him."""
+def test_deleting_the_hand_that_eliminated_a_player_brings_him_back_with_his_count_missing() -> None:
+    """Without hand 1, Bob is back in the game: hand 2 was recorded without him, so it is kept
+    and marked as missing his count (issue 14, item 10); undoing the deletion unmarks it."""
     client, game = zoliky_with_bob_out()
+    recorded = outcomes(game)
     response = client.post(f"/g/{game.public_id}/hands/1/delete/", {"version": "1"}, follow=True)
-    messages = alerts(response)
-    assert messages == ["Hand 1 was not deleted: Hand 2: the cards left of Bob is missing"], messages
+    assert alerts(response) == []
+    assert "Hand 1 deleted." in text(response)
+    assert "Bob's count missing in hand 1" in text(response)  # hand 2 is the sheet's hand 1 now
+    assert totals(client, game) == ["−10", "0", "7"]
+    assert outcomes(game) == [{"closer": "Ann", "from_hand": False, "left": {"Cid": 7}, "missing": ["Bob"]}]
+    deleted = Change.objects.get(action="deleted")
+    client.post(f"/g/{game.public_id}/history/{deleted.pk}/undo/")
+    assert outcomes(game) == recorded
     assert totals(client, game) == ["−20", "104", "13"]
 
 
-def test_undo_that_cannot_be_applied_names_the_hand_as_shown() -> None:
-    """Undoing the recording of hand 1 would bring Bob back; hand 2 (as shown) breaks."""
+def test_undoing_the_hand_that_eliminated_a_player_brings_him_back_with_his_count_missing() -> None:
+    """Undoing the recording of hand 1 brings Bob back: hand 2 (as shown) misses his count."""
     client, game = zoliky_with_bob_out()
     added = Change.objects.filter(action="added").order_by("id").first()
     assert added is not None
     response = client.post(f"/g/{game.public_id}/history/{added.pk}/undo/", follow=True)
-    assert alerts(response) == ["The change was not undone: Hand 2: the cards left of Bob is missing"]
-    assert totals(client, game) == ["−20", "104", "13"]
+    assert alerts(response) == []
+    assert "Change undone." in text(response)
+    assert totals(client, game) == ["−10", "0", "7"]
+    assert [h.get("missing") for h in outcomes(game)] == [["Bob"]]  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize(

@@ -114,12 +114,30 @@ def test_names_read_alike_whatever_the_case_spacing_and_unicode_form() -> None:
         ("A" * (MAX_NAME + 1), "name_too_long"),
         ("Ann\x00", "name_control"),
         ("Ann\x1b[31m", "name_control"),
-        ("An\u200bn", "name_control"),  # zero-width space: two "Ann"s that look alike
-        ("Ann\u202e", "name_control"),  # right-to-left override
+        ("\u200b\u202e\u2066", "name_empty"),  # nothing visible left
     ],
 )
 def test_bad_names_are_refused_with_a_code(raw: str, code: str) -> None:
     assert refused(lambda: check_name(raw)) == code
+
+
+@pytest.mark.parametrize(
+    "disguised",
+    [
+        "An\u200bn",  # zero-width space
+        "Ann\u202e",  # right-to-left override
+        "\u2067Ann\u2069",  # isolates
+        "A\u200dnn\ufeff",  # zero-width joiner, byte-order mark
+    ],
+)
+def test_invisible_characters_are_dropped_so_lookalikes_are_one_name(disguised: str) -> None:
+    assert check_name(disguised) == "Ann"
+    assert name_key(disguised) == name_key("Ann")
+    club = ClubFactory.create()
+    GameFactory.create(players=["Ann", "Bob"], club=club)
+    again = GameFactory.create(players=[disguised, "Bob"], club=club)
+    assert Player.objects.filter(club=club).count() == 2
+    assert [s.name for s in again.seats.all()] == ["Ann", "Bob"]
 
 
 @pytest.mark.parametrize(("raw", "code"), [("A" * 10_000, "name_too_long"), ("Bob\x07", "name_control")])

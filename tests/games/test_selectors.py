@@ -37,7 +37,7 @@ from games.selectors.players import (
 from games.selectors.sheets import game_history, game_sheet
 from games.services.access import club_role
 from games.services.clubs import club_change_undo, invite_create, membership_set_role
-from games.services.games import game_end
+from games.services.games import edit_link_renew, game_end
 from games.services.hands import change_undo, hand_edit, hand_record
 from games.services.players import player_claim, player_merge, player_rename
 from tests.factories import ClubFactory, GameFactory, UserFactory, add_member
@@ -290,6 +290,12 @@ def test_game_reads_take_a_fixed_number_of_queries(
     with django_assert_num_queries(2):
         sheet = game_sheet(game=game)
     assert sheet.error is None and len(sheet.rows) == game.hands.count()
+    # Changes to the game itself (no hand) are in its history too.
+    end = game_end(game=game, ended=not game.ended, user=world.scorekeeper)
+    assert end is not None
+    change_undo(change=end, user=None)
+    edit_link_renew(game=game, user=world.organiser)
+    game = Game.objects.get(pk=world.table.pk)
     with django_assert_num_queries(4):
         history = game_history(game=game)
         seen = [

@@ -160,7 +160,7 @@ def test_more_copies_than_the_pack_across_players() -> None:
 def test_outcome_shape() -> None:
     rejected("zoliky", ["not", "an", "object"], "outcome_not_object")
     error = rejected("zoliky", zol(closser="Ann"), "unknown_field")
-    fields = "players, closer, from_hand, left, laid, kept_joker"
+    fields = "players, closer, from_hand, left, laid, kept_joker, missing"
     assert error.message == f"zoliky outcomes have no field 'closser' (fields: {fields})"
     rejected("zoliky", {"players": ZOL, "left": {}}, "missing_field")
     rejected("zoliky", {"closer": "Ann", "left": {}}, "missing_field")

@@ -97,12 +97,21 @@ class Command(BaseCommand):
         if not settings.DEBUG:
             raise CommandError("Demo data has a known password; it is only loaded with DEBUG on.")
         user_model = get_user_model()
+        # An ordinary account: it organises the demo club through its membership. Its password is
+        # printed and shown in the README, so it must never open the admin; a database made by an
+        # older version (where demo was a superuser) is demoted here.
         user, created = user_model.objects.get_or_create(
-            username=DEMO_USERNAME, defaults={"first_name": "Demo", "is_staff": True, "is_superuser": True}
+            username=DEMO_USERNAME, defaults={"first_name": "Demo"}
         )
         if created:
             user.set_password(DEMO_PASSWORD)
             user.save()
+        elif user.is_staff or user.is_superuser:
+            user.is_staff = user.is_superuser = False
+            user.save(update_fields=["is_staff", "is_superuser"])
+            user.user_permissions.clear()
+            user.groups.clear()
+            self.stdout.write(f"Demo organiser {DEMO_USERNAME} is no longer staff or superuser.")
         self.stdout.write(f"Demo organiser: {DEMO_USERNAME} / {DEMO_PASSWORD}")
         for family, house_rules, players, hands in DEMO_GAMES:
             if Game.objects.filter(owner=user, family=family, club=None).exists():
@@ -121,5 +130,5 @@ class Command(BaseCommand):
                     )
                     for outcome in hands:
                         hand_record(game=game, outcome=outcome, request_id=None, user=user)
-                    game_end(game=game, ended=True)
+                    game_end(game=game, ended=True, user=user)
             self.stdout.write(f"Demo club: /c/{club.slug}/")
