@@ -6,7 +6,7 @@ PORT ?= 8000
 HOST ?= 0.0.0.0
 PYTHON_FOUND = $(shell PYTHON="$(PYTHON)" scripts/find-python)
 
-.PHONY: run test lint typecheck pytest install install-dev messages bench clean
+.PHONY: run test lint typecheck pytest install install-dev messages bench bench-load clean
 
 run: $(VENV)/.installed-run
 	$(PY) manage.py migrate --noinput
@@ -49,8 +49,14 @@ messages: $(VENV)/.installed-dev
 	$(PY) manage.py makemessages --all --no-obsolete --ignore=.venv --ignore=staticfiles
 	$(PY) manage.py compilemessages --ignore=.venv
 
+# Every figure beside its peer or baseline (bench/README.md); the load test needs PostgreSQL.
 bench: $(VENV)/.installed-dev
 	$(PY) bench/bench_engine.py
+	$(PY) bench/bench_parse.py
+	$(PY) bench/bench_site.py
+
+bench-load: $(VENV)/.installed-dev
+	$(PY) bench/load_saves.py
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache

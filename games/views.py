@@ -6,15 +6,20 @@ with just the part of the page that changed.
 
 from __future__ import annotations
 
+import hashlib
 import uuid
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.cache import add_never_cache_headers, patch_cache_control
+from django.utils.safestring import SafeString
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 from django_htmx.middleware import HtmxDetails
@@ -30,7 +35,14 @@ from games.models import Game, Hand
 from games.selectors.clubs import recording_clubs
 from games.selectors.games import game_by_public_id, game_change, user_games
 from games.selectors.players import recent_players
-from games.selectors.sheets import game_history, game_sheet, game_table
+from games.selectors.sheets import (
+    Recent,
+    game_history,
+    game_sheet,
+    game_table,
+    recent_sheet,
+    sheet_version,
+)
 from games.services.access import (
     can_edit,
     can_renew_link,
@@ -125,13 +137,82 @@ def game_new_family(request: HtmxHttpRequest, family: str) -> HttpResponse:
     return render(request, "games/new_family.html", context)
 
 
+# The totals and the table of a sheet as drawn, per game version, edit right and language:
+# the same for everyone who sees them so (no form, no token in them).
+SHEET_PARTS: Recent[tuple[object, ...], dict[str, SafeString]] = Recent(512)
+
+
+def _sheet_parts(sheet: Sheet, editable: bool) -> dict[str, SafeString]:
+    def draw() -> dict[str, SafeString]:
+        context = {"game": sheet.game, "sheet": sheet, "editable": editable}
+        return {name: render_to_string(f"games/_{name}.html", context) for name in ("totals", "sheet")}
+
+    return SHEET_PARTS.get_or_make((*sheet_version(sheet.game), editable, get_language()), draw)
+
+
+def _viewer(request: HtmxHttpRequest, game: Game) -> tuple[str | None, bool]:
+    """The user's role in the game's club (1 query for a member of a club's game) and whether
+    he may record hands."""
+    role = club_role(user=request.user, club=game.club) if game.club is not None else None
+    return role, can_edit(request=request, game=game, role=role)
+
+
+def _etag(request: HtmxHttpRequest, game: Game, *parts: object) -> str | None:
+    """The ETag of a game's page as this viewer gets it, or None when the page must be drawn
+    anew (messages are waiting to be shown). It changes with every write to the game (its
+    ``updated_at``), and with whatever else the page shows: who asks and what he may do, the
+    language, the CSRF cookie the forms' tokens come from, the owner's and the club's names."""
+    if len(messages.get_messages(request)):  # type: ignore[arg-type]
+        return None
+    owner = game.owner
+    club = game.club
+    seen = (
+        *sheet_version(game),
+        request.user.pk,
+        get_language(),
+        _csrf_secret(request),
+        owner and (owner.username, owner.first_name),
+        club and (club.slug, club.name, club.visibility, club.version),
+        *parts,
+    )
+    return '"' + hashlib.sha256(repr(seen).encode()).hexdigest()[:32] + '"'
+
+
+def _csrf_secret(request: HtmxHttpRequest) -> str:
+    """The CSRF secret the page's forms are signed with (made now if the browser has none,
+    and then sent with the page): a 304 keeps a page whose tokens still match the cookie."""
+    if "CSRF_COOKIE" not in request.META:
+        get_token(request)
+    return str(request.META.get("CSRF_COOKIE", ""))
+
+
+def _not_modified(request: HtmxHttpRequest, etag: str | None) -> bool:
+    wanted = request.headers.get("If-None-Match", "")
+    return etag is not None and etag in (tag.strip().removeprefix("W/") for tag in wanted.split(","))
+
+
+def _with_etag(response: HttpResponse, etag: str | None, editable: bool) -> HttpResponse:
+    """An editor's page shows the edit link: never stored (the answer to a poller that sends
+    its ETag itself can still be 304). Anyone else's may be kept and asked for again."""
+    if etag is not None:
+        response["ETag"] = etag
+    if editable:
+        add_never_cache_headers(response)
+    else:
+        patch_cache_control(response, private=True, no_cache=True)
+    return response
+
+
 def _detail_context(
-    request: HtmxHttpRequest, game: Game, form: HandForm | None = None, sheet: Sheet | None = None
+    request: HtmxHttpRequest,
+    game: Game,
+    form: HandForm | None = None,
+    sheet: Sheet | None = None,
+    viewer: tuple[str | None, bool] | None = None,
 ) -> dict[str, object]:
     """The score sheet page; ``sheet`` when the caller already scored the game as it stands."""
-    sheet = sheet or game_sheet(game=game)
-    role = club_role(user=request.user, club=game.club) if game.club is not None else None
-    editable = can_edit(request=request, game=game, role=role)
+    sheet = sheet or recent_sheet(game=game)
+    role, editable = viewer or _viewer(request, game)
     finished = sheet.closed  # an end condition is met: no more hands, even with counts missing
     if editable and form is None and not finished:
         form = _new_hand_form(sheet)
@@ -139,6 +220,7 @@ def _detail_context(
     return {
         "game": game,
         "sheet": sheet,
+        "parts": _sheet_parts(sheet, editable),
         "editable": editable,
         "form": form,
         "rules": sheet.rules,
@@ -151,10 +233,16 @@ def _detail_context(
     }
 
 
-@never_cache  # private, no-store: an editor's page shows the edit link
 def game_detail(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     game = _game(public_id)
-    return render(request, "games/detail.html", _detail_context(request, game))
+    role, editable = _viewer(request, game)
+    renew = editable and can_renew_link(request=request, game=game, role=role)
+    visible = game.club is not None and can_view_club(club=game.club, role=role)
+    etag = _etag(request, game, "detail", editable, renew, visible)
+    if _not_modified(request, etag):
+        return _with_etag(HttpResponse(status=304), etag, editable)
+    response = render(request, "games/detail.html", _detail_context(request, game, viewer=(role, editable)))
+    return _with_etag(response, etag, editable)
 
 
 @require_POST
@@ -377,18 +465,23 @@ def missing_counts(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
 
 def history(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     game = _game(public_id)
+    editable = can_edit(request=request, game=game)
+    etag = _etag(request, game, "history", editable)
+    if _not_modified(request, etag):
+        return _with_etag(HttpResponse(status=304), etag, editable=False)
     found = game_history(game=game)
-    return render(
+    response = render(
         request,
         "games/history.html",
         {
             "game": game,
             "changes": found.changes,
-            "editable": can_edit(request=request, game=game),
+            "editable": editable,
             "players": found.players,
             "labels": found.labels,
         },
     )
+    return _with_etag(response, etag, editable=False)
 
 
 @require_POST

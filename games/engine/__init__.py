@@ -12,19 +12,27 @@ from typing import TYPE_CHECKING
 
 from .cards import JOKER, Card, card_code, tile_code
 from .errors import EngineError
-from .laydown import Laydown, check_laydown
-from .melds import Meld, check_meld
 from .messages import MESSAGES
 from .notation import code, codes, parse_hand, parse_melds
 from .rules import FAMILIES, OPTIONS, RuleSet, parse_settings, rule_set
-from .values import card_value, hand_value
 
 if TYPE_CHECKING:
     from .arrange import Arrangement
     from .gin import KnockCheck, LayoffResult, knock_check, layoff
+    from .laydown import Laydown, check_laydown
+    from .melds import Meld, check_meld
     from .opening import best_opening
+    from .values import card_value, hand_value
 
+# Imported on first use: the command line starts faster when it does not load what its
+# command never calls (and the solver modules import this package).
 _SOLVER_NAMES = {
+    "Laydown": "laydown",
+    "check_laydown": "laydown",
+    "Meld": "melds",
+    "check_meld": "melds",
+    "card_value": "values",
+    "hand_value": "values",
     "Arrangement": "arrange",
     "KnockCheck": "gin",
     "LayoffResult": "gin",
@@ -35,7 +43,7 @@ _SOLVER_NAMES = {
 
 
 def __getattr__(name: str) -> object:
-    """The solver's names, imported on first use (the solver modules import this package)."""
+    """The names of ``_SOLVER_NAMES``, imported on first use."""
     module = _SOLVER_NAMES.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -18,6 +18,7 @@ SUIT_LETTERS = "SHDC"
 SUIT_SYMBOLS = "♠♥♦♣"
 COLOUR_LETTERS = "KBRY"
 RANK_LETTERS = {1: "A", 10: "T", 11: "J", 12: "Q", 13: "K"}
+_RANK_CODES = ["JK"] + [RANK_LETTERS.get(rank, str(rank)) for rank in RANKS]  # by rank
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -38,9 +39,9 @@ JOKER = Card(JOKER_RANK, 0)
 
 def card_code(card: Card) -> str:
     """Canonical card notation: rank then suit letter, ten as ``T`` (``AS``, ``TH``, ``JK``)."""
-    if card.is_joker:
+    if card.rank == JOKER_RANK:
         return "JK"
-    return RANK_LETTERS.get(card.rank, str(card.rank)) + SUIT_LETTERS[card.suit]
+    return _RANK_CODES[card.rank] + SUIT_LETTERS[card.suit]
 
 
 def tile_code(tile: Card) -> str:

@@ -12,33 +12,39 @@ import argparse
 import io
 import json
 import sys
-import traceback
 from collections.abc import Callable, Sequence
 from typing import NoReturn, TextIO
 
 from .errors import EngineError
-from .laydown import check_laydown
-from .melds import check_meld
 from .messages import fail
 from .notation import check_pack, code, codes, parse_hand, parse_melds
 from .rules import FAMILIES, OPTIONS, RuleSet, parse_settings, rule_set
-from .values import hand_value
 
 PROG = "python -m games.engine"
+_JSON = json.JSONEncoder(ensure_ascii=False, default=str)  # one encoder for every line
 Result = dict[str, object]
 
 
+# Each command imports what it needs, so that starting the program loads no more.
+
+
 def _check(line: str, rules: RuleSet) -> Result:
+    from .melds import check_meld
+
     meld = check_meld(parse_hand(line, rules), rules)
     jokers = {str(pos): code(card, rules) for pos, card in meld.jokers.items()}
     return {"ok": True, "kind": meld.kind, "points": meld.points, "jokers": jokers}
 
 
 def _laydown(line: str, rules: RuleSet) -> Result:
+    from .laydown import check_laydown
+
     return {"ok": True, "points": check_laydown(parse_melds(line, rules), rules).points}
 
 
 def _value(line: str, rules: RuleSet) -> Result:
+    from .values import hand_value
+
     return {"ok": True, "points": hand_value(parse_hand(line, rules), rules)}
 
 
@@ -60,6 +66,7 @@ def _layoff(line: str, rules: RuleSet, *, against_gin: bool) -> Result:
     if not sep or "||" in opponent_text:
         raise fail("bad_line", reason="expected KNOCKER MELDS | ... || OPPONENT CARDS")
     from .gin import layoff
+    from .laydown import check_laydown
 
     knocker = parse_melds(knocker_text, rules)
     opponent = parse_hand(opponent_text, rules)
@@ -197,9 +204,11 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
         except EngineError as error:
             result = error.as_dict()
         except Exception as error:  # a bug: report it on this line, keep going, exit 1
+            import traceback
+
             traceback.print_exc(file=sys.stderr)
             result = fail("internal_error", reason=f"{type(error).__name__}: {error}").as_dict()
             status = 1
-        sink.write(json.dumps(result, ensure_ascii=False, default=str) + "\n")
+        sink.write(_JSON.encode(result) + "\n")
         sink.flush()
     return status

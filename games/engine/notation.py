@@ -12,9 +12,11 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from operator import eq
 
 from .cards import (
     COLOUR_LETTERS,
+    JOKER,
     JOKER_RANK,
     RANK_LETTERS,
     SUIT_LETTERS,
@@ -27,7 +29,6 @@ from .errors import EngineError
 from .messages import fail
 from .rules import RuleSet
 
-_SEPARATORS = re.compile(r"[\s,;]+")
 _EQUALS = re.compile(r"\s*=\s*")
 # The white suit symbols and the emoji variation selector are accepted too.
 _SUIT_CHARS = {c: i for i, c in enumerate(SUIT_LETTERS)} | {c: i for i, c in enumerate(SUIT_SYMBOLS)}
@@ -39,29 +40,49 @@ _CARD_EXAMPLES = "AS, 10H, TH, ♥7, JK, JK=4H"
 _TILE_EXAMPLES = "R7, B13, K1, Y5, JK, JK=R7"
 
 
+def _cases(spelling: str) -> set[str]:
+    """The letter cases players type (``QD``, ``qd``, ``Qd``); parse_token reads any other."""
+    return {spelling.upper(), spelling.lower(), spelling.capitalize()}
+
+
+def _spellings(letters: dict[str, int], numbers: dict[str, int]) -> dict[str, Card]:
+    """Every spelling of every real card or tile (letter and number in either order, in the
+    usual letter cases), mapped to one shared Card per identity: reading a token is one dict
+    lookup."""
+    shared = {(n, s): Card(n, s) for n in set(numbers.values()) for s in set(letters.values())}
+    table: dict[str, Card] = {}
+    for letter, suit in letters.items():
+        for number, rank in numbers.items():
+            for spelling in (number + letter, letter + number):
+                table |= dict.fromkeys(_cases(spelling), shared[rank, suit])
+    return table
+
+
+# Cards and tiles are frozen values, so every hand can hold the same instances. Keyed by
+# (tiles, jokers in the pack); a plain joker is read here only where the pack has jokers.
+_CARD_SPELLINGS = _spellings(_SUIT_CHARS, _RANK_WORDS)
+_TILE_SPELLINGS = _spellings(_COLOUR_CHARS, {str(n): n for n in range(1, 14)})
+_JOKER_SPELLINGS = {spelling: JOKER for word in _JOKER_WORDS for spelling in _cases(word)}
+_SPELLINGS = {
+    (False, False): _CARD_SPELLINGS,
+    (False, True): _CARD_SPELLINGS | _JOKER_SPELLINGS,
+    (True, False): _TILE_SPELLINGS,
+    (True, True): _TILE_SPELLINGS | _JOKER_SPELLINGS,
+}
+
+
 def _clean(token: str) -> str:
     return token.replace("\ufe0f", "").upper()
 
 
 def _card(token: str) -> Card | None:
     """A real (non-joker) card from a cleaned token, or None."""
-    if len(token) < 2:
-        return None
-    for suit_char, rank_text in ((token[-1], token[:-1]), (token[0], token[1:])):
-        suit = _SUIT_CHARS.get(suit_char)
-        rank = _RANK_WORDS.get(rank_text)
-        if suit is not None and rank is not None:
-            return Card(rank, suit)
-    return None
+    return _CARD_SPELLINGS.get(token)
 
 
 def _tile(token: str) -> Card | None:
     """A real (non-joker) tile from a cleaned token, or None."""
-    for colour_char, number_text in ((token[:1], token[1:]), (token[-1:], token[:-1])):
-        colour = _COLOUR_CHARS.get(colour_char)
-        if colour is not None and re.fullmatch(r"[1-9]|1[0-3]", number_text):
-            return Card(int(number_text), colour)
-    return None
+    return _TILE_SPELLINGS.get(token)
 
 
 def _bad(token: str, rules: RuleSet) -> EngineError:
@@ -73,6 +94,9 @@ def _bad(token: str, rules: RuleSet) -> EngineError:
 def parse_token(token: str, rules: RuleSet) -> Card:
     """One card or tile; raises EngineError ``bad_token`` or ``no_jokers``."""
     cleaned = _clean(token)
+    card = _tile(cleaned) if rules.tiles else _card(cleaned)
+    if card is not None:
+        return card
     name, sep, declared = cleaned.partition("=")
     if name in _JOKER_WORDS:
         if rules.jokers == 0:
@@ -83,18 +107,26 @@ def parse_token(token: str, rules: RuleSet) -> Card:
         if stands_for is None:
             raise _bad(token, rules)
         return Card(JOKER_RANK, 0, stands_for=stands_for)
-    card = _tile(cleaned) if rules.tiles else _card(cleaned)
-    if sep or card is None:
-        raise _bad(token, rules)
-    return card
+    raise _bad(token, rules)
 
 
 def _tokens(text: str) -> list[str]:
-    return [t for t in _SEPARATORS.split(_EQUALS.sub("=", text.strip())) if t]
+    """Tokens between spaces, commas and semicolons (``str.split`` knows the same whitespace
+    as the regex ``\\s``); spaces around ``=`` are dropped first."""
+    if "=" in text:
+        text = _EQUALS.sub("=", text)
+    return text.replace(",", " ").replace(";", " ").split()
 
 
 def check_pack(cards: Iterable[Card], rules: RuleSet) -> None:
     """Raise EngineError when ``cards`` hold more copies of a card, or more jokers, than the pack."""
+    cards = list(cards)
+    # Fast path on plain numbers (Card hashing is slow): no more jokers than the pack, and no
+    # card more often than the decks. Otherwise the loop below finds and names the culprit.
+    # (Sorted, a card held more than ``decks`` times equals the number ``decks`` places on.)
+    real = sorted([card.rank * 4 + card.suit for card in cards if card.rank != JOKER_RANK])
+    if len(cards) - len(real) <= rules.jokers and not any(map(eq, real, real[rules.decks :])):
+        return
     counts: Counter[Card] = Counter()
     jokers = 0
     for card in cards:
@@ -116,7 +148,11 @@ def parse_hand(text: str, rules: RuleSet) -> list[Card]:
     tokens = _tokens(text)
     if not tokens:
         raise fail("empty")
-    cards = [parse_token(t, rules) for t in tokens]
+    spellings = _SPELLINGS[rules.tiles, rules.jokers > 0]
+    cards = []
+    for token in tokens:
+        card = spellings.get(token)  # the common case; jokers, emoji and errors go the long way
+        cards.append(card if card is not None else parse_token(token, rules))
     check_pack(cards, rules)
     return cards
 

@@ -26,7 +26,9 @@ def user_games(*, user: User | AnonymousUser, game_ids: Sequence[str], limit: in
 
 def game_by_public_id(*, public_id: str) -> Game | None:
     """A game by the id in its address, with its owner and club (1 query)."""
-    return Game.objects.select_related("owner", "club").filter(public_id=public_id).first()
+    # No ORDER BY (the model's ordering, which .first() would add): public_id is unique.
+    found = Game.objects.select_related("owner", "club").filter(public_id=public_id).order_by()[:1]
+    return next(iter(found), None)
 
 
 def game_change(*, game: Game, pk: int) -> Change | None:

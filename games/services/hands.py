@@ -20,6 +20,7 @@ from django.db import IntegrityError, transaction
 
 from games.engine.errors import EngineError
 from games.models import Change, Game, Hand, Seat
+from games.selectors.sheets import remember_sheet
 from games.sheet import Sheet, build_sheet, game_rules, marks_only, sheet_ordinals
 from scoring.game import GameState, rescore, unmarked
 
@@ -127,9 +128,11 @@ def _apply(
         else:
             follow.append(mark)
     store_derived(game, seats, hands, state)
-    return build_sheet(
+    sheet = build_sheet(
         game=game, rules=game_rules(game=game), players=[s.name for s in seats], hands=hands, state=state
     )
+    remember_sheet(sheet)
+    return sheet
 
 
 def _check(state: GameState) -> GameState:

@@ -29,11 +29,34 @@ def score(game: Game, seats: Sequence[Seat], hands: Sequence[Hand]) -> GameState
 def store_derived(game: Game, seats: Sequence[Seat], hands: Sequence[Hand], state: GameState) -> None:
     """Rewrite the game's scores and results from ``state`` (the scoring of ``hands``)."""
     by_name = {seat.name: seat for seat in seats}
-    Score.objects.filter(hand__game=game).delete()
-    Score.objects.bulk_create(
-        Score(hand=hand, seat=by_name[name], points=points)
+    wanted = {
+        (hand.pk, by_name[name].pk): points
         for hand, result in zip(hands, state.hands, strict=True)
         for name, points in result.points.items()
+    }
+    # Only the rows that differ are written: a hand added writes its own scores, not the whole
+    # game's again (test_results checks the rows always equal a fresh scoring).
+    kept: set[tuple[int, int]] = set()
+    gone: list[int] = []
+    changed: list[Score] = []
+    for pk, hand_id, seat_id, points in Score.objects.filter(hand__game=game).values_list(
+        "pk", "hand_id", "seat_id", "points"
+    ):
+        key = (hand_id, seat_id)
+        if key not in wanted:
+            gone.append(pk)
+        else:
+            kept.add(key)
+            if wanted[key] != points:
+                changed.append(Score(pk=pk, hand_id=hand_id, seat_id=seat_id, points=wanted[key]))
+    if gone:
+        Score.objects.filter(pk__in=gone).delete()
+    if changed:
+        Score.objects.bulk_update(changed, ["points"])
+    Score.objects.bulk_create(
+        Score(hand_id=hand_id, seat_id=seat_id, points=points)
+        for (hand_id, seat_id), points in wanted.items()
+        if (hand_id, seat_id) not in kept
     )
     results = seat_results(state)
     Result.objects.filter(game=game).delete()

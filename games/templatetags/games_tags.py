@@ -5,6 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from django import template
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.html import escape, format_html
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from games import families
@@ -14,7 +19,7 @@ from games.engine.errors import EngineError
 from games.engine.rules import RuleSet
 from games.messages import error_message
 from games.models import Change, Membership
-from games.sheet import marks_only
+from games.sheet import Sheet, marks_only
 
 register = template.Library()
 
@@ -76,6 +81,22 @@ def picker_rows(rules: RuleSet) -> list[dict[str, object]]:
     return rows
 
 
+# The card picker as drawn, per rules and language: it shows nothing else (no game, no token).
+_PICKERS: dict[tuple[str, str | None], SafeString] = {}
+
+
+@register.simple_tag
+def picker(rules: RuleSet) -> SafeString:
+    """The card (or tile) picker of a hand form, drawn once per rules and language: 52 keys
+    of template loop were a good part of every page with a hand form."""
+    key = (repr(rules), get_language())  # a RuleSet holds dicts: its repr is its value
+    if key not in _PICKERS:
+        if len(_PICKERS) > 256:  # house rules vary: keep this bounded
+            _PICKERS.clear()
+        _PICKERS[key] = render_to_string("games/_picker.html", {"rules": rules})
+    return _PICKERS[key]
+
+
 @register.filter
 def outcome_summary(outcome: Mapping[str, object] | None) -> str:
     """A one-line reading of a stored outcome for the history page."""
@@ -130,3 +151,37 @@ def display_name(user: object) -> str:
     Only shown to those who may edit the game (others read "a scorekeeper")."""
     first = getattr(user, "first_name", "")
     return first.strip() if isinstance(first, str) and first.strip() else str(getattr(user, "username", ""))
+
+
+CELL = '<td><span class="pts">{}</span><span class="run">{}{}</span></td>'
+
+
+@register.simple_tag
+def sheet_rows(sheet: Sheet, editable: bool) -> SafeString:
+    """The score sheet's body: a row per hand, a cell per player. Drawn here rather than by the
+    template: a 300-hand sheet has 1,200 cells, and a dozen template nodes per cell made the
+    sheet the page's main cost (docs/design/performance.md)."""
+    missing = format_html(
+        '<td class="missing"><span class="pts">—</span><span class="run">{}</span></td>', _("missing")
+    )
+    # The links to correct each hand: games:hand_edit is games:hand_create's address plus the
+    # hand's number (reversed once, not once per row).
+    hands_url = reverse("games:hand_create", args=[sheet.game.public_id])
+    assert reverse("games:hand_edit", args=[sheet.game.public_id, 1]) == f"{hands_url}1/"
+    label = escape(_("Correct hand %(number)s"))
+    rows: list[str] = []
+    for row in sheet.rows:
+        head: str
+        if editable:
+            aria = label % {"number": row.ordinal}
+            head = f'<a href="{hands_url}{row.hand.number}/" aria-label="{aria}">{row.ordinal} ✎</a>'
+        else:
+            head = str(row.ordinal)
+        cells = "".join(
+            missing if absent else CELL.format(signed(points), num(total), " +?" if provisional else "")
+            for points, total, absent, provisional in zip(
+                row.points, row.totals, row.missing, row.provisional, strict=True
+            )
+        )
+        rows.append(f'<tr><th scope="row">{head}</th>{cells}</tr>')
+    return mark_safe("\n".join(rows))  # numbers, and the escaped head

@@ -1,0 +1,100 @@
+"""A sheet asked again unchanged answers 304 from its ETag; anything the page shows changes it."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from django.test import Client
+from pytest_django import DjangoAssertNumQueries
+
+from games.models import Game
+from games.services.hands import hand_record
+from tests.factories import GameFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def editor(game: Game) -> Client:
+    client = Client()
+    assert client.get(f"/g/{game.public_id}/edit/{game.edit_token}/").status_code == 302
+    return client
+
+
+def etag(client: Client, url: str) -> str:
+    response = client.get(url)
+    assert response.status_code == 200
+    return str(response["ETag"])
+
+
+def test_an_unchanged_sheet_answers_304_from_one_query(
+    django_assert_num_queries: DjangoAssertNumQueries,
+) -> None:
+    game = GameFactory.create(family="rummikub", players=["Ann", "Bob"])
+    hand_record(game=game, outcome={"winner": "Ann", "left": {"Bob": 7}}, request_id=None, user=None)
+    viewer = Client()
+    url = f"/g/{game.public_id}/"
+    tag = etag(viewer, url)
+    assert "no-cache" in viewer.get(url)["Cache-Control"]  # kept, and asked again
+    with django_assert_num_queries(1):
+        response = viewer.get(url, HTTP_IF_NONE_MATCH=tag)
+    assert response.status_code == 304 and response["ETag"] == tag and not response.content
+
+
+def test_a_write_changes_the_etag() -> None:
+    game = GameFactory.create(family="rummikub", players=["Ann", "Bob"])
+    viewer = Client()
+    url = f"/g/{game.public_id}/"
+    before = etag(viewer, url)
+    client = editor(game)
+    client.post(
+        f"/g/{game.public_id}/hands/", {"request_id": str(uuid.uuid4()), "winner": "Ann", "cards_1": "R7"}
+    )
+    response = viewer.get(url, HTTP_IF_NONE_MATCH=before)
+    assert response.status_code == 200 and response["ETag"] != before
+    assert "Hand 1:" in response.content.decode()  # the hand just saved
+
+
+def test_an_editor_and_a_viewer_get_different_etags_and_the_editor_page_is_not_stored() -> None:
+    owner = UserFactory.create()
+    game = GameFactory.create(family="rummikub", players=["Ann", "Bob"], owner=owner)
+    url = f"/g/{game.public_id}/"
+    owner_client = Client()
+    owner_client.force_login(owner)
+    stranger = Client()
+    stranger.force_login(UserFactory.create())
+    mine, theirs = etag(owner_client, url), etag(stranger, url)
+    assert mine != theirs
+    # Another viewer's tag never gets a 304 (it would keep his page, or another user's view).
+    assert owner_client.get(url, HTTP_IF_NONE_MATCH=theirs).status_code == 200
+    assert "no-store" in owner_client.get(url)["Cache-Control"]
+    assert editor(game).get(url, HTTP_IF_NONE_MATCH=mine).status_code == 200
+
+
+def test_the_language_changes_the_etag() -> None:
+    game = GameFactory.create(family="rummikub", players=["Ann", "Bob"])
+    viewer = Client()
+    english = etag(viewer, f"/g/{game.public_id}/")
+    czech = viewer.get(f"/cs/g/{game.public_id}/", HTTP_IF_NONE_MATCH=english)
+    assert czech.status_code == 200 and czech["ETag"] != english
+
+
+def test_pending_messages_are_never_answered_304() -> None:
+    game = GameFactory.create(family="rummikub", players=["Ann", "Bob"])
+    client = Client()
+    url = f"/g/{game.public_id}/"
+    tag = etag(client, url)
+    # Opening the edit link leaves a message for the next page (and the right to edit).
+    client.get(f"/g/{game.public_id}/edit/{game.edit_token}/")
+    response = client.get(url, HTTP_IF_NONE_MATCH=tag)
+    assert response.status_code == 200 and "You can now record hands" in response.content.decode()
+
+
+def test_the_history_answers_304_until_the_game_changes() -> None:
+    game = GameFactory.create(family="rummikub", players=["Ann", "Bob"])
+    viewer = Client()
+    url = f"/g/{game.public_id}/history/"
+    tag = etag(viewer, url)
+    assert viewer.get(url, HTTP_IF_NONE_MATCH=tag).status_code == 304
+    hand_record(game=game, outcome={"winner": "Ann", "left": {"Bob": 7}}, request_id=None, user=None)
+    assert viewer.get(url, HTTP_IF_NONE_MATCH=tag).status_code == 200
