@@ -40,9 +40,8 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 
-from games import views  # noqa: E402
+from games import sheet_cache, views  # noqa: E402
 from games.models import Game, Hand, Player, Result, Score, Seat  # noqa: E402
-from games.selectors import sheets  # noqa: E402
 from games.services.games import game_start  # noqa: E402
 from games.services.hands import hand_record  # noqa: E402
 
@@ -68,7 +67,7 @@ def posted(i: int) -> dict[str, str]:
 
 def forget() -> None:
     """Empty this server's recent sheets: the next view is as on a server that did not write."""
-    sheets.SHEETS.clear()
+    sheet_cache.SHEETS.clear()
     views.SHEET_PARTS.clear()
 
 

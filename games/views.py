@@ -35,14 +35,7 @@ from games.models import Game, Hand
 from games.selectors.clubs import recording_clubs
 from games.selectors.games import game_by_public_id, game_change, user_games
 from games.selectors.players import recent_players
-from games.selectors.sheets import (
-    Recent,
-    game_history,
-    game_sheet,
-    game_table,
-    recent_sheet,
-    sheet_version,
-)
+from games.selectors.sheets import game_history, game_sheet, game_table, recent_sheet
 from games.services.access import (
     can_edit,
     can_renew_link,
@@ -66,6 +59,7 @@ from games.services.hands import (
 )
 from games.services.players import similar_players
 from games.sheet import Sheet, game_rules
+from games.sheet_cache import Recent, sheet_version
 from scoring.families import family_info
 
 

@@ -2,71 +2,14 @@
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-
-from django.db import transaction
 
 from games.engine.errors import EngineError
 from games.engine.rules import RuleSet
 from games.models import Change, Game
 from games.sheet import Sheet, build_sheet, game_rules, sheet_ordinals
+from games.sheet_cache import SHEETS, sheet_version
 from scoring.game import GameState, score_game
-
-
-class Recent[K: Hashable, V]:
-    """A small per-process LRU. Only for values keyed by a game's version (see
-    :func:`sheet_version`): a write gives the game a new version, so an entry is never stale,
-    only unused, and several servers each keep their own without disagreeing."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._items: OrderedDict[K, V] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: K) -> V | None:
-        with self._lock:
-            value = self._items.get(key)
-            if value is not None:
-                self._items.move_to_end(key)
-            return value
-
-    def put(self, key: K, value: V) -> None:
-        with self._lock:
-            self._items[key] = value
-            self._items.move_to_end(key)
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
-
-    def get_or_make(self, key: K, make: Callable[[], V]) -> V:
-        value = self.get(key)
-        if value is None:
-            value = make()
-            self.put(key, value)
-        return value
-
-    def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
-
-
-def sheet_version(game: Game) -> tuple[int, str]:
-    """What identifies the game as it stands: every write (hands, its end, its link) saves
-    ``updated_at`` inside its transaction, under the game's row lock."""
-    return (game.pk, game.updated_at.isoformat())
-
-
-# The sheets of the games looked at or written lately, by version.
-SHEETS: Recent[tuple[int, str], Sheet] = Recent(256)
-
-
-def remember_sheet(sheet: Sheet) -> None:
-    """Keep the sheet a write built (its one scoring), once the write is committed: the page
-    that follows the save on this server then scores nothing."""
-    key = sheet_version(sheet.game)
-    transaction.on_commit(lambda: SHEETS.put(key, sheet))
 
 
 def recent_sheet(*, game: Game) -> Sheet:

@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from games.models import Club, ClubChange, Invite, Membership, Player
+from games.names import clean_name, has_control
 
 from .errors import ServiceError
 from .players import Actor, idempotent, record_change, remerge, rename_back, unmerge
@@ -27,8 +28,6 @@ Role = Membership.Role
 
 
 def check_club_name(raw: str) -> str:
-    from games.names import clean_name, has_control
-
     name = clean_name(raw)
     if not name:
         raise ServiceError("club_name_empty", "a club needs a name", field="name")

@@ -20,8 +20,8 @@ from django.db import IntegrityError, transaction
 
 from games.engine.errors import EngineError
 from games.models import Change, Game, Hand, Seat
-from games.selectors.sheets import remember_sheet
 from games.sheet import Sheet, build_sheet, game_rules, marks_only, sheet_ordinals
+from games.sheet_cache import remember_sheet
 from scoring.game import GameState, rescore, unmarked
 
 from .errors import ServiceError, StaleEdit
