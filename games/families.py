@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext
 
-from scoring.families import FAMILY_INFO, FamilyInfo, family_info
+from scoring.families import FAMILY_INFO, FamilyInfo
 
 
 @dataclass(frozen=True)
@@ -27,7 +27,3 @@ def family_name(key: str) -> str:
 
 def family_table() -> list[ShownFamily]:
     return [ShownFamily(info=info, name=gettext(info.name)) for info in FAMILY_INFO.values()]
-
-
-def shown_family(key: str) -> ShownFamily:
-    return ShownFamily(info=family_info(key), name=family_name(key))

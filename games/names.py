@@ -33,8 +33,9 @@ def clean_name(raw: str) -> str:
 
 def has_control(name: str) -> bool:
     """Control, surrogate, private-use or unassigned characters have no place in a name on a
-    score sheet (format characters are dropped by :func:`clean_name` instead)."""
-    return any(unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn") for ch in name)
+    score sheet (format characters are dropped by :func:`clean_name` instead, and tabs or line
+    breaks are spaces to it)."""
+    return any(unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn") and not ch.isspace() for ch in name)
 
 
 def _fitted(key: str) -> str:

@@ -72,10 +72,6 @@ class Sheet:
         return family_info(self.rules.family)
 
     @property
-    def finished(self) -> bool:
-        return self.state is not None and self.state.finished
-
-    @property
     def closed(self) -> bool:
         """No hand can be added: an end condition is met (even if, with counts missing, the
         game is not finished yet)."""
@@ -92,6 +88,10 @@ class Sheet:
         if self.state is None:
             return []
         return [(p, list(hands)) for p, hands in self.state.missing_by_player.items()]
+
+    @property
+    def finished(self) -> bool:
+        return self.state is not None and self.state.finished
 
     @property
     def eliminated_in(self) -> dict[str, int]:

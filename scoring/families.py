@@ -40,9 +40,7 @@ class FamilyInfo:
     eliminates: bool
     min_players: int
     max_players: int
-    # Table sizes for seating a tournament: the fewest, the most, and the size preferred.
-    table_min: int
-    table_max: int
+    # The table size a tournament prefers when seating (tables hold min..max_players).
     table_preferred: int
 
 
@@ -77,8 +75,6 @@ def _info(
         eliminates=eliminates,
         min_players=rules.min_players,
         max_players=rules.max_players,
-        table_min=rules.min_players,
-        table_max=rules.max_players,
         table_preferred=preferred,
     )
 

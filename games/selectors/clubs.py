@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch
 
 from games.models import Club, ClubChange, Game, Invite, Membership, Player, Result
 
@@ -60,10 +60,6 @@ def club_history(*, club: Club, limit: int = 100) -> list[ClubChange]:
     return list(
         ClubChange.objects.filter(club=club).select_related("user").prefetch_related("undone_by")[:limit]
     )
-
-
-def club_players(*, club: Club) -> QuerySet[Player]:
-    return Player.objects.filter(club=club, merged_into=None).order_by("key")
 
 
 def club_invite(*, club: Club, pk: int) -> Invite | None:

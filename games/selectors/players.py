@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, F, Max, QuerySet
 
-from games.models import Club, Game, Player, Result, Seat
+from games.models import Club, Player, Result, Seat
 from scoring.families import family_info
 from scoring.ranking import HeadToHead, head_to_head, relative_place
 
@@ -164,11 +164,6 @@ def player_summary(*, player: Player, recent: int = 20, opponents: int = 10) -> 
         recent=mine[:recent],
         sizes=dict(sizes),
     )
-
-
-def game_players(*, game: Game) -> dict[str, Player]:
-    """Seat name -> player, for linking a sheet's names to player pages (1 query)."""
-    return {seat.name: seat.player for seat in Seat.objects.filter(game=game).select_related("player")}
 
 
 def similar_pairs(*, club: Club) -> list[tuple[Player, Player]]:

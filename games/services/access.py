@@ -101,11 +101,16 @@ def can_edit(*, request: HttpRequest, game: Game, role: str | None = None) -> bo
         return True
     if holds_link(request=request, game=game):
         return True
-    if game.club_id is not None and request.user.is_authenticated:
-        if role is None and game.club is not None:
-            role = club_role(user=request.user, club=game.club)
-        return role_allows(role, Role.SCOREKEEPER)
-    return False
+    return _club_allows(request, game, role, Role.SCOREKEEPER)
+
+
+def _club_allows(request: HttpRequest, game: Game, role: str | None, needed: str) -> bool:
+    """The user's role in the game's club (``role`` if the caller knows it) reaches ``needed``."""
+    if game.club_id is None or not request.user.is_authenticated:
+        return False
+    if role is None and game.club is not None:
+        role = club_role(user=request.user, club=game.club)
+    return role_allows(role, needed)
 
 
 def grant_edit(*, request: HttpRequest, game: Game, started: bool = False) -> None:
@@ -129,11 +134,7 @@ def can_renew_link(*, request: HttpRequest, game: Game, role: str | None = None)
         return True
     if game.owner_id is None and game.public_id in request.session.get(STARTED_KEY, []):
         return True
-    if game.club_id is not None and request.user.is_authenticated:
-        if role is None and game.club is not None:
-            role = club_role(user=request.user, club=game.club)
-        return role_allows(role, Role.ORGANISER)
-    return False
+    return _club_allows(request, game, role, Role.ORGANISER)
 
 
 def token_matches(*, game: Game, token: str) -> bool:

@@ -32,7 +32,7 @@ def check_name(raw: str) -> str:
     name = clean_name(raw)
     if not name:
         raise ServiceError("name_empty", "a player needs a name")
-    if has_control(raw.replace("\t", " ").replace("\n", " ").replace("\r", " ")):
+    if has_control(raw):
         raise ServiceError("name_control", "a name cannot contain control characters", player=name[:MAX_NAME])
     if len(name) > MAX_NAME:
         raise ServiceError(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 
 from django import template
 from django.template.loader import render_to_string
@@ -27,11 +27,6 @@ register = template.Library()
 @register.filter
 def get(mapping: Mapping[object, object] | None, key: object) -> object:
     return mapping.get(key) if mapping else None
-
-
-@register.filter(name="zip")
-def zip_(first: Iterable[object], second: Iterable[object]) -> list[tuple[object, object]]:
-    return list(zip(first, second, strict=True))
 
 
 @register.filter

@@ -21,14 +21,12 @@ from games.selectors.clubs import (
     club_games,
     club_history,
     club_members,
-    club_players,
     recording_clubs,
     user_clubs,
 )
 from games.selectors.games import user_games
 from games.selectors.players import (
     club_roster,
-    game_players,
     own_roster,
     player_summary,
     recent_players,
@@ -222,10 +220,6 @@ def test_club_reads_take_a_fixed_number_of_queries(
     assert len(seen) == 5  # merge, its undo, the redo, a rename, a role (claims are not recorded)
     assert sum(1 for *_, undone in seen if undone) == 2
 
-    current = Player.objects.filter(club=club, merged_into=None).count()
-    with django_assert_num_queries(1):
-        assert len(list(club_players(club=club))) == current
-
     with django_assert_num_queries(1):
         assert [(a.name, b.name) for a, b in similar_pairs(club=club)] == [("Player 2", "Plàyer 2")]
 
@@ -270,11 +264,6 @@ def test_player_reads_take_a_fixed_number_of_queries(
                 ],
             )
         assert len(page[4]) == Seat.objects.filter(player=player).count()
-
-    game = Game.objects.get(pk=world.table.pk)
-    with django_assert_num_queries(1):
-        linked = game_players(game=game)
-        assert {name: p.name for name, p in linked.items()}
 
 
 def test_game_reads_take_a_fixed_number_of_queries(
