@@ -148,15 +148,23 @@ class _Step:
 class Game:
     """An immutable game; build it with :func:`start` or :func:`score_game`."""
 
-    __slots__ = ("_ended", "_players", "_rules", "_steps")
+    __slots__ = ("_ended", "_limit", "_players", "_rules", "_steps")
 
     def __init__(
-        self, rules: RuleSet, players: tuple[str, ...], steps: tuple[_Step, ...], ended: bool = False
+        self,
+        rules: RuleSet,
+        players: tuple[str, ...],
+        steps: tuple[_Step, ...],
+        ended: bool = False,
+        hand_limit: int = 0,
     ) -> None:
         self._rules = rules
         self._players = players
         self._steps = steps
         self._ended = ended
+        # A number of hands agreed on top of the family's own end (a tournament round of N
+        # hands): the game is over after that many hands, or earlier by the family's rule.
+        self._limit = hand_limit
 
     @property
     def rules(self) -> RuleSet:
@@ -186,7 +194,7 @@ class Game:
         """
         if mark_missing:
             outcome = mark_missing_counts(outcome, family=self._rules.family, active=self.active)
-        return Game(self._rules, self._players, (*self._steps, self._next(outcome)), self._ended)
+        return Game(self._rules, self._players, (*self._steps, self._next(outcome)), self._ended, self._limit)
 
     def play_all(self, outcomes: Iterable[object], *, mark_missing: bool = False) -> Game:
         game = self
@@ -207,12 +215,12 @@ class Game:
 
     def end(self, ended: bool = True) -> Game:
         """The game with the evening declared over (or not) after its last hand."""
-        return Game(self._rules, self._players, self._steps, ended)
+        return Game(self._rules, self._players, self._steps, ended, self._limit)
 
     def _truncated(self, index: int) -> Game:
         if not 0 <= index < len(self._steps):
             raise IndexError(index)
-        return Game(self._rules, self._players, self._steps[:index], self._ended)
+        return Game(self._rules, self._players, self._steps[:index], self._ended, self._limit)
 
     # ------------------------------------------------------------------ one hand
 
@@ -241,13 +249,18 @@ class Game:
 
     def _finish_reason(self, number: int, totals: Mapping[str, int], remaining: int) -> str | None:
         rules = self._rules
+        reason: str | None
         if rules.family == "zoliky":
-            return "last_player" if rules.opt_int("elimination") and remaining <= 1 else None
-        if rules.family in ("gin", "carousel"):
+            reason = "last_player" if rules.opt_int("elimination") and remaining <= 1 else None
+        elif rules.family in ("gin", "carousel"):
             target = rules.opt_int("target")
-            return "target" if target and max(totals.values()) >= target else None
-        hands = rules.opt_int("hands")
-        return "hands" if hands and number >= hands else None
+            reason = "target" if target and max(totals.values()) >= target else None
+        else:
+            hands = rules.opt_int("hands")
+            reason = "hands" if hands and number >= hands else None
+        if reason is None and self._limit and number >= self._limit:
+            reason = "hands"
+        return reason
 
     # ------------------------------------------------------------------ the state
 
@@ -376,13 +389,19 @@ def unmarked(outcome: object) -> object:
     return outcome
 
 
-def start(*, rules: RuleSet, players: Sequence[str]) -> Game:
-    """A new game with no hands; the players are checked (names, count for the family)."""
-    return Game(rules, parse_players(list(players), rules), ())
+def start(*, rules: RuleSet, players: Sequence[str], hand_limit: int = 0) -> Game:
+    """A new game with no hands; the players are checked (names, count for the family).
+    ``hand_limit``: the game ends after that many hands at the latest (0: the family's end)."""
+    return Game(rules, parse_players(list(players), rules), (), hand_limit=hand_limit)
 
 
 def score_game(
-    *, rules: RuleSet, players: Sequence[str], hands: Sequence[object], ended: bool = False
+    *,
+    rules: RuleSet,
+    players: Sequence[str],
+    hands: Sequence[object],
+    ended: bool = False,
+    hand_limit: int = 0,
 ) -> GameState:
     """Score the ordered ``hands`` (outcome dicts) of a game between ``players``.
 
@@ -390,7 +409,7 @@ def score_game(
     the game is then finished after its last hand. Raises the first hand's error, with
     param ``hand`` (1-based), when a hand cannot be scored.
     """
-    return start(rules=rules, players=players).play_all(hands).end(ended).state
+    return start(rules=rules, players=players, hand_limit=hand_limit).play_all(hands).end(ended).state
 
 
 def rescore(
@@ -400,6 +419,7 @@ def rescore(
     hands: Sequence[object],
     ended: bool = False,
     as_typed: Collection[int] = (),
+    hand_limit: int = 0,
 ) -> Game:
     """Score a game's ``hands`` after a change to them, bringing every hand's missing counts
     up to date (:func:`mark_missing_counts`) except the hands at the 0-based indexes in
@@ -411,7 +431,7 @@ def rescore(
     that puts him out again) unmarks them. Raises the first hand's error like
     :func:`score_game`.
     """
-    game = start(rules=rules, players=players)
+    game = start(rules=rules, players=players, hand_limit=hand_limit)
     for index, outcome in enumerate(hands):
         game = game.play(outcome, mark_missing=index not in as_typed)
     return game.end(ended)

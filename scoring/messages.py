@@ -75,4 +75,37 @@ MESSAGES: dict[str, str] = {
     # Settlement.
     "no_settlement": gettext_noop("only Žolíky is settled in crowns, not {family}"),
     "bad_total": gettext_noop("the total of {player} must be a whole number, not '{value}'"),
+    # seating
+    "seating_limits": gettext_noop(
+        "tables of {minimum} to {maximum} players preferring {preferred} do not make sense: "
+        "the minimum must be at least 2 and the preferred size between the minimum and the maximum"
+    ),
+    "seating_too_few": gettext_noop("{players} players are too few: a table needs at least {minimum}"),
+    "seating_no_fit": gettext_noop(
+        "{players} players cannot sit at tables of {minimum} to {maximum} without a bye; "
+        "{fewer} or {more} players would fit, or allow byes"
+    ),
+    "seating_pin_table": gettext_noop(
+        "{player} is pinned to table {table}, but this round has only {tables} tables"
+    ),
+    "seating_pin_full": gettext_noop("{pinned} players are pinned to table {table}, which seats only {size}"),
+    # standings
+    "points_custom_size": gettext_noop("the custom points list has no points for a table of {size}"),
+    "points_custom_count": gettext_noop(
+        "a table of {size} needs {size} points, one for each place, not {count}"
+    ),
+    "points_custom_order": gettext_noop(
+        "at a table of {size}, place {place} cannot earn more points than the place before it"
+    ),
+    "points_custom_bad_size": gettext_noop(
+        "a table size must be a whole number of at least 1, not '{value}'"
+    ),
+    "points_custom_duplicate": gettext_noop("the points for a table of {size} are given twice"),
+    "points_custom_number": gettext_noop("'{value}' (table of {size}) is not a number of points"),
+    "points_custom_syntax": gettext_noop("'{part}' is not 'size: points by place', like '4: 5 3 2 0'"),
+    "points_custom_empty": gettext_noop(
+        "the custom points list is empty; write it like '4: 5 3 2 0; 3: 4 2 0'"
+    ),
+    "tiebreak_unknown": gettext_noop("'{key}' is not a tie-break (tie-breaks: {known})"),
+    "tiebreak_duplicate": gettext_noop("the tie-break '{key}' is listed twice"),
 }

@@ -178,3 +178,30 @@ def test_game_players_are_checked() -> None:
     with pytest.raises(EngineError) as caught:
         game("gin", ["A", "B", "C"], [])
     assert caught.value.params == {"family": "gin", "minimum": 2, "maximum": 2, "count": 3}
+
+
+def test_a_hand_limit_ends_every_family_after_that_many_hands() -> None:
+    """A tournament round of N hands: the game is finished after N hands (unless the family's
+    own end came first), and a further hand is refused as for any finished game."""
+    cases = {
+        "zoliky": (
+            ["Ann", "Bob", "Cid"],
+            {"closer": "Ann", "from_hand": False, "left": {"Bob": 5, "Cid": 9}},
+        ),
+        "gin": (["Ann", "Bob"], {"knocker": "Ann", "gin": False, "deadwood": {"Ann": 3, "Bob": 20}}),
+        "carousel": (
+            ["Ann", "Bob", "Cid"],
+            {"knocker": "Ann", "out": None, "left": {"Ann": 2, "Bob": 9, "Cid": 7}},
+        ),
+        "rummikub": (["Ann", "Bob", "Cid"], {"winner": "Ann", "left": {"Bob": 5, "Cid": 9}}),
+    }
+    for family, (players, hand) in cases.items():
+        game_rules = rules(family)
+        open_game = score_game(rules=game_rules, players=players, hands=[hand, hand])
+        assert not open_game.finished, family
+        limited = score_game(rules=game_rules, players=players, hands=[hand, hand], hand_limit=2)
+        assert limited.finished and limited.finish_reason == "hands" and limited.finished_after == 2, family
+        assert limited.totals == open_game.totals or family == "carousel", family  # Carousel adds end bonuses
+        with pytest.raises(EngineError) as over:
+            score_game(rules=game_rules, players=players, hands=[hand, hand, hand], hand_limit=2)
+        assert over.value.code == "game_over", family
