@@ -104,6 +104,16 @@ def option_field(option: Option) -> forms.Field:
     )
 
 
+def did_you_mean(name: str, known: Sequence[str]) -> str:
+    """The question asked once before ``name`` becomes a new player when the roster has names
+    that read alike (``known``)."""
+    return ngettext(
+        "Did you mean %(known)s? Choose that name, or save again to add %(name)s as a new player.",
+        "Did you mean one of %(known)s? Choose one, or save again to add %(name)s as a new player.",
+        len(known),
+    ) % {"known": ", ".join(known), "name": name}
+
+
 class NewGameForm(forms.Form):
     """House rules of one family (defaults from RULES.md) and the players in seat order."""
 
@@ -198,18 +208,7 @@ class NewGameForm(forms.Form):
         for i in range(1, self.seats + 1):
             name = self.cleaned_data.get(f"player_{i}") or ""
             if name in fresh:
-                known = fresh[name]
-                self.add_error(
-                    f"player_{i}",
-                    ngettext(
-                        "Did you mean %(known)s? Choose that name, "
-                        "or save again to add %(name)s as a new player.",
-                        "Did you mean one of %(known)s? Choose one, "
-                        "or save again to add %(name)s as a new player.",
-                        len(known),
-                    )
-                    % {"known": ", ".join(known), "name": name},
-                )
+                self.add_error(f"player_{i}", did_you_mean(name, fresh[name]))
         data = dict(self.data.items())
         data["confirmed"] = "\n".join(sorted(asked | {loose_key(n) for n in alike}))
         self.data = data

@@ -167,6 +167,14 @@ class Game(models.Model):
     )
     first_dealer = models.PositiveSmallIntegerField(default=0)
     ended = models.BooleanField(_("evening ended"), default=False)
+    # Hands agreed on top of the family's own end (a tournament round of N hands); 0: none.
+    hand_limit = models.PositiveSmallIntegerField(default=0)
+    # The event the game is a table of (a tournament): its name, round and table number and the
+    # path of its page, written by the event's app, which builds on this one (never the reverse).
+    event_name = models.CharField(max_length=80, blank=True, default="")
+    event_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    event_table = models.PositiveSmallIntegerField(null=True, blank=True)
+    event_path = models.CharField(max_length=200, blank=True, default="")
     next_hand_number = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

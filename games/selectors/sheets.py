@@ -26,7 +26,13 @@ def game_sheet(*, game: Game) -> Sheet:
     state: GameState | None
     error: EngineError | None = None
     try:
-        state = score_game(rules=rules, players=players, hands=[h.outcome for h in hands], ended=game.ended)
+        state = score_game(
+            rules=rules,
+            players=players,
+            hands=[h.outcome for h in hands],
+            ended=game.ended,
+            hand_limit=game.hand_limit,
+        )
     except EngineError as exc:
         state, error = None, exc
     return build_sheet(game=game, rules=rules, players=players, hands=hands, state=state, error=error)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping, Sequence
+from typing import NamedTuple
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
@@ -20,6 +21,16 @@ from .players import check_name, seat_players
 from .results import rebuild, score, store_derived
 
 
+class EventLabel(NamedTuple):
+    """What a game played for an event shows of it: "Table 3, round 2" of the event's name,
+    with a link to the event's page."""
+
+    event_name: str
+    event_round: int
+    event_table: int
+    event_path: str
+
+
 def game_start(
     *,
     family: str,
@@ -28,10 +39,13 @@ def game_start(
     owner: User | AnonymousUser | None,
     first_dealer: int = 0,
     club: Club | None = None,
+    hand_limit: int = 0,
+    event: EventLabel | None = None,
 ) -> Game:
     """Create a game: a club's (counted on its pages) or a private one. Each seat gets the
     roster's player of that name, or a new one. Raises EngineError for an unknown family or
-    option, a bad player list or name."""
+    option, a bad player list or name. ``hand_limit``: the game ends after that many hands at
+    the latest; ``event``: the event (a tournament's table) the game is played for."""
     names: list[str] = []
     for raw in players:
         if not raw.strip():
@@ -62,6 +76,8 @@ def game_start(
             owner=owner if owner is not None and owner.is_authenticated else None,
             first_dealer=first_dealer,
             club=club,
+            hand_limit=hand_limit,
+            **(event._asdict() if event is not None else {}),
         )
         people = seat_players(club=club, owner=owner, names=names)
         # A known player sits under his own name ("tomáš " typed is Tomáš on the sheet).

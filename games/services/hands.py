@@ -101,6 +101,7 @@ def _apply(
             players=[seat.name for seat in seats],
             hands=[hand.outcome for hand in hands],
             ended=game.ended,
+            hand_limit=game.hand_limit,
             as_typed={i for i, hand in enumerate(hands) if typed and hand.number in written},
         )
         state = _check(scored.state)

@@ -23,6 +23,7 @@ def score(game: Game, seats: Sequence[Seat], hands: Sequence[Hand]) -> GameState
         players=[seat.name for seat in seats],
         hands=[hand.outcome for hand in hands],
         ended=game.ended,
+        hand_limit=game.hand_limit,
     )
 
 
