@@ -54,6 +54,8 @@ bench: $(VENV)/.installed-dev
 	$(PY) bench/bench_engine.py
 	$(PY) bench/bench_parse.py
 	$(PY) bench/bench_site.py
+	$(PY) bench/bench_seating.py
+	$(PY) bench/bench_tournament.py
 
 bench-load: $(VENV)/.installed-dev
 	$(PY) bench/load_saves.py

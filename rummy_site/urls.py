@@ -12,6 +12,7 @@ urlpatterns = [
 urlpatterns += i18n_patterns(
     path("", views.home, name="home"),
     path("", include("games.urls")),
+    path("", include("tournaments.urls")),
     path("accounts/signup/", club_views.signup, name="signup"),
     path("accounts/profile/", club_views.account, name="account"),
     path("accounts/", include("django.contrib.auth.urls")),

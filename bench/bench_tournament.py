@@ -1,0 +1,107 @@
+"""The tournament pages' figures (issue 9): the standings page of a 100-player, 8-round
+tournament beside the same page of a 12-player, 3-round one (the query count must not grow,
+and the server time should barely), and beside ``/healthz`` as the floor of a request.
+
+In-process (Django's test client), on a temporary SQLite database that this script migrates
+and fills through the site's own services (every table plays one Rummikub hand). Run from the
+project root:
+
+    .venv/bin/python bench/bench_tournament.py      # about a minute (most of it building)
+
+The seating figures (100 players at 25 tables, repeats against exhaustive search) are printed
+by bench/bench_seating.py.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+_TMP = tempfile.TemporaryDirectory(prefix="bench-tournament-")
+os.environ["DATABASE_URL"] = f"sqlite:///{_TMP.name}/bench.sqlite3"
+os.environ["DJANGO_SETTINGS_MODULE"] = "rummy_site.settings_test"
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.contrib.auth.models import User  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
+
+from games.services.clubs import club_create  # noqa: E402
+from games.services.hands import hand_record  # noqa: E402
+from tournaments.models import Table, Tournament  # noqa: E402
+from tournaments.services import (  # noqa: E402
+    entries_add,
+    round_confirm,
+    round_seat,
+    round_start,
+    tournament_create,
+)
+
+sys.path.insert(0, str(ROOT / "tests"))
+from tests.tournaments.support import rummikub_hand, settings  # noqa: E402
+
+
+def build(organiser: User, players: int, rounds: int) -> Tournament:
+    club = club_create(name=f"Bench club {players}", user=organiser)
+    t = tournament_create(club=club, settings=settings(rounds=rounds), user=organiser)
+    entries_add(
+        tournament=t, names=[f"Player {i:03}" for i in range(players)], checked_in=True, user=organiser
+    )
+    for number in range(1, rounds + 1):
+        played = round_seat(tournament=t, number=number, user=organiser)
+        played = round_start(played=played, round_version=played.version, user=organiser)
+        for table in Table.objects.filter(round=played).select_related("game"):
+            assert table.game is not None
+            names = [s.name for s in table.game.seats.all()]
+            shifted = names[number % len(names) :] + names[: number % len(names)]
+            hand_record(game=table.game, outcome=rummikub_hand(shifted), request_id=None, user=organiser)
+        round_confirm(played=played, round_version=played.version, user=organiser)
+    return t
+
+
+def measure(client: Client, path: str, times: int = 30) -> tuple[float, int]:
+    client.get(path)  # warm up
+    samples = []
+    for _ in range(times):
+        start = time.perf_counter()
+        response = client.get(path)
+        samples.append((time.perf_counter() - start) * 1000)
+        assert response.status_code == 200, (path, response.status_code)
+    with CaptureQueriesContext(connection) as queries:
+        client.get(path)
+    return statistics.median(samples), len(queries)
+
+
+def main() -> None:
+    call_command("migrate", verbosity=0)
+    organiser = User.objects.create_user("bench-organiser", password="x")
+    started = time.perf_counter()
+    small = build(organiser, 12, 3)
+    big = build(organiser, 100, 8)
+    print(f"built: 12 players x 3 rounds and 100 players x 8 rounds in {time.perf_counter() - started:.1f} s")
+    client = Client()
+    floor, _ = measure(client, "/healthz")
+    print(f"{'page':48} {'median ms':>10} {'queries':>8}")
+    print(f"{'/healthz (floor of a request)':48} {floor:10.2f} {'-':>8}")
+    for label, t in (("12 players, 3 rounds", small), ("100 players, 8 rounds", big)):
+        for page in ("standings", "", "r/1"):
+            path = f"/t/{t.public_id}/{page}{'/' if page else ''}"
+            ms, queries = measure(client, path)
+            name = page or "overview"
+            print(f"{name + ' — ' + label:48} {ms:10.2f} {queries:8d}")
+    print("goal: the 100-player standings page in at most 30 ms, with the same query count as the small one")
+
+
+if __name__ == "__main__":
+    main()

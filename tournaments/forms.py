@@ -1,0 +1,237 @@
+"""Forms of the organiser's tournament pages. They read what was typed; the services check it
+and raise coded errors, which ``put_error`` places at the field they name."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django import forms
+from django.http import QueryDict
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from games.club_forms import _Write
+from games.engine.errors import EngineError
+from games.engine.rules import OPTIONS
+from games.forms import DERIVED_OPTIONS, did_you_mean, numeric, option_field
+from games.messages import error_message
+from games.names import loose_key
+from scoring.families import family_info
+from scoring.standings import DEFAULT_TIEBREAKS
+from tournaments.models import Tournament
+from tournaments.services import MAX_HANDS, MAX_ROUNDS, Settings
+
+TIEBREAK_LABELS = {
+    "points": _("tournament points"),
+    "game_score": _("game score"),
+    "average_place": _("average place"),
+    "firsts": _("first places"),
+    "opponents_points": _("opponents' points"),
+    "head_to_head": _("head-to-head"),
+}
+# The service's error codes and the field each belongs to.
+ERROR_FIELDS = {
+    "tournament_name": "name",
+    "rounds_range": "rounds",
+    "round_hands_range": "round_hands",
+    "table_limits": "table_preferred",
+    "points_custom_missing": "custom_points",
+    "rounds_below_seated": "rounds",
+}
+
+
+class TournamentForm(forms.Form):
+    """A tournament's settings for one rule family (its house rules as for a game)."""
+
+    name = forms.CharField(label=_("Name"), max_length=80)
+    # ISO in every language: a browser date input reads nothing else (30.11.2026 shows empty).
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
+    rounds = forms.IntegerField(
+        label=_("Rounds"), min_value=1, max_value=MAX_ROUNDS, initial=3, widget=numeric()
+    )
+    round_hands = forms.IntegerField(
+        label=_("Hands per round"),
+        help_text=_("0: each table plays to the game's own end (elimination, target or agreed hands)."),
+        min_value=0,
+        max_value=MAX_HANDS,
+        initial=0,
+        widget=numeric(),
+    )
+    table_min = forms.IntegerField(label=_("Smallest table"), min_value=1, widget=numeric())
+    table_preferred = forms.IntegerField(label=_("Preferred table size"), min_value=1, widget=numeric())
+    table_max = forms.IntegerField(label=_("Largest table"), min_value=1, widget=numeric())
+    byes_allowed = forms.BooleanField(
+        label=_("Give a bye when the players do not fit the tables"), required=False, initial=True
+    )
+    seating = forms.ChoiceField(label=_("Seating"), choices=Tournament.Seating.choices)
+    seat_order = forms.ChoiceField(
+        label=_("Who deals first at a table"), choices=Tournament.SeatOrder.choices
+    )
+    points = forms.ChoiceField(label=_("Table points"), choices=Tournament.Points.choices)
+    custom_points = forms.CharField(
+        label=_("Custom points per table size"),
+        help_text=_("Points by place for each table size, e.g. 4: 5 3 2 0; 3: 4 2 0; 2: 3 0"),
+        required=False,
+        max_length=300,
+    )
+
+    def __init__(self, *args: Any, family: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.family = family
+        info = family_info(family)
+        for name, size in (
+            ("table_min", info.min_players),
+            ("table_preferred", info.table_preferred),
+            ("table_max", info.max_players),
+        ):
+            field = self.fields[name]
+            assert isinstance(field, forms.IntegerField)
+            field.min_value, field.max_value = info.min_players, info.max_players
+            field.widget.attrs.update(min=info.min_players, max=info.max_players)
+            field.initial = size
+        self.fields["date"].initial = timezone.localdate()
+        for name, option in OPTIONS[family].items():  # type: ignore[index]
+            if (family, name) not in DERIVED_OPTIONS:
+                self.fields[f"opt_{name}"] = option_field(option)
+        for i, key in enumerate(DEFAULT_TIEBREAKS[1:], start=1):
+            self.fields[f"tiebreak_{i}"] = forms.ChoiceField(
+                label=_("Tie-break %(number)s") % {"number": i},
+                choices=[("", _("(none)")), *((k, TIEBREAK_LABELS[k]) for k in DEFAULT_TIEBREAKS[1:])],
+                required=False,
+                initial=key,
+            )
+
+    @classmethod
+    def initial_from(cls, tournament: Tournament) -> dict[str, object]:
+        initial: dict[str, object] = {
+            name: getattr(tournament, name)
+            for name in (
+                "name",
+                "date",
+                "rounds",
+                "round_hands",
+                "table_min",
+                "table_preferred",
+                "table_max",
+                "byes_allowed",
+                "seating",
+                "seat_order",
+                "points",
+            )
+        }
+        initial["custom_points"] = "; ".join(
+            f"{size}: {' '.join(str(p) for p in points)}" for size, points in tournament.custom_points.items()
+        )
+        for name, value in tournament.options.items():
+            initial[f"opt_{name}"] = str(value) if not isinstance(value, bool | int) else value
+        chosen = [k for k in (tournament.tiebreaks or DEFAULT_TIEBREAKS) if k != "points"]
+        for i in range(1, len(DEFAULT_TIEBREAKS)):
+            initial[f"tiebreak_{i}"] = chosen[i - 1] if i <= len(chosen) else ""
+        return initial
+
+    GENERAL = ("name", "date", "rounds", "round_hands", "seating", "seat_order", "points", "custom_points")
+
+    def general_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.GENERAL]
+
+    def option_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.fields if name.startswith("opt_")]
+
+    def tiebreak_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.fields if name.startswith("tiebreak_")]
+
+    def table_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in ("table_min", "table_preferred", "table_max", "byes_allowed")]
+
+    def settings(self) -> Settings:
+        data = self.cleaned_data
+        tiebreaks = ["points"]
+        for i in range(1, len(DEFAULT_TIEBREAKS)):
+            key = data.get(f"tiebreak_{i}")
+            if key and key not in tiebreaks:
+                tiebreaks.append(key)
+        return Settings(
+            name=data["name"],
+            date=data["date"],
+            family=self.family,
+            options={name[4:]: value for name, value in data.items() if name.startswith("opt_")},
+            rounds=data["rounds"],
+            round_hands=data["round_hands"],
+            table_min=data["table_min"],
+            table_max=data["table_max"],
+            table_preferred=data["table_preferred"],
+            byes_allowed=data["byes_allowed"],
+            seating=data["seating"],
+            seat_order=data["seat_order"],
+            points=data["points"],
+            custom_points=data.get("custom_points") or "",
+            tiebreaks=tiebreaks,
+        )
+
+    def add_engine_error(self, error: EngineError) -> None:
+        option = error.params.get("option")
+        field: str | None = f"opt_{option}" if option is not None and f"opt_{option}" in self.fields else None
+        if error.code.startswith("points_custom") or error.code.startswith("points_"):
+            field = "custom_points"
+        field = ERROR_FIELDS.get(error.code, field)
+        self.add_error(field, error_message(error))
+
+
+class VersionedForm(_Write):
+    """A write with the version the organiser saw and a request id (see games.club_forms)."""
+
+
+class EntryActionForm(_Write):
+    ACTIONS = ("check_in", "check_out", "drop", "rejoin", "pin")
+    action = forms.ChoiceField(choices=[(a, a) for a in ACTIONS])
+    table = forms.IntegerField(required=False, min_value=0, max_value=999)
+
+
+class AddPlayersForm(forms.Form):
+    request_id = forms.UUIDField(required=False, widget=forms.HiddenInput)
+    players = forms.MultipleChoiceField(
+        label=_("The club's players"), required=False, widget=forms.CheckboxSelectMultiple
+    )
+    names = forms.CharField(
+        label=_("New players"),
+        help_text=_("One name per line."),
+        required=False,
+        max_length=4000,
+        widget=forms.Textarea(attrs={"rows": 3, "autocomplete": "off"}),
+    )
+    checked_in = forms.BooleanField(label=_("They are here (check them in)"), required=False, initial=True)
+    # The new names "did you mean" was asked about (their loose keys): registering again with
+    # them unchanged adds them as new players.
+    confirmed = forms.CharField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, choices: list[tuple[str, str]], **kwargs: Any) -> None:
+        kwargs.setdefault("initial", {})
+        kwargs["initial"].setdefault("request_id", uuid.uuid4())
+        super().__init__(*args, **kwargs)
+        field = self.fields["players"]
+        assert isinstance(field, forms.MultipleChoiceField)
+        field.choices = choices
+
+    def new_names(self) -> list[str]:
+        return [line.strip() for line in (self.cleaned_data.get("names") or "").splitlines() if line.strip()]
+
+    def ask_did_you_mean(self, alike: Mapping[str, Sequence[str]]) -> bool:
+        """Ask once, under the new names, about each that reads like a club player's ("Tomas"
+        for Tomáš); returns whether anything was asked (then nothing is registered yet)."""
+        asked = set((self.cleaned_data.get("confirmed") or "").split("\n"))
+        fresh = {name: known for name, known in alike.items() if loose_key(name) not in asked}
+        for name, known in fresh.items():
+            self.add_error("names", did_you_mean(name, known))
+        if fresh:
+            # A copy that keeps every ticked player (a QueryDict holds lists).
+            data = self.data.copy() if isinstance(self.data, QueryDict) else dict(self.data)
+            data["confirmed"] = "\n".join(sorted(asked | {loose_key(n) for n in alike}))
+            self.data = data
+        return bool(fresh)
+
+
+class MoveForm(_Write):
+    entry = forms.IntegerField(label=_("Player"), min_value=1)
+    to_table = forms.IntegerField(label=_("To table"), min_value=0, max_value=999, widget=numeric())

@@ -1,0 +1,70 @@
+"""The tournament services' errors in the user's language (the seating's and standings' own
+are in scoring.messages, translated by games.messages like every engine error)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext, gettext_noop
+
+from games.engine.errors import EngineError
+from games.messages import error_message
+
+MESSAGES: dict[str, str] = {
+    "tournament_name": gettext_noop("Give the tournament a name."),
+    "rounds_range": gettext_noop("A tournament has 1 to {maximum} rounds."),
+    "round_hands_range": gettext_noop("A round has 0 to {maximum} hands (0: play each game to its end)."),
+    "table_limits": gettext_noop(
+        "Table sizes must go smallest ≤ preferred ≤ largest, each from {minimum} to {maximum} players "
+        "for this game."
+    ),
+    "points_custom_missing": gettext_noop("The custom points need a list for tables of {size}."),
+    "settings_locked": gettext_noop(
+        "A round has started, so the game, its house rules, the hands per round and the table sizes are "
+        "fixed. Points, tie-breaks, name, date and rounds can still change."
+    ),
+    "rounds_below_seated": gettext_noop(
+        "{rounds} rounds are seated already: the tournament needs at least that many."
+    ),
+    "stale_tournament": gettext_noop(
+        "Someone changed the tournament's settings meanwhile. Check them and save again."
+    ),
+    "stale_entry": gettext_noop(
+        "Someone changed this player's registration meanwhile. Check the list and try again."
+    ),
+    "stale_round": gettext_noop(
+        "Someone changed this round meanwhile (seated it again or moved a player). Check the tables and "
+        "try again."
+    ),
+    "entry_other_club": gettext_noop("{player} is not a player of this club."),
+    "pin_range": gettext_noop("There is no table {table}."),
+    "round_range": gettext_noop("The tournament has {rounds} rounds."),
+    "round_started": gettext_noop("Round {round} has started: its seating is locked."),
+    "round_already_seated": gettext_noop(
+        "Round {round} was just seated by someone else: its tables are shown below. Seat it again only if "
+        "you mean to replace them."
+    ),
+    "round_not_confirmed": gettext_noop("Confirm the results of round {round} first."),
+    "round_not_playing": gettext_noop("Round {round} is not being played: nothing to confirm."),
+    "entry_not_seated": gettext_noop("{player} is not seated in this round."),
+    "table_missing": gettext_noop("There is no table {table} in this round."),
+    "table_full": gettext_noop("Table {table} is full ({maximum} players). Move someone off it first."),
+    "table_too_small": gettext_noop(
+        "Table {table} would have fewer than {minimum} players. Move someone onto it first."
+    ),
+    "table_not_playable": gettext_noop(
+        "Table {table} cannot start with {players} players: move players first."
+    ),
+    "table_no_hands": gettext_noop(
+        "Table {table} has not recorded a hand yet: record its hands (or move its players) before confirming."
+    ),
+    "no_players": gettext_noop("Nobody is checked in for round {round}: check the players in first."),
+}
+
+
+def tournament_error(error: EngineError) -> str:
+    template = MESSAGES.get(error.code)
+    if template is None:
+        return error_message(error)
+    try:
+        return gettext(template).format(**error.params)
+    except (KeyError, IndexError, ValueError):
+        return template.format(**error.params)

@@ -1,0 +1,71 @@
+"""The tournament's pages for everyone who may see its club: the standings, "Where do I sit?",
+the projector screen and the history. Read-only; a members-only club's tournament answers 404
+to outsiders (like the club's own pages), so nobody learns it exists.
+
+Each page reads the tournament once (``selectors.tournament_view``): a fixed number of queries,
+whatever the number of players.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from tournaments import access, selectors
+from tournaments.models import Tournament
+from tournaments.standings import tiebreaks
+
+# The projector page reloads itself this often (seconds): a Refresh header, no script.
+SCREEN_REFRESH = 30
+
+
+def _tournament(request: HttpRequest, public_id: str) -> tuple[Tournament, str | None]:
+    tournament = selectors.tournament_by_public_id(public_id=public_id)
+    if tournament is None:
+        raise Http404
+    role = access.tournament_role(user=request.user, tournament=tournament)
+    if not access.can_view(tournament=tournament, role=role):
+        raise Http404
+    return tournament, role
+
+
+def _context(request: HttpRequest, public_id: str, section: str) -> dict[str, Any]:
+    tournament, role = _tournament(request, public_id)
+    return {
+        "tournament": tournament,
+        "view": selectors.tournament_view(tournament=tournament),
+        "role": role,
+        "can_manage": access.can_manage(role=role),
+        "section": section,
+    }
+
+
+def standings(request: HttpRequest, public_id: str) -> HttpResponse:
+    context = _context(request, public_id, "standings")
+    context["tiebreaks"] = [key for key in tiebreaks(context["tournament"]) if key != "points"]
+    return render(request, "tournaments/standings.html", context)
+
+
+def find_seat_view(request: HttpRequest, public_id: str) -> HttpResponse:
+    context = _context(request, public_id, "find_seat")
+    query = request.GET.get("q", "").strip()[:80]
+    found = selectors.find_seat(view=context["view"], query=query) if query else []
+    context.update(query=query, results=[{"seat": seat, "bye": seat.bye} for seat in found])
+    return render(request, "tournaments/find_seat.html", context)
+
+
+def screen(request: HttpRequest, public_id: str) -> HttpResponse:
+    context = _context(request, public_id, "screen")
+    view: selectors.TournamentView = context["view"]
+    context.update(half=(len(view.standings) + 1) // 2, refresh=SCREEN_REFRESH)
+    response = render(request, "tournaments/screen.html", context)
+    response["Refresh"] = str(SCREEN_REFRESH)
+    return response
+
+
+def history(request: HttpRequest, public_id: str) -> HttpResponse:
+    context = _context(request, public_id, "history")
+    context["items"] = selectors.tournament_history(tournament=context["tournament"])
+    return render(request, "tournaments/history.html", context)

@@ -1,0 +1,265 @@
+"""What the tournament pages read: a fixed number of queries each, whatever the number of
+players, rounds and tables (tests/tournaments/test_selectors.py pins the counts)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cached_property, partial
+from itertools import pairwise
+
+from games.models import Change, Club, Game, Player
+from games.names import loose_key, name_key
+from scoring.families import family_info
+from scoring.seating import repeated_pairs
+from scoring.standings import Standing
+from tournaments.models import Entry, Round, Tournament, TournamentChange
+from tournaments.standings import TableState, TournamentData, compute_standings, tournament_data
+
+
+def tournament_by_public_id(*, public_id: str) -> Tournament | None:
+    return Tournament.objects.select_related("club").filter(public_id=public_id).first()
+
+
+def club_tournaments(*, club: Club, limit: int = 50) -> list[Tournament]:
+    return list(Tournament.objects.filter(club=club).order_by("-date", "-id")[:limit])
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    standing: Standing
+    name: str
+    player_id: int
+    dropped: bool
+
+    @property
+    def rank(self) -> int:
+        return self.standing.rank
+
+
+@dataclass(frozen=True)
+class SeatView:
+    entry_id: int
+    name: str
+    total: int | None
+    place: int | None
+    repeat: bool  # met someone at this table before (a seated round's warning)
+
+
+@dataclass(frozen=True)
+class TableView:
+    number: int
+    table_id: int
+    game: Game | None
+    seats: list[SeatView]
+    hands: int
+    finished: bool
+    leaders: list[str]  # the current leader(s) (first place so far), once a hand is in
+    repeats: list[tuple[str, str]]  # pairs at this table who met in an earlier round
+
+
+@dataclass
+class RoundView:
+    """A round and, drawn when a page first asks for them, its tables (the standings page
+    only needs the rounds' numbers)."""
+
+    round: Round
+    draw: Callable[[], list[TableView]]
+    byes: list[str]
+
+    @cached_property
+    def tables(self) -> list[TableView]:
+        return self.draw()
+
+    @property
+    def finished_tables(self) -> int:
+        return sum(1 for t in self.tables if t.finished)
+
+
+@dataclass(frozen=True)
+class TournamentView:
+    tournament: Tournament
+    data: TournamentData
+    standings: list[StandingRow]
+    provisional: bool
+    rounds: list[RoundView]
+
+    @property
+    def current(self) -> RoundView | None:
+        """The round being seated or played, else the last one."""
+        return self.rounds[-1] if self.rounds else None
+
+    @property
+    def entries(self) -> list[Entry]:
+        return sorted(self.data.entries.values(), key=lambda e: e.player.key)
+
+    @property
+    def checked_in(self) -> int:
+        return sum(1 for e in self.data.entries.values() if e.checked_in)
+
+    @property
+    def lower_is_better(self) -> bool:
+        return family_info(self.tournament.family).lower_is_better
+
+    @property
+    def next_round(self) -> int | None:
+        """The round the organiser can seat now (the last one is confirmed), if any is left."""
+        last = self.rounds[-1].round if self.rounds else None
+        if last is None:
+            return 1
+        if last.status == Round.Status.CONFIRMED and last.number < self.tournament.rounds:
+            return last.number + 1
+        return None
+
+    def round(self, number: int) -> RoundView | None:
+        return next((r for r in self.rounds if r.round.number == number), None)
+
+
+def _table_view(data: TournamentData, table: TableState, games: dict[int, Game], seated: bool) -> TableView:
+    names = {e: data.entries[e].player.name for e in table.entries}
+    pairs = repeated_pairs(table.entries, data.earlier(table.round)) if seated else []
+    met = {e for pair in pairs for e in pair}
+    seats = [
+        SeatView(
+            entry_id=e,
+            name=names[e],
+            total=table.totals[i] if table.totals else None,
+            place=table.places[i] if table.places else None,
+            repeat=e in met,
+        )
+        for i, e in enumerate(table.entries)
+    ]
+    leaders = [names[e] for i, e in enumerate(table.entries) if table.places and table.places[i] == 1]
+    return TableView(
+        number=table.number,
+        table_id=table.table_id,
+        game=games.get(table.game_id) if table.game_id else None,
+        seats=seats,
+        hands=table.hands,
+        finished=table.finished,
+        leaders=leaders if table.hands else [],
+        repeats=[(names[a], names[b]) for a, b in pairs],
+    )
+
+
+class _Games:
+    """The tournament's table games, read (1 query) when a page first draws a round's tables."""
+
+    def __init__(self, tournament: Tournament) -> None:
+        self.tournament = tournament
+
+    @cached_property
+    def by_id(self) -> dict[int, Game]:
+        return {g.pk: g for g in Game.objects.filter(tournament_table__round__tournament=self.tournament)}
+
+
+def _tables(data: TournamentData, played: Round, games: _Games) -> list[TableView]:
+    seated = played.status == Round.Status.SEATED
+    return [_table_view(data, t, games.by_id, seated) for t in data.tables_of(played.number)]
+
+
+def tournament_view(*, tournament: Tournament) -> TournamentView:
+    """The whole tournament as its pages show it: standings, every round's tables (7 queries)."""
+    data = tournament_data(tournament)
+    games = _Games(tournament)
+    rows = [
+        StandingRow(
+            standing=s,
+            name=data.entries[s.player].player.name,
+            player_id=data.entries[s.player].player_id,
+            dropped=data.entries[s.player].dropped_after is not None,
+        )
+        for s in compute_standings(data)
+    ]
+    rounds = [
+        RoundView(
+            round=r,
+            draw=partial(_tables, data, r, games),
+            byes=sorted(data.entries[e].player.name for e in data.byes.get(r.number, [])),
+        )
+        for r in data.rounds
+    ]
+    return TournamentView(tournament, data, rows, data.provisional, rounds)
+
+
+@dataclass(frozen=True)
+class SeatFound:
+    name: str
+    round: int
+    table: int | None  # None: not at a table this round (a bye, or not seated)
+    seat: int | None  # 1-based; seat 1 deals first
+    game: Game | None
+    bye: bool = False  # sits this round out
+
+
+def find_seat(*, view: TournamentView, query: str) -> list[SeatFound]:
+    """ "Where do I sit?": the players whose name matches ``query`` (accents, case and spacing
+    aside; a part of the name is enough), with their table in the current round."""
+    current = view.current
+    wanted, loose = name_key(query), loose_key(query)
+    if not wanted:
+        return []
+    found: list[SeatFound] = []
+    for entry in view.entries:
+        player = entry.player
+        if wanted not in player.key and loose not in player.loose_key:
+            continue
+        table = seat = None
+        game = None
+        if current is not None:
+            for t in current.tables:
+                ids = [s.entry_id for s in t.seats]
+                if entry.pk in ids:
+                    table, seat, game = t.number, ids.index(entry.pk) + 1, t.game
+        number = current.round.number if current else 0
+        bye = entry.pk in view.data.byes.get(number, [])
+        found.append(SeatFound(player.name, number, table, seat, game, bye))
+    return found
+
+
+def unregistered_players(*, tournament: Tournament) -> list[Player]:
+    """The club's players not registered yet (for the organiser's registration page)."""
+    return list(
+        Player.objects.filter(club_id=tournament.club_id, merged_into=None)
+        .exclude(entries__tournament=tournament)
+        .order_by("key")
+    )
+
+
+@dataclass(frozen=True)
+class HistoryItem:
+    change: TournamentChange | None
+    correction: Change | None  # a change at a table after its round was confirmed
+    round: int | None = None
+    table: int | None = None
+
+    @property
+    def created_at(self) -> object:
+        item = self.change or self.correction
+        assert item is not None
+        return item.created_at
+
+
+def tournament_history(*, tournament: Tournament, limit: int = 200) -> list[HistoryItem]:
+    """The tournament's changes, with every change made at a table after its round's results
+    were confirmed (a correction that changed the standings), newest first (3 queries)."""
+    items = [HistoryItem(c, None) for c in tournament.changes.select_related("user")[:limit]]
+    confirmed = {r.pk: r for r in Round.objects.filter(tournament=tournament, status=Round.Status.CONFIRMED)}
+    if confirmed:
+        late = (
+            Change.objects.filter(game__tournament_table__round__in=list(confirmed))
+            .select_related("game__tournament_table", "user")
+            .order_by("-created_at", "-id")[:limit]
+        )
+        for change in late:
+            table = change.game.tournament_table
+            played = confirmed[table.round_id]
+            if played.confirmed_at is not None and change.created_at > played.confirmed_at:
+                items.append(HistoryItem(None, change, played.number, table.number))
+    items.sort(key=lambda i: i.created_at, reverse=True)  # type: ignore[arg-type, return-value]
+    return items[:limit]
+
+
+def separations(rows: Sequence[StandingRow]) -> list[tuple[StandingRow, StandingRow]]:
+    """Neighbouring rows (above, below), for the page's "what separated them" notes."""
+    return list(pairwise(rows))

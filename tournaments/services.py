@@ -1,0 +1,630 @@
+"""Every write to a tournament, on the model of ``games.services.hands``: one transaction with
+the tournament's row locked, versions that refuse a stale form, request ids that make a resent
+form change nothing twice (the change recorded with the request id is found and returned), and
+each change recorded in the tournament's history.
+
+Who may call these is the views' check (``tournaments.access``): only the club's organisers.
+What a table scores is written by the games app's own services, through the table's game.
+"""
+
+from __future__ import annotations
+
+import random
+import uuid
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.db import IntegrityError, transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from games.engine.errors import EngineError
+from games.engine.rules import rule_set
+from games.models import Club, Player
+from games.services.errors import ServiceError
+from games.services.games import EventLabel, game_end, game_start
+from games.services.players import check_name, seat_players
+from scoring.families import family_info
+from scoring.seating import TableLimits, seat_round
+from scoring.standings import parse_custom_points, parse_tiebreaks
+from tournaments.models import Bye, Entry, Round, Table, TableSeat, Tournament, TournamentChange
+from tournaments.standings import TournamentData, compute_standings, tournament_data
+
+Actor = User | AnonymousUser | None
+Action = TournamentChange.Action
+MAX_ROUNDS = 30
+MAX_HANDS = 100
+
+# Settings that shape the games and the seating: fixed once the first round has started.
+PLAY_SETTINGS = ("family", "options", "round_hands", "table_min", "table_max", "table_preferred")
+
+
+def _user(user: Actor) -> User | None:
+    return user if user is not None and user.is_authenticated else None
+
+
+def _record(
+    tournament: Tournament, action: str, user: Actor, request_id: uuid.UUID | None, **data: object
+) -> TournamentChange:
+    return TournamentChange.objects.create(
+        tournament=tournament, action=action, data=data, user=_user(user), request_id=request_id
+    )
+
+
+def _replayed(tournament: Tournament, request_id: uuid.UUID | None) -> TournamentChange | None:
+    if request_id is None:
+        return None
+    return TournamentChange.objects.filter(tournament=tournament, request_id=request_id).first()
+
+
+def _locked(tournament: Tournament) -> Tournament:
+    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+
+
+def _once[T](
+    tournament: Tournament, request_id: uuid.UUID | None, write: Callable[[Tournament], T]
+) -> T | TournamentChange:
+    """Run ``write`` with the tournament locked, once per request id: a resend gets the change
+    the first send recorded (and changes nothing); two sends racing each other meet at the
+    unique request id, and the second gets the first one's change."""
+    replay = _replayed(tournament, request_id)
+    if replay is not None:
+        return replay
+    try:
+        with transaction.atomic():
+            locked = _locked(tournament)
+            replay = _replayed(locked, request_id)
+            if replay is not None:
+                return replay
+            return write(locked)
+    except IntegrityError:
+        replay = _replayed(tournament, request_id)
+        if replay is None:
+            raise
+        return replay
+
+
+def _check_version(kind: str, stored: int, version: int | None) -> None:
+    if version is None:
+        raise ServiceError("version_required", "the form did not say which version it changes")
+    if stored != version:
+        raise ServiceError(f"stale_{kind}", f"the {kind} was changed by someone else meanwhile")
+
+
+# ---------------------------------------------------------------------- settings
+
+
+@dataclass(frozen=True)
+class Settings:
+    """A tournament's settings as an organiser's form gives them."""
+
+    name: str
+    date: date
+    family: str
+    options: Mapping[str, object]
+    rounds: int
+    round_hands: int
+    table_min: int
+    table_max: int
+    table_preferred: int
+    byes_allowed: bool
+    seating: str
+    seat_order: str
+    points: str
+    custom_points: str  # "4: 5 3 2 0; 3: 4 2 0; 2: 3 0" (custom scheme only)
+    tiebreaks: Sequence[str]
+
+
+def checked_settings(settings: Settings) -> dict[str, Any]:
+    """The model fields for ``settings``, or a coded error naming what to change."""
+    name = settings.name.strip()
+    if not name:
+        raise ServiceError("tournament_name", "a tournament needs a name")
+    info = family_info(settings.family)
+    rules = rule_set(settings.family, dict(settings.options))  # EngineError for a bad option
+    if not 1 <= settings.rounds <= MAX_ROUNDS:
+        raise ServiceError("rounds_range", "rounds out of range", maximum=MAX_ROUNDS)
+    if not 0 <= settings.round_hands <= MAX_HANDS:
+        raise ServiceError("round_hands_range", "hands per round out of range", maximum=MAX_HANDS)
+    low, high = info.min_players, info.max_players
+    if not (low <= settings.table_min <= settings.table_preferred <= settings.table_max <= high):
+        raise ServiceError(
+            "table_limits",
+            "table sizes out of order or range",
+            minimum=low,
+            maximum=high,
+            family=settings.family,
+        )
+    custom: dict[str, list[str]] = {}
+    if settings.points == Tournament.Points.CUSTOM:
+        parsed = parse_custom_points(settings.custom_points)
+        missing = [size for size in range(settings.table_min, settings.table_max + 1) if size not in parsed]
+        if missing:
+            raise ServiceError("points_custom_missing", "custom points miss a table size", size=missing[0])
+        custom = {str(size): [str(p) for p in points] for size, points in parsed.items()}
+    return {
+        "name": name[:80],
+        "date": settings.date,
+        "family": settings.family,
+        "options": dict(rules.options),
+        "rounds": settings.rounds,
+        "round_hands": settings.round_hands,
+        "table_min": settings.table_min,
+        "table_max": settings.table_max,
+        "table_preferred": settings.table_preferred,
+        "byes_allowed": settings.byes_allowed,
+        "seating": settings.seating,
+        "seat_order": settings.seat_order,
+        "points": settings.points,
+        "custom_points": custom,
+        "tiebreaks": list(parse_tiebreaks(list(settings.tiebreaks))),
+    }
+
+
+def tournament_create(*, club: Club, settings: Settings, user: Actor) -> Tournament:
+    fields = checked_settings(settings)
+    with transaction.atomic():
+        tournament = Tournament.objects.create(club=club, created_by=_user(user), **fields)
+        _record(tournament, Action.CREATED, user, None, name=tournament.name)
+    return tournament
+
+
+def tournament_update(
+    *,
+    tournament: Tournament,
+    settings: Settings,
+    version: int | None,
+    user: Actor,
+    request_id: uuid.UUID | None = None,
+) -> Tournament:
+    """Change the settings. The family, house rules, hands per round and table sizes are fixed
+    once a round has started (the games are made with them); points and tie-breaks may change
+    at any time, and the standings follow at once (they are derived on every read)."""
+    fields = checked_settings(settings)
+
+    def write(locked: Tournament) -> Tournament:
+        _check_version("tournament", locked.version, version)
+        started = Round.objects.filter(tournament=locked).exclude(status=Round.Status.SEATED).exists()
+        changed = {k: v for k, v in fields.items() if getattr(locked, k) != v}
+        if started and any(k in PLAY_SETTINGS for k in changed):
+            raise ServiceError("settings_locked", "the games are made; these settings are fixed")
+        seated = Round.objects.filter(tournament=locked).count()
+        if fields["rounds"] < seated:
+            raise ServiceError("rounds_below_seated", "fewer rounds than seated", rounds=seated)
+        if not changed:
+            return locked
+        before = {k: _plain(getattr(locked, k)) for k in changed}
+        for key, value in changed.items():
+            setattr(locked, key, value)
+        locked.version += 1
+        locked.save()
+        _record(
+            locked,
+            Action.SETTINGS,
+            user,
+            request_id,
+            before=before,
+            after={k: _plain(v) for k, v in changed.items()},
+        )
+        return locked
+
+    result = _once(tournament, request_id, write)
+    tournament.refresh_from_db()
+    return tournament if isinstance(result, TournamentChange) else result
+
+
+def _plain(value: object) -> object:
+    return value.isoformat() if isinstance(value, date) else value
+
+
+# ---------------------------------------------------------------------- registration
+
+
+def _next_round(tournament: Tournament) -> int:
+    """The first round a player registered now can play: the first not yet started."""
+    started = Round.objects.filter(tournament=tournament).exclude(status=Round.Status.SEATED)
+    last = started.order_by("-number").values_list("number", flat=True).first()
+    return (last or 0) + 1
+
+
+def entries_add(
+    *,
+    tournament: Tournament,
+    players: Sequence[Player] = (),
+    names: Sequence[str] = (),
+    checked_in: bool = False,
+    user: Actor,
+    request_id: uuid.UUID | None = None,
+) -> list[Entry]:
+    """Register club players and new ones by name (a new name becomes a club player). A player
+    registered after a round started joins from the next round. Already registered: kept."""
+    cleaned = [check_name(name) for name in names if name.strip()]
+    for player in players:
+        if player.club_id != tournament.club_id or player.merged_into_id is not None:
+            raise ServiceError("entry_other_club", "not a player of this club", player=player.name)
+
+    def write(locked: Tournament) -> list[Entry]:
+        people = list(players) + seat_players(club=locked.club, owner=user, names=cleaned)
+        known = set(Entry.objects.filter(tournament=locked).values_list("player_id", flat=True))
+        start = _next_round(locked)
+        added: list[Entry] = []
+        for player in people:
+            if player.pk in known:
+                continue
+            known.add(player.pk)
+            added.append(
+                Entry.objects.create(
+                    tournament=locked, player=player, checked_in=checked_in, from_round=start
+                )
+            )
+        if added:
+            _record(
+                locked,
+                Action.REGISTERED,
+                user,
+                request_id,
+                players=[e.player.name for e in added],
+                round=start,
+            )
+        return added
+
+    result = _once(tournament, request_id, write)
+    return [] if isinstance(result, TournamentChange) else result
+
+
+def _entry_write(
+    entry: Entry,
+    version: int | None,
+    request_id: uuid.UUID | None,
+    change: Callable[[Tournament, Entry], tuple[str, dict[str, object]] | None],
+    user: Actor,
+) -> Entry:
+    """Change one entry under the tournament's lock; ``change`` returns the history's action
+    and data, or None when there is nothing to do (the entry already was so)."""
+
+    def write(locked: Tournament) -> Entry:
+        current = Entry.objects.select_related("player").get(pk=entry.pk)
+        _check_version("entry", current.version, version)
+        done = change(locked, current)
+        if done is None:
+            return current
+        current.version += 1
+        current.save()
+        action, data = done
+        _record(locked, action, user, request_id, player=current.player.name, **data)
+        return current
+
+    _once(entry.tournament, request_id, write)
+    entry.refresh_from_db()
+    return entry
+
+
+def entry_check_in(
+    *, entry: Entry, checked_in: bool, version: int | None, user: Actor, request_id: uuid.UUID | None = None
+) -> Entry:
+    def change(locked: Tournament, current: Entry) -> tuple[str, dict[str, object]] | None:
+        if current.checked_in == checked_in:
+            return None
+        current.checked_in = checked_in
+        if checked_in:
+            # Arriving after a round started: he plays from the next one.
+            current.from_round = max(current.from_round, _next_round(locked))
+        return (Action.CHECKED_IN if checked_in else Action.CHECKED_OUT), {}
+
+    return _entry_write(entry, version, request_id, change, user)
+
+
+def entry_drop(
+    *, entry: Entry, dropped: bool, version: int | None, user: Actor, request_id: uuid.UUID | None = None
+) -> Entry:
+    """Drop out between rounds (his results stay in the standings) or come back (from the next
+    round). A player seated in a round not started yet is taken off its table: re-seat it."""
+
+    def change(locked: Tournament, current: Entry) -> tuple[str, dict[str, object]] | None:
+        if (current.dropped_after is not None) == dropped:
+            return None
+        upcoming = _next_round(locked)
+        if dropped:
+            current.dropped_after = upcoming - 1
+            TableSeat.objects.filter(entry=current, table__round__status=Round.Status.SEATED).delete()
+            Bye.objects.filter(entry=current, round__status=Round.Status.SEATED).delete()
+            return Action.DROPPED, {"after": upcoming - 1}
+        current.dropped_after = None
+        current.from_round = max(current.from_round, upcoming)
+        return Action.REJOINED, {"round": current.from_round}
+
+    return _entry_write(entry, version, request_id, change, user)
+
+
+def entry_pin(
+    *, entry: Entry, table: int | None, version: int | None, user: Actor, request_id: uuid.UUID | None = None
+) -> Entry:
+    """Keep a player at one table number every round (a player who must not move)."""
+
+    def change(locked: Tournament, current: Entry) -> tuple[str, dict[str, object]] | None:
+        if table is not None and not 1 <= table <= 999:
+            raise ServiceError("pin_range", "no such table", table=table)
+        if current.pinned_table == table:
+            return None
+        current.pinned_table = table
+        return Action.PINNED, {"table": table}
+
+    return _entry_write(entry, version, request_id, change, user)
+
+
+# ---------------------------------------------------------------------- seating
+
+
+def eligible(data: TournamentData, number: int) -> list[Entry]:
+    """Who is seated in round ``number``: checked in, arrived by then, not dropped out."""
+    return [
+        e
+        for e in data.entries.values()
+        if e.checked_in and e.from_round <= number and e.dropped_after is None
+    ]
+
+
+def limits(tournament: Tournament) -> TableLimits:
+    return TableLimits(tournament.table_min, tournament.table_max, tournament.table_preferred)
+
+
+def _seat(data: TournamentData, number: int, seed: int) -> tuple[list[list[int]], list[int]]:
+    tournament = data.tournament
+    players = eligible(data, number)
+    earlier = [t for t in data.tables if t.round < number]
+    firsts: Counter[int] = Counter()
+    for table in earlier:
+        firsts[table.entries[0]] += 1
+    byes = Counter(e for r, ids in data.byes.items() if r < number for e in ids)
+    # Best first; players level on every tie-break (everyone, before round 1) in a seeded
+    # random order, so neither a Swiss first round nor the byes follow the alphabet.
+    shuffle = random.Random(seed)
+    order = [s.player for s in sorted(compute_standings(data), key=lambda s: (s.rank, shuffle.random()))]
+    method = tournament.seating if tournament.seating != Tournament.Seating.MANUAL else "balanced"
+    seating = seat_round(
+        [e.pk for e in players],
+        limits=limits(tournament),
+        method=method,  # type: ignore[arg-type]
+        seed=seed,
+        history=[t.entries for t in earlier],
+        standings=order,
+        byes_so_far=byes,
+        pinned={e.pk: e.pinned_table for e in players if e.pinned_table},
+        first_deals=firsts,
+        seat_order=tournament.seat_order,  # type: ignore[arg-type]
+        byes_allowed=tournament.byes_allowed,
+    )
+    return [list(t) for t in seating.tables], list(seating.byes)
+
+
+def _write_seating(played: Round, tables: Sequence[Sequence[int]], byes: Sequence[int]) -> None:
+    Table.objects.filter(round=played).delete()
+    Bye.objects.filter(round=played).delete()
+    made = Table.objects.bulk_create(Table(round=played, number=i) for i in range(1, len(tables) + 1))
+    TableSeat.objects.bulk_create(
+        TableSeat(table=table, entry_id=entry, position=position)
+        for table, entries in zip(made, tables, strict=True)
+        for position, entry in enumerate(entries)
+    )
+    Bye.objects.bulk_create(Bye(round=played, entry_id=entry) for entry in byes)
+
+
+def _names(data: TournamentData, ids: Sequence[int]) -> list[str]:
+    return [data.entries[i].player.name for i in ids]
+
+
+def round_seat(
+    *,
+    tournament: Tournament,
+    number: int,
+    round_version: int | None = None,
+    user: Actor,
+    request_id: uuid.UUID | None = None,
+) -> Round:
+    """Seat round ``number`` (the next one, once the one before is confirmed), or seat again a
+    round not started yet (``round_version`` the version the organiser saw). Two organisers
+    seating the same round at once: the first wins, the second is refused
+    (``round_already_seated``) and sees the first one's tables."""
+
+    def write(locked: Tournament) -> Round:
+        if not 1 <= number <= locked.rounds:
+            raise ServiceError("round_range", "no such round", rounds=locked.rounds)
+        existing = Round.objects.filter(tournament=locked, number=number).first()
+        if existing is not None:
+            if existing.status != Round.Status.SEATED:
+                raise ServiceError("round_started", "the round has started", round=number)
+            if round_version is None:
+                raise ServiceError("round_already_seated", "someone seated the round", round=number)
+            _check_version("round", existing.version, round_version)
+        elif number > 1:
+            before = Round.objects.filter(tournament=locked, number=number - 1).first()
+            if before is None or before.status != Round.Status.CONFIRMED:
+                raise ServiceError("round_not_confirmed", "confirm the round before", round=number - 1)
+        data = tournament_data(locked)
+        # Reproducible: the seed is stored with the round; seating again draws a new one from it.
+        seed = (locked.seed * 1_000_003 + number * 7_919 + (existing.version if existing else 0)) % 2**31
+        tables, byes = _seat(data, number, seed)
+        if existing is None:
+            played = Round.objects.create(tournament=locked, number=number, seed=seed)
+        else:
+            played = existing
+            played.seed = seed
+            played.version += 1
+            played.save()
+        _write_seating(played, tables, byes)
+        _record(
+            locked,
+            Action.SEATED,
+            user,
+            request_id,
+            round=number,
+            seed=seed,
+            tables=[_names(data, t) for t in tables],
+            byes=_names(data, byes),
+            again=existing is not None,
+        )
+        return played
+
+    result = _once(tournament, request_id, write)
+    if isinstance(result, TournamentChange):
+        return Round.objects.get(tournament=tournament, number=result.data["round"])
+    return result
+
+
+def round_move(
+    *,
+    played: Round,
+    entry: Entry,
+    to_table: int,
+    round_version: int | None,
+    user: Actor,
+    request_id: uuid.UUID | None = None,
+) -> Round:
+    """Move a player to another table of a round not started yet (manual seating). Table 0 is
+    the bye. Sizes must stay within the tournament's limits; repeated opponents are allowed
+    (the page warns of them)."""
+
+    def write(locked: Tournament) -> Round:
+        current = Round.objects.select_for_update().get(pk=played.pk)
+        if current.status != Round.Status.SEATED:
+            raise ServiceError("round_started", "the round has started", round=current.number)
+        _check_version("round", current.version, round_version)
+        tables = {t.number: t for t in Table.objects.filter(round=current)}
+        seat = TableSeat.objects.filter(table__round=current, entry=entry).select_related("table").first()
+        bye = Bye.objects.filter(round=current, entry=entry).first()
+        if seat is None and bye is None:
+            raise ServiceError("entry_not_seated", "not seated in this round", player=entry.player.name)
+        source = seat.table.number if seat is not None else 0
+        if to_table == source:
+            return current
+        if to_table and to_table not in tables:
+            raise ServiceError("table_missing", "no such table", table=to_table)
+        sizes = Counter(
+            TableSeat.objects.filter(table__round=current).values_list("table__number", flat=True)
+        )
+        if to_table and sizes[to_table] >= locked.table_max:
+            raise ServiceError("table_full", "the table is full", table=to_table, maximum=locked.table_max)
+        if source and sizes[source] <= locked.table_min:
+            raise ServiceError(
+                "table_too_small", "the table would be too small", table=source, minimum=locked.table_min
+            )
+        if seat is not None:
+            _reseat_table(seat.table, without=entry.pk)
+        elif bye is not None:
+            bye.delete()
+        if to_table:
+            TableSeat.objects.create(table=tables[to_table], entry=entry, position=sizes[to_table])
+        else:
+            Bye.objects.create(round=current, entry=entry)
+        current.version += 1
+        current.save()
+        _record(
+            locked,
+            Action.MOVED,
+            user,
+            request_id,
+            round=current.number,
+            player=entry.player.name,
+            source=source,
+            to=to_table,
+        )
+        return current
+
+    _once(played.tournament, request_id, write)
+    played.refresh_from_db()
+    return played
+
+
+def _reseat_table(table: Table, *, without: int) -> None:
+    """Take a player off a table, closing the gap in its seat order."""
+    kept = [s.entry_id for s in table.seats.order_by("position") if s.entry_id != without]
+    table.seats.all().delete()
+    TableSeat.objects.bulk_create(
+        TableSeat(table=table, entry_id=entry, position=position) for position, entry in enumerate(kept)
+    )
+
+
+def round_start(
+    *, played: Round, round_version: int | None, user: Actor, request_id: uuid.UUID | None = None
+) -> Round:
+    """Start a seated round: every table gets its game (the tournament's rules, its own edit
+    link for the table's phone), and the seating is locked."""
+
+    def write(locked: Tournament) -> Round:
+        current = Round.objects.select_for_update().get(pk=played.pk)
+        if current.status != Round.Status.SEATED:
+            raise ServiceError("round_started", "the round has started", round=current.number)
+        _check_version("round", current.version, round_version)
+        data = tournament_data(locked)
+        path = _event_path(locked)
+        for table in Table.objects.filter(round=current).order_by("number"):
+            ids = [s.entry_id for s in table.seats.order_by("position")]
+            try:
+                game = game_start(
+                    family=locked.family,
+                    options=locked.options,
+                    players=_names(data, ids),
+                    owner=None,
+                    club=locked.club,
+                    hand_limit=locked.round_hands,
+                    event=EventLabel(locked.name, current.number, table.number, path),
+                )
+            except EngineError as error:
+                raise ServiceError(
+                    "table_not_playable", error.message, table=table.number, players=len(ids)
+                ) from None
+            table.game = game
+            table.save(update_fields=["game"])
+        current.status = Round.Status.PLAYING
+        current.started_at = timezone.now()
+        current.version += 1
+        current.save()
+        _record(locked, Action.STARTED, user, request_id, round=current.number)
+        return current
+
+    _once(played.tournament, request_id, write)
+    played.refresh_from_db()
+    return played
+
+
+def _event_path(tournament: Tournament) -> str:
+    return reverse("tournaments:detail", kwargs={"public_id": tournament.public_id})
+
+
+def round_confirm(
+    *, played: Round, round_version: int | None, user: Actor, request_id: uuid.UUID | None = None
+) -> Round:
+    """Make a round's results final: the tables still open are ended after their last hand
+    (each recorded in its game's history, so it can be reopened there), and the next round can
+    be seated. A correction at a table afterwards changes the standings, and the tournament's
+    history says so."""
+
+    def write(locked: Tournament) -> Round:
+        current = Round.objects.select_for_update().get(pk=played.pk)
+        if current.status != Round.Status.PLAYING:
+            raise ServiceError("round_not_playing", "the round is not being played", round=current.number)
+        _check_version("round", current.version, round_version)
+        closed = []
+        for table in Table.objects.filter(round=current).select_related("game").order_by("number"):
+            game = table.game
+            if game is None:
+                continue
+            if not game.results.filter(finished=True).exists():
+                if not game.hands.exists():
+                    raise ServiceError("table_no_hands", "a table has no hand", table=table.number)
+                game_end(game=game, ended=True, user=user)
+                closed.append(table.number)
+        current.status = Round.Status.CONFIRMED
+        current.confirmed_at = timezone.now()
+        current.version += 1
+        current.save()
+        _record(locked, Action.CONFIRMED, user, request_id, round=current.number, closed=closed)
+        return current
+
+    _once(played.tournament, request_id, write)
+    played.refresh_from_db()
+    return played

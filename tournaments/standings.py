@@ -1,0 +1,153 @@
+"""The database side of a tournament's standings and seating history: one fixed set of queries
+reads what the pure code in ``scoring.standings`` and ``scoring.seating`` needs.
+
+Shared by the services (seating a Swiss round needs the standings, a balanced one the earlier
+tables) and the selectors (the pages), like ``games.sheet`` is for games. The number of queries
+does not depend on the number of players, rounds or tables (tests/tournaments pins it).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import NamedTuple
+
+from games.models import Result
+from scoring.families import family_info
+from scoring.standings import DEFAULT_TIEBREAKS, Standing, TableResult, standings
+from tournaments.models import Bye, Entry, Round, TableSeat, Tournament
+
+
+@dataclass(frozen=True)
+class TableState:
+    """A table of a round as the pages and the standings see it."""
+
+    round: int
+    number: int
+    table_id: int
+    game_id: int | None
+    entries: tuple[int, ...]  # entry ids in seat order
+    # From the game's results (empty before the round starts): per entry in seat order.
+    totals: tuple[int, ...] = ()
+    places: tuple[int, ...] = ()
+    finished: bool = False
+    hands: int = 0
+
+
+@dataclass
+class TournamentData:
+    tournament: Tournament
+    entries: dict[int, Entry]  # by id, with their players
+    rounds: list[Round]
+    tables: list[TableState]
+    byes: dict[int, list[int]] = field(default_factory=dict)  # round number -> entry ids
+
+    def round(self, number: int) -> Round | None:
+        return next((r for r in self.rounds if r.number == number), None)
+
+    def tables_of(self, number: int) -> list[TableState]:
+        return [t for t in self.tables if t.round == number]
+
+    def earlier(self, number: int) -> list[tuple[int, ...]]:
+        """Every table of the rounds before ``number``, as entry ids (what seating avoids
+        repeating)."""
+        return [t.entries for t in self.tables if t.round < number]
+
+    def counted(self, table: TableState) -> bool:
+        """A table counts for the standings once its game is over or its round confirmed."""
+        played = self.round(table.round)
+        if played is None or played.status == Round.Status.SEATED or not table.places:
+            return False
+        return table.finished or played.status == Round.Status.CONFIRMED
+
+    @property
+    def provisional(self) -> bool:
+        """Standings include a table of a round the organiser has not confirmed yet."""
+        confirmed = {r.number for r in self.rounds if r.status == Round.Status.CONFIRMED}
+        return any(self.counted(t) and t.round not in confirmed for t in self.tables)
+
+
+class _Result(NamedTuple):
+    total: int
+    place: int
+    finished: bool
+    hands: int
+
+
+def tournament_data(tournament: Tournament) -> TournamentData:
+    """Everything a tournament's standings and seating read (5 queries)."""
+    entries = {e.pk: e for e in Entry.objects.filter(tournament=tournament).select_related("player")}
+    rounds = list(Round.objects.filter(tournament=tournament).order_by("number"))
+    seats = list(
+        TableSeat.objects.filter(table__round__tournament=tournament)
+        .select_related("table__round")
+        .order_by("table__round__number", "table__number", "position")
+        .values_list("table_id", "table__round__number", "table__number", "table__game_id", "entry_id")
+    )
+    results: dict[tuple[int, int], _Result] = {}
+    # A join rather than a list of game ids: Django normalises every value of an ``in`` list
+    # of a foreign key, which costs more than the query itself at 200 tables.
+    for of_game, player_id, total, place, finished, hands in Result.objects.filter(
+        game__tournament_table__round__tournament=tournament
+    ).values_list("game_id", "player_id", "total", "place", "finished", "hands"):
+        results[(of_game, player_id)] = _Result(total, place, finished, hands)
+    grouped: dict[int, list[tuple[int, int, int | None, int]]] = defaultdict(list)
+    for table_id, round_no, table_no, table_game, entry_id in seats:
+        grouped[table_id].append((round_no, table_no, table_game, entry_id))
+    tables: list[TableState] = []
+    for table_id, rows in grouped.items():
+        round_number, table_number, game_id, _entry = rows[0]
+        entry_ids = tuple(row[3] for row in rows)
+        found = [results.get((game_id, entries[e].player_id)) for e in entry_ids] if game_id else []
+        if found and all(r is not None for r in found):
+            done = [r for r in found if r is not None]
+            tables.append(
+                TableState(
+                    round_number,
+                    table_number,
+                    table_id,
+                    game_id,
+                    entry_ids,
+                    totals=tuple(r.total for r in done),
+                    places=tuple(r.place for r in done),
+                    finished=all(r.finished for r in done),
+                    hands=max(r.hands for r in done),
+                )
+            )
+        else:
+            tables.append(TableState(round_number, table_number, table_id, game_id, entry_ids))
+    byes: dict[int, list[int]] = defaultdict(list)
+    for round_number, entry_id in Bye.objects.filter(round__tournament=tournament).values_list(
+        "round__number", "entry_id"
+    ):
+        byes[round_number].append(entry_id)
+    return TournamentData(tournament, entries, rounds, tables, dict(byes))
+
+
+def custom_points(tournament: Tournament) -> dict[int, tuple[Fraction, ...]] | None:
+    """The custom points per table size (stored as text, "5/2", so they stay exact)."""
+    if tournament.points != Tournament.Points.CUSTOM:
+        return None
+    return {
+        int(size): tuple(Fraction(p) for p in points) for size, points in tournament.custom_points.items()
+    }
+
+
+def tiebreaks(tournament: Tournament) -> tuple[str, ...]:
+    return tuple(tournament.tiebreaks) or DEFAULT_TIEBREAKS
+
+
+def compute_standings(data: TournamentData) -> tuple[Standing, ...]:
+    """The standings over every counted table (and the byes of rounds under way or done)."""
+    tournament = data.tournament
+    played = {r.number for r in data.rounds if r.status != Round.Status.SEATED}
+    return standings(
+        list(data.entries),
+        [TableResult(t.round, t.entries, t.places, t.totals) for t in data.tables if data.counted(t)],
+        [(number, entry) for number, ids in sorted(data.byes.items()) if number in played for entry in ids],
+        lower_is_better=family_info(tournament.family).lower_is_better,
+        scheme=tournament.points,  # type: ignore[arg-type]
+        custom=custom_points(tournament),
+        tiebreaks=tiebreaks(tournament),  # type: ignore[arg-type]
+    )

@@ -1,0 +1,229 @@
+"""Template helpers for the tournament pages: numbers as people read them, the standings'
+rows with their "what separated them" notes, and a tournament change in words."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+
+from django import template
+from django.urls import reverse
+from django.utils.formats import get_format
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from scoring.families import family_info
+from tournaments.models import Tournament, TournamentChange
+from tournaments.selectors import StandingRow
+
+register = template.Library()
+
+Number = Fraction | float | int | Decimal
+
+
+@register.filter
+def points(value: Number | None) -> str:
+    """6.5, 7, 4.33: at most two decimals (halves rounded up), no trailing zeros, the language's
+    decimal mark and a real minus sign. None (nothing to average yet) reads "—".
+
+    Integer arithmetic on the exact fraction: the standings page formats four numbers for each
+    of up to a hundred players, and Decimal or number_format cost more than the rest of a row."""
+    if value is None:
+        return "—"
+    exact = Fraction(str(value)) if isinstance(value, float | Decimal) else Fraction(value)
+    hundredths, rest = divmod(abs(exact.numerator) * 100, exact.denominator)
+    if 2 * rest >= exact.denominator:
+        hundredths += 1
+    whole, cents = divmod(hundredths, 100)
+    text = str(whole)
+    if cents:
+        text += str(get_format("DECIMAL_SEPARATOR")) + f"{cents:02d}".rstrip("0")
+    return f"−{text}" if exact < 0 and hundredths else text
+
+
+def tiebreak_note(key: str, above: str) -> str:
+    """Why a row is below the row above: the first tie-break that separated them."""
+    notes = {
+        "points": _("Below %(name)s on points"),
+        "game_score": _("Below %(name)s on game score"),
+        "average_place": _("Below %(name)s on average place"),
+        "firsts": _("Below %(name)s on first places"),
+        "opponents_points": _("Below %(name)s on opponents' points"),
+        "head_to_head": _("Below %(name)s on their games against each other"),
+    }
+    return notes.get(key, _("Below %(name)s on a tie-break")) % {"name": above}
+
+
+@register.filter
+def tiebreak_name(key: str) -> str:
+    names = {
+        "points": _("points"),
+        "game_score": _("game score"),
+        "average_place": _("average place"),
+        "firsts": _("first places"),
+        "opponents_points": _("opponents' points"),
+        "head_to_head": _("games against each other"),
+    }
+    return names.get(key, key)
+
+
+@dataclass(frozen=True)
+class StandingItem:
+    row: StandingRow
+    rank: str  # "2", or "=2" when shared
+    shared: bool
+    first_shared: bool  # the first row of a shared rank: the note "shared" goes there once
+    note: str  # the tie-break that put him below the row above, or ""
+    game_score: int  # the sum of his table totals as the game counts them
+    url: str  # the player's page in the club
+    # The numbers as shown (formatted here, once, rather than by a filter per cell).
+    points: str = ""
+    game_score_text: str = ""
+    average_place: str = ""
+    opponents_points: str = ""
+
+
+@register.simple_tag
+def standing_items(
+    rows: Sequence[StandingRow], tournament: Tournament, start: int | str = 0, limit: int | str | None = None
+) -> list[StandingItem]:
+    """The standings' rows ``start`` to ``start + limit`` for the table: each with its rank as
+    shown and a note saying which tie-break put it below the row above (points need no note)."""
+    lower = family_info(tournament.family).lower_is_better
+    ranks = Counter(row.rank for row in rows)
+    # A player's page is the club's player list + his id: one reverse for the whole table.
+    players_url = reverse("games:club_players", kwargs={"slug": tournament.club.slug})
+    first = int(start or 0)  # a variable missing from the include's context reads ""
+    end = first + int(limit) if limit else len(rows)
+    items: list[StandingItem] = []
+    for index in range(first, min(end, len(rows))):
+        row = rows[index]
+        standing = row.standing
+        shared = ranks[row.rank] > 1
+        note = ""
+        if standing.separated_by and standing.separated_by != "points" and index > 0:
+            note = tiebreak_note(standing.separated_by, rows[index - 1].name)
+        items.append(
+            StandingItem(
+                row=row,
+                rank=f"={row.rank}" if shared else str(row.rank),
+                shared=shared,
+                first_shared=shared and (index == 0 or rows[index - 1].rank != row.rank),
+                note=note,
+                # Standing.game_score is negated when lower is better (higher always better):
+                # show the totals the players know from their score sheets.
+                game_score=-standing.game_score if lower else standing.game_score,
+                url=f"{players_url}{row.player_id}/",
+                points=points(standing.points),
+                game_score_text=points(-standing.game_score if lower else standing.game_score),
+                average_place=points(standing.average_place),
+                opponents_points=points(standing.opponents_points),
+            )
+        )
+    return items
+
+
+def _round_words(number: object) -> str:
+    return _("Round %(round)s") % {"round": number}
+
+
+def _table_words(number: object) -> str:
+    if number in (0, None):
+        return _("the bye")
+    return _("table %(table)s") % {"table": number}
+
+
+def _names(value: object) -> str:
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    return str(value or "")
+
+
+def _settings_words(after: Mapping[str, object]) -> str:
+    labels = []
+    for key in after:
+        try:
+            field = Tournament._meta.get_field(key)
+        except Exception:  # a setting no longer a field: its key
+            labels.append(key.replace("_", " "))
+            continue
+        labels.append(str(getattr(field, "verbose_name", key)))
+    return ", ".join(labels)
+
+
+@register.filter
+def change_summary(change: TournamentChange) -> list[str]:
+    """The data of a tournament change in words, a line each: the round, the player, the
+    tables (a seated round: one line per table)."""
+    data = change.data if isinstance(change.data, Mapping) else {}
+    action = change.action
+    Action = TournamentChange.Action
+    parts: list[str] = []
+    if action == Action.CREATED:
+        parts.append(str(data.get("name", "")))
+    elif action == Action.SETTINGS:
+        after = data.get("after")
+        if isinstance(after, Mapping) and after:
+            parts.append(_("Changed: %(settings)s") % {"settings": _settings_words(after)})
+    elif action == Action.REGISTERED:
+        players = data.get("players") or []
+        parts.append(_names(players))
+        if data.get("round", 1) not in (1, None):
+            parts.append(_("from round %(round)s") % {"round": data["round"]})
+    elif action in (Action.CHECKED_IN, Action.CHECKED_OUT, Action.UNREGISTERED):
+        parts.append(_names(data.get("player")))
+    elif action == Action.DROPPED:
+        parts.append(_names(data.get("player")))
+        if data.get("after"):
+            parts.append(_("after round %(round)s") % {"round": data["after"]})
+    elif action == Action.REJOINED:
+        parts.append(_names(data.get("player")))
+        if data.get("round"):
+            parts.append(_("from round %(round)s") % {"round": data["round"]})
+    elif action == Action.PINNED:
+        table = data.get("table")
+        if table:
+            parts.append(
+                _("%(player)s at table %(table)s") % {"player": _names(data.get("player")), "table": table}
+            )
+        else:
+            parts.append(_("%(player)s: no fixed table") % {"player": _names(data.get("player"))})
+    elif action == Action.SEATED:
+        tables = data.get("tables") or []
+        words = [_round_words(data.get("round"))]
+        if isinstance(tables, list):
+            words.append(
+                ngettext("%(count)d table", "%(count)d tables", len(tables)) % {"count": len(tables)}
+            )
+        parts.append(": ".join(words))
+        if isinstance(tables, list):
+            for number, names in enumerate(tables, start=1):
+                parts.append(capfirst(_table_words(number)) + ": " + _names(names))
+        if data.get("byes"):
+            parts.append(_("Bye: %(players)s") % {"players": _names(data["byes"])})
+        if data.get("again"):
+            parts.append(_("seated again"))
+    elif action == Action.MOVED:
+        parts.append(
+            _("Round %(round)s: %(player)s from %(source)s to %(target)s")
+            % {
+                "round": data.get("round"),
+                "player": _names(data.get("player")),
+                "source": _table_words(data.get("source")),
+                "target": _table_words(data.get("to")),
+            }
+        )
+    elif action == Action.STARTED:
+        parts.append(_round_words(data.get("round")))
+    elif action == Action.CONFIRMED:
+        parts.append(_round_words(data.get("round")))
+        closed = data.get("closed")
+        if isinstance(closed, list) and closed:
+            parts.append(
+                _("tables ended by the organiser: %(tables)s") % {"tables": ", ".join(str(t) for t in closed)}
+            )
+    return [p for p in parts if p]

@@ -1,0 +1,445 @@
+"""The organiser's tournament pages: thin views over tournaments.selectors and
+tournaments.services. Every write is a POST with a request id (a resend changes nothing twice)
+and the version the organiser saw (a stale one is refused with a message), then a redirect.
+A members-only club's tournaments answer 404 to strangers; writes answer 403 to anyone but the
+club's organisers. Everything works without JavaScript."""
+
+from __future__ import annotations
+
+import segno
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST
+
+from games.club_forms import put_error
+from games.engine.errors import EngineError
+from games.engine.rules import FAMILIES
+from games.models import Membership
+from games.selectors.clubs import club_by_slug
+from games.services.access import can_view_club, club_role, edit_url, role_allows
+from games.services.players import similar_players
+from scoring.families import family_info
+from scoring.seating import table_sizes
+from tournaments import selectors
+from tournaments.access import can_manage, can_view, tournament_role
+from tournaments.forms import AddPlayersForm, EntryActionForm, MoveForm, TournamentForm, VersionedForm
+from tournaments.messages import tournament_error
+from tournaments.models import Entry, Round, Tournament
+from tournaments.services import (
+    eligible,
+    entries_add,
+    entry_check_in,
+    entry_drop,
+    entry_pin,
+    limits,
+    round_confirm,
+    round_move,
+    round_seat,
+    round_start,
+    tournament_create,
+    tournament_update,
+)
+
+
+def _tournament(
+    request: HttpRequest, public_id: str, *, manage: bool = False
+) -> tuple[Tournament, str | None]:
+    tournament = selectors.tournament_by_public_id(public_id=public_id)
+    if tournament is None:
+        raise Http404
+    role = tournament_role(user=request.user, tournament=tournament)
+    if not can_view(tournament=tournament, role=role):
+        raise Http404
+    if manage and not can_manage(role=role):
+        raise PermissionDenied(_("Only the club's organisers can do this."))
+    return tournament, role
+
+
+def _error(request: HttpRequest, error: EngineError) -> None:
+    messages.error(request, tournament_error(error))
+
+
+def _form_errors(request: HttpRequest, form: VersionedForm | EntryActionForm | MoveForm) -> None:
+    errors = [str(e) for e in form.non_field_errors()] or [
+        f"{form[name].label}: {' '.join(str(e) for e in errs)}"
+        for name, errs in form.errors.items()
+        if name != "__all__"
+    ]
+    messages.error(request, " ".join(errors) or _("Check the form and try again."))
+
+
+def club_list(request: HttpRequest, slug: str) -> HttpResponse:
+    club = club_by_slug(slug=slug)
+    if club is None:
+        raise Http404
+    role = club_role(user=request.user, club=club)
+    if not can_view_club(club=club, role=role):
+        raise Http404
+    context = {
+        "club": club,
+        "role": role,
+        "tournaments": selectors.club_tournaments(club=club),
+        "can_manage": role_allows(role, Membership.Role.ORGANISER),
+        "families": [(f, family_info(f)) for f in FAMILIES],
+    }
+    return render(request, "tournaments/club_list.html", context)
+
+
+@login_required
+def tournament_new(request: HttpRequest, slug: str) -> HttpResponse:
+    club = club_by_slug(slug=slug)
+    if club is None:
+        raise Http404
+    role = club_role(user=request.user, club=club)
+    if not can_view_club(club=club, role=role):
+        raise Http404
+    if not role_allows(role, Membership.Role.ORGANISER):
+        raise PermissionDenied(_("Only the club's organisers can do this."))
+    family = request.GET.get("family") or request.POST.get("family")
+    if family not in FAMILIES:
+        return redirect("tournaments:club_list", slug=club.slug)
+    form = TournamentForm(request.POST or None, family=family)
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament = tournament_create(club=club, settings=form.settings(), user=request.user)
+        except EngineError as error:
+            form.add_engine_error(error)
+        else:
+            messages.success(request, _("Tournament created. Now register the players."))
+            return redirect("tournaments:players", public_id=tournament.public_id)
+    context = {"club": club, "form": form, "family": family, "info": family_info(family)}
+    return render(request, "tournaments/new.html", context)
+
+
+def _fit_note(tournament: Tournament, players: int) -> str | None:
+    """What the organiser should know about how ``players`` fit the tables: byes each round,
+    or no arrangement at all (and what to change)."""
+    if players == 0:
+        return None
+    try:
+        sizes, byes = table_sizes(players, limits(tournament), byes_allowed=tournament.byes_allowed)
+    except EngineError as error:
+        return tournament_error(error)
+    if byes:
+        return ngettext(
+            "%(players)d players at these tables: %(byes)d player sits out each round (a bye, worth the "
+            "average table points). Register or check in one more player, or change the table sizes, "
+            "to avoid it.",
+            "%(players)d players at these tables: %(byes)d players sit out each round (a bye, worth the "
+            "average table points). Change the number of players or the table sizes to avoid it.",
+            byes,
+        ) % {"players": players, "byes": byes}
+    del sizes
+    return None
+
+
+def detail(request: HttpRequest, public_id: str) -> HttpResponse:
+    tournament, role = _tournament(request, public_id)
+    view = selectors.tournament_view(tournament=tournament)
+    upcoming = view.next_round
+    context = {
+        "tournament": tournament,
+        "view": view,
+        "role": role,
+        "can_manage": can_manage(role=role),
+        "section": "overview",
+        "next_round": upcoming,
+        "fit_note": _fit_note(tournament, len(eligible(view.data, upcoming))) if upcoming else None,
+        "seat_form": VersionedForm(initial={"version": 0}),
+    }
+    return render(request, "tournaments/detail.html", context)
+
+
+@login_required
+def settings_view(request: HttpRequest, public_id: str) -> HttpResponse:
+    tournament, role = _tournament(request, public_id, manage=True)
+    initial = TournamentForm.initial_from(tournament)
+    form = TournamentForm(request.POST or None, family=tournament.family, initial=initial)
+    versioned = VersionedForm(request.POST or None, initial={"version": tournament.version})
+    if request.method == "POST" and form.is_valid() and versioned.is_valid():
+        try:
+            tournament_update(
+                tournament=tournament,
+                settings=form.settings(),
+                version=versioned.cleaned_data["version"],
+                user=request.user,
+                request_id=versioned.cleaned_data["request_id"],
+            )
+        except EngineError as error:
+            form.add_engine_error(error)
+        else:
+            messages.success(request, _("Settings saved."))
+            return redirect("tournaments:detail", public_id=tournament.public_id)
+    elif request.method == "POST" and not versioned.is_valid():
+        form.add_error(None, " ".join(str(e) for e in versioned.non_field_errors()))
+    context = {
+        "tournament": tournament,
+        "view": selectors.tournament_view(tournament=tournament),
+        "role": role,
+        "form": form,
+        "versioned": versioned,
+        "info": family_info(tournament.family),
+        "can_manage": True,
+        "section": "settings",
+    }
+    return render(request, "tournaments/settings.html", context)
+
+
+@never_cache
+@login_required
+def players(request: HttpRequest, public_id: str) -> HttpResponse:
+    tournament, role = _tournament(request, public_id, manage=True)
+    candidates = selectors.unregistered_players(tournament=tournament)
+    choices = [(str(p.pk), p.name) for p in candidates]
+    form = AddPlayersForm(request.POST or None, choices=choices)
+    if request.method == "POST":
+        alike = (
+            similar_players(club=tournament.club, owner=None, names=form.new_names())
+            if form.is_valid()
+            else {}
+        )
+        if form.is_valid() and not form.ask_did_you_mean(alike):
+            chosen = {int(pk) for pk in form.cleaned_data["players"]}
+            try:
+                added = entries_add(
+                    tournament=tournament,
+                    players=[p for p in candidates if p.pk in chosen],
+                    names=form.new_names(),
+                    checked_in=form.cleaned_data["checked_in"],
+                    user=request.user,
+                    request_id=form.cleaned_data["request_id"],
+                )
+            except EngineError as error:
+                put_error(form, error)
+                form.errors.setdefault("names", form.error_class()).append(tournament_error(error))
+            else:
+                messages.success(
+                    request,
+                    ngettext("%(count)d player registered.", "%(count)d players registered.", len(added))
+                    % {"count": len(added)},
+                )
+                return redirect("tournaments:players", public_id=tournament.public_id)
+    view = selectors.tournament_view(tournament=tournament)
+    upcoming = view.next_round
+    context = {
+        "tournament": tournament,
+        "view": view,
+        "role": role,
+        "form": form,
+        "can_manage": True,
+        "section": "players",
+        "next_round": upcoming,
+        "seat_form": VersionedForm(initial={"version": 0}),
+        "fit_note": _fit_note(tournament, len(eligible(view.data, upcoming))) if upcoming else None,
+    }
+    return render(request, "tournaments/players.html", context)
+
+
+@require_POST
+@login_required
+def entry_action(request: HttpRequest, public_id: str, pk: int) -> HttpResponse:
+    tournament, _role = _tournament(request, public_id, manage=True)
+    entry = Entry.objects.filter(tournament=tournament, pk=pk).select_related("player", "tournament").first()
+    if entry is None:
+        raise Http404
+    form = EntryActionForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return redirect("tournaments:players", public_id=tournament.public_id)
+    data = form.cleaned_data
+    common = {
+        "entry": entry,
+        "version": data["version"],
+        "user": request.user,
+        "request_id": data["request_id"],
+    }
+    try:
+        match data["action"]:
+            case "check_in" | "check_out":
+                entry_check_in(checked_in=data["action"] == "check_in", **common)
+            case "drop" | "rejoin":
+                entry_drop(dropped=data["action"] == "drop", **common)
+            case _:
+                entry_pin(table=data.get("table") or None, **common)
+    except EngineError as error:
+        _error(request, error)
+    return redirect(f"{_players_url(tournament)}#entry-{entry.pk}")
+
+
+def _players_url(tournament: Tournament) -> str:
+    return reverse("tournaments:players", kwargs={"public_id": tournament.public_id})
+
+
+def round_view(request: HttpRequest, public_id: str, number: int) -> HttpResponse:
+    tournament, role = _tournament(request, public_id)
+    view = selectors.tournament_view(tournament=tournament)
+    played = view.round(number)
+    if played is None:
+        raise Http404
+    manage = can_manage(role=role)
+    context = {
+        "tournament": tournament,
+        "view": view,
+        "played": played,
+        "role": role,
+        "can_manage": manage,
+        "section": f"round-{number}",
+        "form": VersionedForm(initial={"version": played.round.version}),
+        "table_numbers": [t.number for t in played.tables],
+    }
+    return render(request, "tournaments/round.html", context)
+
+
+def _round(tournament: Tournament, number: int) -> Round:
+    played = Round.objects.filter(tournament=tournament, number=number).select_related("tournament").first()
+    if played is None:
+        raise Http404
+    return played
+
+
+def _round_url(tournament: Tournament, number: int) -> str:
+    return reverse("tournaments:round", kwargs={"public_id": tournament.public_id, "number": number})
+
+
+@require_POST
+@login_required
+def round_seat_view(request: HttpRequest, public_id: str, number: int) -> HttpResponse:
+    """Seat a round (version 0: a new round) or seat it again (the round's version)."""
+    tournament, _role = _tournament(request, public_id, manage=True)
+    form = VersionedForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return redirect("tournaments:detail", public_id=tournament.public_id)
+    version = form.cleaned_data["version"] or None
+    try:
+        round_seat(
+            tournament=tournament,
+            number=number,
+            round_version=version,
+            user=request.user,
+            request_id=form.cleaned_data["request_id"],
+        )
+    except EngineError as error:
+        _error(request, error)
+        if not Round.objects.filter(tournament=tournament, number=number).exists():
+            return redirect("tournaments:detail", public_id=tournament.public_id)
+    else:
+        messages.success(request, _("Round %(number)d seated.") % {"number": number})
+    return redirect(_round_url(tournament, number))
+
+
+@require_POST
+@login_required
+def round_move_view(request: HttpRequest, public_id: str, number: int) -> HttpResponse:
+    tournament, _role = _tournament(request, public_id, manage=True)
+    played = _round(tournament, number)
+    form = MoveForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return redirect(_round_url(tournament, number))
+    entry = (
+        Entry.objects.filter(tournament=tournament, pk=form.cleaned_data["entry"])
+        .select_related("player")
+        .first()
+    )
+    if entry is None:
+        raise Http404
+    try:
+        round_move(
+            played=played,
+            entry=entry,
+            to_table=form.cleaned_data["to_table"],
+            round_version=form.cleaned_data["version"],
+            user=request.user,
+            request_id=form.cleaned_data["request_id"],
+        )
+    except EngineError as error:
+        _error(request, error)
+    return redirect(_round_url(tournament, number))
+
+
+@require_POST
+@login_required
+def round_start_view(request: HttpRequest, public_id: str, number: int) -> HttpResponse:
+    tournament, _role = _tournament(request, public_id, manage=True)
+    played = _round(tournament, number)
+    form = VersionedForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+    else:
+        try:
+            round_start(
+                played=played,
+                round_version=form.cleaned_data["version"],
+                user=request.user,
+                request_id=form.cleaned_data["request_id"],
+            )
+        except EngineError as error:
+            _error(request, error)
+        else:
+            messages.success(
+                request, _("Round %(number)d started: give each table its link.") % {"number": number}
+            )
+            return redirect("tournaments:round_links", public_id=tournament.public_id, number=number)
+    return redirect(_round_url(tournament, number))
+
+
+@require_POST
+@login_required
+def round_confirm_view(request: HttpRequest, public_id: str, number: int) -> HttpResponse:
+    tournament, _role = _tournament(request, public_id, manage=True)
+    played = _round(tournament, number)
+    form = VersionedForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+    else:
+        try:
+            round_confirm(
+                played=played,
+                round_version=form.cleaned_data["version"],
+                user=request.user,
+                request_id=form.cleaned_data["request_id"],
+            )
+        except EngineError as error:
+            _error(request, error)
+        else:
+            messages.success(
+                request, _("Round %(number)d confirmed: its results are final.") % {"number": number}
+            )
+            return redirect("tournaments:standings", public_id=tournament.public_id)
+    return redirect(_round_url(tournament, number))
+
+
+@never_cache  # private, no-store: shows the tables' edit links
+@login_required
+def round_links(request: HttpRequest, public_id: str, number: int) -> HttpResponse:
+    """Each table's private link, with its QR code, for the table's phone (no account needed)."""
+    tournament, role = _tournament(request, public_id, manage=True)
+    view = selectors.tournament_view(tournament=tournament)
+    played = view.round(number)
+    if played is None:
+        raise Http404
+    links = []
+    for table in played.tables:
+        if table.game is None:
+            continue
+        url = request.build_absolute_uri(edit_url(table.game))
+        svg = segno.make(url, error="m").svg_inline(scale=4, dark="#000", light="#fff", omitsize=False)
+        links.append((table, url, svg))
+    context = {
+        "tournament": tournament,
+        "view": view,
+        "played": played,
+        "role": role,
+        "can_manage": True,
+        "section": f"round-{number}",
+        "links": links,
+    }
+    return render(request, "tournaments/round_links.html", context)
