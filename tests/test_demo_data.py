@@ -5,6 +5,8 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
 from games.models import Club, Game
+from rummy_site.management.commands.load_demo import DEMO_ENTRANTS
+from tournaments.models import Tournament
 
 
 @pytest.mark.django_db
@@ -18,11 +20,16 @@ def test_load_demo_twice_creates_nothing_twice(settings: Any) -> None:
     assert all(game.hands.count() == 3 for game in games)
     club = Club.objects.get()
     assert club.memberships.get().user.username == "demo"
-    club_games = Game.objects.filter(club=club)
+    club_games = Game.objects.filter(club=club, event_name="")
     assert club_games.count() == 3
     assert all(r.finished for g in club_games for r in g.results.all())
-    # The club's players are one per name across its games.
-    assert sorted(club.players.values_list("name", flat=True)) == ["Eva", "Jana", "Petr", "Tomáš"]
+    # The club's players are one per name across its games and its tournament.
+    assert sorted(club.players.values_list("name", flat=True)) == sorted(DEMO_ENTRANTS)
+    # The tournament: two rounds confirmed (three tables of four each), the third seated.
+    tournament = Tournament.objects.get(club=club)
+    assert list(tournament.round_set.values_list("status", flat=True)) == ["confirmed", "confirmed", "seated"]
+    tables = Game.objects.filter(club=club).exclude(event_name="")
+    assert tables.count() == 6 and all(r.finished for g in tables for r in g.results.all())
 
 
 @pytest.mark.django_db

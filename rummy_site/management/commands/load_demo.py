@@ -1,5 +1,6 @@
 """Load demo data: an organiser account, one evening per rule family, and a club with a few
-finished evenings (so its page, its players' pages and their statistics have something to show).
+finished evenings (so its page, its players' pages and their statistics have something to show)
+and a tournament half played.
 
 Idempotent: what is already there (by the demo owner and family) is left as it is.
 """
@@ -10,11 +11,23 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
+from django.utils import timezone
 
 from games.models import Club, Game
 from games.services.clubs import club_create
 from games.services.games import game_end, game_start
 from games.services.hands import hand_record
+from scoring.families import family_info
+from scoring.standings import DEFAULT_TIEBREAKS
+from tournaments.models import Tournament
+from tournaments.services import (
+    Settings,
+    entries_add,
+    round_confirm,
+    round_seat,
+    round_start,
+    tournament_create,
+)
 
 DEMO_USERNAME = "demo"
 DEMO_PASSWORD = "demo-rummy"
@@ -90,6 +103,52 @@ DEMO_CLUB_GAMES: list[tuple[list[str], list[dict[str, object]]]] = [
 ]
 
 
+DEMO_TOURNAMENT = "Autumn Rummikub cup"
+DEMO_ENTRANTS = [
+    "Jana", "Petr", "Eva", "Tomáš", "Anna", "Piotr", "Kasia", "Ola", "Kari", "Zuzana", "Milan", "Katarína",
+]  # fmt: skip
+
+
+def load_tournament(club: Club, user: Any) -> Tournament:
+    """A Rummikub tournament of 12 players, 3 rounds of one hand: two rounds played and
+    confirmed, the third seated (so the organiser's next step is to start it)."""
+    info = family_info("rummikub")
+    tournament = tournament_create(
+        club=club,
+        settings=Settings(
+            name=DEMO_TOURNAMENT,
+            date=timezone.localdate(),
+            family="rummikub",
+            options={},
+            rounds=3,
+            round_hands=1,
+            table_min=info.min_players,
+            table_max=info.max_players,
+            table_preferred=info.table_preferred,
+            byes_allowed=True,
+            seating="balanced",
+            seat_order="rotating",
+            points="table",
+            custom_points="",
+            tiebreaks=DEFAULT_TIEBREAKS,
+        ),
+        user=user,
+    )
+    entries_add(tournament=tournament, names=DEMO_ENTRANTS, checked_in=True, user=user)
+    for number in (1, 2):
+        played = round_seat(tournament=tournament, number=number, user=user)
+        played = round_start(played=played, round_version=played.version, user=user)
+        for table in played.tables.select_related("game").order_by("number"):
+            assert table.game is not None
+            names = [seat.name for seat in table.game.seats.all()]
+            winner = names[(number + table.number) % len(names)]
+            left = {name: 4 + (7 * i + 5 * number) % 29 for i, name in enumerate(names) if name != winner}
+            hand_record(game=table.game, outcome={"winner": winner, "left": left}, request_id=None, user=user)
+        round_confirm(played=played, round_version=played.version, user=user)
+    round_seat(tournament=tournament, number=3, user=user)
+    return tournament
+
+
 class Command(BaseCommand):
     help = "Create the demo organiser account and one demo game per rule family. Safe to run twice."
 
@@ -132,3 +191,11 @@ class Command(BaseCommand):
                         hand_record(game=game, outcome=outcome, request_id=None, user=user)
                     game_end(game=game, ended=True, user=user)
             self.stdout.write(f"Demo club: /c/{club.slug}/")
+        demo_club = Club.objects.filter(name=DEMO_CLUB).first()
+        if (
+            demo_club is not None
+            and not Tournament.objects.filter(club=demo_club, name=DEMO_TOURNAMENT).exists()
+        ):
+            with transaction.atomic():
+                tournament = load_tournament(demo_club, user)
+            self.stdout.write(f"Demo tournament: /t/{tournament.public_id}/")
