@@ -108,4 +108,12 @@ MESSAGES: dict[str, str] = {
     ),
     "tiebreak_unknown": gettext_noop("'{key}' is not a tie-break (tie-breaks: {known})"),
     "tiebreak_duplicate": gettext_noop("the tie-break '{key}' is listed twice"),
+    # league
+    "league_places_empty": gettext_noop(
+        "the points by place are empty; write them like '25 18 15 12 10 8 6 4 2 1'"
+    ),
+    "league_places_number": gettext_noop("'{value}' (place {place}) is not a number of points"),
+    "league_places_negative": gettext_noop("place {place} cannot earn negative points ({value})"),
+    "league_places_order": gettext_noop("place {place} cannot earn more points than the place before it"),
+    "league_option_negative": gettext_noop("{option} must be a whole number of at least 0, not {value}"),
 }

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -116,7 +116,7 @@ def table_points(
     """
     if len(places) != len(totals):
         raise ValueError("a table needs one total per place")
-    _check_places(places)
+    check_places(places)
     if scheme == "score":
         return tuple(Fraction(-t if lower_is_better else t) for t in totals)
     by_place = (
@@ -141,8 +141,9 @@ def _place_points(size: int, scheme: Scheme) -> tuple[Fraction, ...]:
     return place_points(size, scheme=scheme)
 
 
-def _check_places(places: Sequence[int]) -> None:
-    """Places must be competition places: each is 1 + the number of players placed better."""
+def check_places(places: Sequence[int]) -> None:
+    """Places must be competition places: each is 1 + the number of players placed better
+    (a programming error otherwise: ``ValueError``)."""
     for place in places:
         if place != 1 + sum(1 for other in places if other < place):
             raise ValueError(f"not competition places: {list(places)}")
@@ -226,13 +227,20 @@ def parse_tiebreaks(keys: Iterable[str]) -> tuple[Tiebreak, ...]:
     tie-break list that ranked by, say, game score first would make the points meaningless.
     It is put first when missing or listed later; the other keys keep the order given.
     """
-    seen: list[Tiebreak] = []
+    return cast(tuple[Tiebreak, ...], parse_order(keys, TIEBREAKS))
+
+
+def parse_order(keys: Iterable[str], known: Sequence[str]) -> tuple[str, ...]:
+    """A tie-break order checked against the ``known`` keys (``known[0]`` is ``points``):
+    none unknown (``tiebreak_unknown``) or twice (``tiebreak_duplicate``), ``points`` put
+    first. Shared by the tournament standings and the league standings."""
+    seen: list[str] = []
     for key in keys:
-        if key not in TIEBREAKS:
-            raise ScoringError("tiebreak_unknown", key=key, known=", ".join(TIEBREAKS))
+        if key not in known:
+            raise ScoringError("tiebreak_unknown", key=key, known=", ".join(known))
         if key in seen:
             raise ScoringError("tiebreak_duplicate", key=key)
-        seen.append(cast(Tiebreak, key))
+        seen.append(key)
     return ("points", *(key for key in seen if key != "points"))
 
 
@@ -333,7 +341,7 @@ def standings(
     opponents = {p: Fraction(opponent_units[p], scale) for p in players}
     average = {p: Fraction(tally[p].places, tally[p].tables) if tally[p].tables else None for p in players}
 
-    def sort_key(key: Tiebreak, p: int) -> tuple[object, ...]:
+    def sort_key(key: str, p: int) -> tuple[object, ...]:
         if key == "points":
             return (-units[p],)
         if key == "game_score":
@@ -345,21 +353,66 @@ def standings(
             return (-tally[p].firsts,)
         if key == "opponents_points":
             return (-opponent_units[p],)
-        raise AssertionError(key)  # head_to_head is pairwise, see below
+        raise AssertionError(key)  # head_to_head is pairwise: see rank_by
 
-    # Split the whole field into groups tied so far, one key at a time; a row's separating key
-    # is the one that first put it in a different group from the row above.
-    groups: list[list[int]] = [list(players)]
-    path: dict[int, list[int]] = {p: [] for p in players}  # his part's index at each key
+    def pair(a: int, b: int) -> int:
+        record = head_to_head(shared.get((a, b), []))
+        return record.ahead - record.behind
+
+    rows: list[Standing] = []
+    for p, rank, separated_by in rank_by(players, order, sort_key, pair):
+        t = tally[p]
+        rows.append(
+            Standing(
+                player=p,
+                rank=rank,
+                points=t.points,
+                game_score=t.game_score,
+                average_place=average[p],
+                firsts=t.firsts,
+                opponents_points=opponents[p],
+                tables=t.tables,
+                byes=t.byes,
+                separated_by=cast(Tiebreak | None, separated_by),
+            )
+        )
+    return tuple(rows)
+
+
+def rank_by[K: Hashable](
+    players: Sequence[K],
+    order: Sequence[str],
+    key_of: Callable[[str, K], tuple[object, ...]],
+    head_to_head: Callable[[K, K], int] | None = None,
+) -> list[tuple[K, int, str | None]]:
+    """Rank ``players`` by the tie-break keys of ``order``: ``(player, rank, separated_by)``,
+    best first.
+
+    The whole field is split into groups tied so far, one key at a time: within a group,
+    ``key_of(key, player)`` (comparable, lower is better) splits it into parts in ascending
+    order. The key ``head_to_head`` is pairwise instead: it applies only to a group of exactly
+    two, split when ``head_to_head(a, b)`` is not 0 (> 0: a is ahead); a larger group, or two
+    who never met or are level, stay tied. Players equal on every key share the rank
+    (competition ranking, "1224") and keep their order in ``players``. ``separated_by`` is the
+    key that first put a row in a different group from the row above: None on the first row
+    and on a shared rank.
+    """
+    if len(set(players)) != len(players):
+        raise ValueError("a player is listed twice")
+    if "head_to_head" in order and head_to_head is None:
+        raise ValueError("the head_to_head key needs a head-to-head comparison")
+    groups: list[list[K]] = [list(players)]
+    path: dict[K, list[int]] = {p: [] for p in players}  # his part's index at each key
     for key in order:
-        next_groups: list[list[int]] = []
+        next_groups: list[list[K]] = []
         for group in groups:
-            if key == "head_to_head":
-                parts = _head_to_head(group, shared)
-            elif len(group) == 1:
+            parts: list[list[K]]
+            if len(group) == 1:
                 parts = [group]
+            elif key == "head_to_head":
+                parts = _split_pair(group, cast(Callable[[K, K], int], head_to_head))
             else:
-                keys = {p: sort_key(key, p) for p in group}
+                keys = {p: key_of(key, p) for p in group}
                 parts = []
                 for p in sorted(group, key=keys.__getitem__):
                     if parts and keys[parts[-1][-1]] == keys[p]:
@@ -372,44 +425,28 @@ def standings(
             next_groups.extend(parts)
         groups = next_groups
 
-    rows: list[Standing] = []
+    ranked: list[tuple[K, int, str | None]] = []
     for group in groups:
-        rank = len(rows) + 1
+        rank = len(ranked) + 1
         for index, p in enumerate(group):
-            t = tally[p]
-            separated_by: Tiebreak | None = None
-            if index == 0 and rows:
-                above = path[rows[-1].player]
+            separated_by: str | None = None
+            if index == 0 and ranked:
+                above = path[ranked[-1][0]]
                 separated_by = next(
                     key for key, mine, theirs in zip(order, path[p], above, strict=True) if mine != theirs
                 )
-            rows.append(
-                Standing(
-                    player=p,
-                    rank=rank,
-                    points=t.points,
-                    game_score=t.game_score,
-                    average_place=average[p],
-                    firsts=t.firsts,
-                    opponents_points=opponents[p],
-                    tables=t.tables,
-                    byes=t.byes,
-                    separated_by=separated_by,
-                )
-            )
-    return tuple(rows)
+            ranked.append((p, rank, separated_by))
+    return ranked
 
 
-def _head_to_head(
-    group: list[int], shared: Mapping[tuple[int, int], list[tuple[int, int]]]
-) -> list[list[int]]:
+def _split_pair[K: Hashable](group: list[K], head_to_head: Callable[[K, K], int]) -> list[list[K]]:
     """A group of exactly two who met and did not level: split, the better first."""
     if len(group) != 2:
         return [group]
     a, b = group
-    record = head_to_head(shared.get((a, b), []))
-    if record.ahead > record.behind:
+    record = head_to_head(a, b)
+    if record > 0:
         return [[a], [b]]
-    if record.behind > record.ahead:
+    if record < 0:
         return [[b], [a]]
     return [group]
