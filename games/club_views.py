@@ -31,6 +31,7 @@ from games.club_forms import (
     put_error,
 )
 from games.engine.errors import EngineError
+from games.extensions import panels
 from games.messages import error_message
 from games.models import Club, Membership, Player
 from games.selectors.clubs import (
@@ -300,6 +301,7 @@ def _player_page(
         "club": player.club,
         "role": role,
         "summary": player_summary(player=player),
+        "panels": panels("player", request, player),
         "can_manage": manage,
         "rename_form": rename_form if manage else None,
         "merge_form": merge_form if manage and player.club_id else None,

@@ -28,6 +28,7 @@ from games.engine import notation, values
 from games.engine.errors import EngineError
 from games.engine.laydown import check_laydown
 from games.engine.rules import OPTIONS
+from games.extensions import panels
 from games.families import family_table
 from games.forms import HandForm, MissingCountsForm, NewGameForm
 from games.messages import error_message
@@ -235,7 +236,11 @@ def game_detail(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     etag = _etag(request, game, "detail", editable, renew, visible)
     if _not_modified(request, etag):
         return _with_etag(HttpResponse(status=304), etag, editable)
-    response = render(request, "games/detail.html", _detail_context(request, game, viewer=(role, editable)))
+    context = _detail_context(request, game, viewer=(role, editable))
+    # What apps built on games add (a tournament's win chances): not part of the ETag, which
+    # must stay one query; such panels change rarely and only before the first hand.
+    context["panels"] = panels("game", request, game)
+    response = render(request, "games/detail.html", context)
     return _with_etag(response, etag, editable)
 
 

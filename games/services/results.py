@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from games.engine.errors import EngineError
 from games.models import Game, Hand, Result, Score, Seat
 from games.sheet import game_rules
+from games.signals import results_changed
 from scoring.game import GameState, score_game
 from scoring.ranking import seat_results
 
@@ -76,6 +77,8 @@ def store_derived(game: Game, seats: Sequence[Seat], hands: Sequence[Hand], stat
         for seat in seats
     )
     game.save(update_fields=["updated_at"])
+    if game.club_id is not None:
+        results_changed.send(sender=Game, game=game, finished=state.finished)
 
 
 def rebuild(game: Game) -> tuple[GameState, list[Seat], list[Hand]] | None:
