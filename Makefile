@@ -56,6 +56,7 @@ bench: $(VENV)/.installed-dev
 	$(PY) bench/bench_site.py
 	$(PY) bench/bench_seating.py
 	$(PY) bench/bench_tournament.py
+	$(PY) bench/bench_league.py
 
 bench-load: $(VENV)/.installed-dev
 	$(PY) bench/load_saves.py

@@ -6,7 +6,8 @@ In-process (Django's test client), on a temporary SQLite database that this scri
 and fills through the site's own services (every table plays one Rummikub hand). Run from the
 project root:
 
-    .venv/bin/python bench/bench_tournament.py      # about a minute (most of it building)
+    .venv/bin/python bench/bench_tournament.py        # about 20 s (most of it building)
+    .venv/bin/python bench/bench_tournament.py --pg   # on a scratch PostgreSQL database
 
 The seating figures (100 players at 25 tables, repeats against exhaustive search) are printed
 by bench/bench_seating.py.
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -23,8 +25,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+PG = "--pg" in sys.argv
 _TMP = tempfile.TemporaryDirectory(prefix="bench-tournament-")
-os.environ["DATABASE_URL"] = f"sqlite:///{_TMP.name}/bench.sqlite3"
+if PG:
+    DB = f"bench_tournament_{os.getpid()}"
+    subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc", f"CREATE DATABASE {DB}"], check=True)
+    os.environ["DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{DB}"
+else:
+    os.environ["DATABASE_URL"] = f"sqlite:///{_TMP.name}/bench.sqlite3"
 os.environ["DJANGO_SETTINGS_MODULE"] = "rummy_site.settings_test"
 
 import django  # noqa: E402
@@ -89,6 +97,9 @@ def main() -> None:
     started = time.perf_counter()
     small = build(organiser, 12, 3)
     big = build(organiser, 100, 8)
+    if PG:
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
     print(f"built: 12 players x 3 rounds and 100 players x 8 rounds in {time.perf_counter() - started:.1f} s")
     client = Client()
     floor, _ = measure(client, "/healthz")
@@ -104,4 +115,12 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    finally:
+        if PG:
+            connection.close()
+            subprocess.run(
+                ["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc", f"DROP DATABASE IF EXISTS {DB}"],
+                check=False,
+            )

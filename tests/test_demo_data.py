@@ -6,7 +6,7 @@ from django.core.management import CommandError, call_command
 
 from games.models import Club, Game
 from rummy_site.management.commands.load_demo import DEMO_ENTRANTS
-from tournaments.models import Tournament
+from tournaments.models import RatingEvent, Season, SeasonStanding, Tournament
 
 
 @pytest.mark.django_db
@@ -30,6 +30,13 @@ def test_load_demo_twice_creates_nothing_twice(settings: Any) -> None:
     assert list(tournament.round_set.values_list("status", flat=True)) == ["confirmed", "confirmed", "seated"]
     tables = Game.objects.filter(club=club).exclude(event_name="")
     assert tables.count() == 6 and all(r.finished for g in tables for r in g.results.all())
+    # This year's season: every game rated (the evenings and the tournament's tables); the
+    # standings place the four who played the club's evenings; the tournament counts once its
+    # last round is confirmed.
+    season = Season.objects.get(club=club)
+    assert RatingEvent.objects.filter(club=club).count() == 11 + 24
+    ranked = SeasonStanding.objects.filter(season=season, family="", ranked=True)
+    assert sorted(ranked.values_list("player__name", flat=True)) == ["Eva", "Jana", "Petr", "Tomáš"]
 
 
 @pytest.mark.django_db

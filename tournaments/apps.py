@@ -1,9 +1,22 @@
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
+RECEIVER = "tournaments.results_changed"
+
 
 class TournamentsConfig(AppConfig):
-    """Club tournaments and leagues: seating, rounds, results per table, standings."""
+    """Club tournaments and leagues: seating, rounds, results per table, standings, seasons
+    and ratings."""
 
     name = "tournaments"
     verbose_name = _("Tournaments")
+
+    def ready(self) -> None:
+        # Built on games: it listens to games' signal and adds panels to games' pages; games
+        # never imports this app.
+        from games import extensions, signals
+        from tournaments import panels, receivers
+
+        signals.results_changed.connect(receivers.results_changed, dispatch_uid=RECEIVER)
+        extensions.register("game", panels.win_chances)
+        extensions.register("player", panels.player_ratings)

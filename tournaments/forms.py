@@ -16,12 +16,14 @@ from games.club_forms import _Write
 from games.engine.errors import EngineError
 from games.engine.rules import OPTIONS
 from games.forms import DERIVED_OPTIONS, did_you_mean, numeric, option_field
-from games.messages import error_message
+from games.models import FAMILY_CHOICES
 from games.names import loose_key
 from scoring.families import family_info
+from scoring.league import DEFAULT_LEAGUE_TIEBREAKS, LEAGUE_TIEBREAKS
 from scoring.standings import DEFAULT_TIEBREAKS
-from tournaments.models import Tournament
-from tournaments.services import MAX_HANDS, MAX_ROUNDS, Settings
+from tournaments.messages import tournament_error
+from tournaments.models import Season, Tournament
+from tournaments.services import MAX_HANDS, MAX_ROUNDS, SeasonSettings, Settings
 
 TIEBREAK_LABELS = {
     "points": _("tournament points"),
@@ -176,7 +178,7 @@ class TournamentForm(forms.Form):
         if error.code.startswith("points_custom") or error.code.startswith("points_"):
             field = "custom_points"
         field = ERROR_FIELDS.get(error.code, field)
-        self.add_error(field, error_message(error))
+        self.add_error(field, tournament_error(error))
 
 
 class VersionedForm(_Write):
@@ -235,3 +237,145 @@ class AddPlayersForm(forms.Form):
 class MoveForm(_Write):
     entry = forms.IntegerField(label=_("Player"), min_value=1)
     to_table = forms.IntegerField(label=_("To table"), min_value=0, max_value=999, widget=numeric())
+
+
+class SeasonForm(forms.Form):
+    """A season's settings: which games count and how league points are earned."""
+
+    name = forms.CharField(label=_("Name"), max_length=80)
+    starts = forms.DateField(
+        label=_("First day"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+    )
+    ends = forms.DateField(
+        label=_("Last day"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+    )
+    families = forms.MultipleChoiceField(
+        label=_("Games that count"), choices=FAMILY_CHOICES, widget=forms.CheckboxSelectMultiple
+    )
+    counts = forms.ChoiceField(label=_("What counts"), choices=Season.Counts.choices)
+    game_points = forms.ChoiceField(label=_("League points per game"), choices=Season.GamePoints.choices)
+    tournament_points = forms.ChoiceField(
+        label=_("League points per tournament"), choices=Season.TournamentPoints.choices
+    )
+    custom_points = forms.CharField(
+        label=_("Custom points by final place"),
+        help_text=_("e.g. 10 8 6 5 4 3 2 1"),
+        required=False,
+        max_length=300,
+    )
+    best_events = forms.IntegerField(
+        label=_("Count only the best events"),
+        help_text=_("0: all of them."),
+        min_value=0,
+        max_value=999,
+        initial=0,
+        widget=numeric(),
+    )
+    drop_worst = forms.IntegerField(
+        label=_("Drop the worst events"), min_value=0, max_value=999, initial=0, widget=numeric()
+    )
+    min_games = forms.IntegerField(
+        label=_("Games needed to be ranked"),
+        help_text=_("Players with fewer games are listed below the line."),
+        min_value=0,
+        max_value=9999,
+        initial=0,
+        widget=numeric(),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        today = timezone.localdate()
+        self.fields["starts"].initial = today.replace(month=1, day=1)
+        self.fields["ends"].initial = today.replace(month=12, day=31)
+        keys = [k for k in DEFAULT_LEAGUE_TIEBREAKS if k != "points"]
+        for i, key in enumerate(keys, start=1):
+            self.fields[f"tiebreak_{i}"] = forms.ChoiceField(
+                label=_("Tie-break %(number)s") % {"number": i},
+                choices=[
+                    ("", _("(none)")),
+                    *((k, LEAGUE_TIEBREAK_LABELS[k]) for k in LEAGUE_TIEBREAKS if k != "points"),
+                ],
+                required=False,
+                initial=key,
+            )
+
+    GENERAL = (
+        "name",
+        "starts",
+        "ends",
+        "counts",
+        "game_points",
+        "tournament_points",
+        "custom_points",
+        "best_events",
+        "drop_worst",
+        "min_games",
+    )
+
+    def general_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.GENERAL]
+
+    def tiebreak_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.fields if name.startswith("tiebreak_")]
+
+    @staticmethod
+    def initial_from(season: Season) -> dict[str, object]:
+        initial: dict[str, object] = {
+            name: getattr(season, name)
+            for name in (
+                "name",
+                "starts",
+                "ends",
+                "families",
+                "counts",
+                "game_points",
+                "tournament_points",
+                "best_events",
+                "drop_worst",
+                "min_games",
+            )
+        }
+        initial["custom_points"] = " ".join(season.custom_points)
+        chosen = [k for k in (season.tiebreaks or DEFAULT_LEAGUE_TIEBREAKS) if k != "points"]
+        for i in range(1, len(LEAGUE_TIEBREAKS)):
+            initial[f"tiebreak_{i}"] = chosen[i - 1] if i <= len(chosen) else ""
+        return initial
+
+    def settings(self) -> SeasonSettings:
+        data = self.cleaned_data
+        tiebreaks = ["points"]
+        for name in self.fields:
+            key = data.get(name) if name.startswith("tiebreak_") else None
+            if key and key not in tiebreaks:
+                tiebreaks.append(key)
+        return SeasonSettings(
+            name=data["name"],
+            starts=data["starts"],
+            ends=data["ends"],
+            families=data["families"],
+            counts=data["counts"],
+            game_points=data["game_points"],
+            tournament_points=data["tournament_points"],
+            custom_points=data.get("custom_points") or "",
+            best_events=data["best_events"],
+            drop_worst=data["drop_worst"],
+            min_games=data["min_games"],
+            tiebreaks=tiebreaks,
+        )
+
+    def add_engine_error(self, error: EngineError) -> None:
+        field = SEASON_ERROR_FIELDS.get(error.code)
+        if field is None and error.code.startswith("place_points"):
+            field = "custom_points"
+        self.add_error(field, tournament_error(error))
+
+
+LEAGUE_TIEBREAK_LABELS = {
+    "points": _("league points"),
+    "wins": _("wins"),
+    "average_place": _("average place"),
+    "games": _("games played"),
+    "head_to_head": _("head-to-head"),
+}
+SEASON_ERROR_FIELDS = {"season_name": "name", "season_dates": "ends", "season_families": "families"}

@@ -56,6 +56,12 @@ MESSAGES: dict[str, str] = {
     "table_no_hands": gettext_noop(
         "Table {table} has not recorded a hand yet: record its hands (or move its players) before confirming."
     ),
+    "season_name": gettext_noop("Give the season a name."),
+    "season_dates": gettext_noop("The last day must not be before the first."),
+    "season_families": gettext_noop("Choose at least one game that counts."),
+    "stale_season": gettext_noop(
+        "Someone changed the season's settings meanwhile. Check them and save again."
+    ),
     "no_players": gettext_noop("Nobody is checked in for round {round}: check the players in first."),
 }
 

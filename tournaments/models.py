@@ -203,3 +203,140 @@ class TournamentChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament_id}: {self.action}"
+
+
+# ---------------------------------------------------------------------- seasons and ratings
+
+
+class Season(models.Model):
+    """A club's league season: which games and tournaments count, and how league points are
+    earned. Its standings are derived (``SeasonStanding``), rebuilt after every change to a
+    counted game and whenever the settings change."""
+
+    class Counts(models.TextChoices):
+        BOTH = "both", _("Club games and tournaments")
+        GAMES = "games", _("Club games only")
+        TOURNAMENTS = "tournaments", _("Tournaments only")
+
+    class GamePoints(models.TextChoices):
+        TABLE = "table", _("Table points: 7 for first, 1 for last, the same average at every table")
+        WDL = "wdl", _("Win 3, shared first place 1, otherwise 0")
+
+    class TournamentPoints(models.TextChoices):
+        PRESET = "preset", _("25, 18, 15, 12, 10, 8, 6, 4, 2, 1 for places 1 to 10")
+        CUSTOM = "custom", _("My own list by place")
+
+    public_id = models.CharField(max_length=16, unique=True, default=new_public_id, editable=False)
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(_("name"), max_length=80)
+    starts = models.DateField(_("first day"))
+    ends = models.DateField(_("last day"))
+    families = models.JSONField(default=list)  # rule families counted
+    counts = models.CharField(_("what counts"), max_length=12, choices=Counts.choices, default=Counts.BOTH)
+    game_points = models.CharField(
+        _("league points per game"), max_length=8, choices=GamePoints.choices, default=GamePoints.TABLE
+    )
+    tournament_points = models.CharField(
+        _("league points per tournament"),
+        max_length=8,
+        choices=TournamentPoints.choices,
+        default=TournamentPoints.PRESET,
+    )
+    custom_points = models.JSONField(default=list, blank=True)  # by final place, as text ("12.5")
+    best_events = models.PositiveSmallIntegerField(_("count only the best events"), default=0)
+    drop_worst = models.PositiveSmallIntegerField(_("drop the worst events"), default=0)
+    min_games = models.PositiveSmallIntegerField(_("games needed to be ranked"), default=0)
+    tiebreaks = models.JSONField(default=list, blank=True)
+    version = models.PositiveIntegerField(default=1)
+    # The request id of the last change to the settings: its resend changes nothing again.
+    request_id = models.UUIDField(null=True, blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
+    created_at = models.DateTimeField(auto_now_add=True)
+    # When the standings were last rebuilt (None: not yet).
+    computed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-starts", "-id"]
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class SeasonStanding(models.Model):
+    """One player's line in a season's standings (derived: rebuilt from the results)."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="standings")
+    # The standings of one family of the season, or "" for all its families together.
+    family = models.CharField(max_length=16, blank=True, default="")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="season_standings")
+    rank = models.PositiveIntegerField()
+    previous_rank = models.PositiveIntegerField(null=True, blank=True)  # before the last event
+    ranked = models.BooleanField(default=True)  # played the minimum number of games
+    separated_by = models.CharField(max_length=20, blank=True, default="")
+    points = models.DecimalField(max_digits=12, decimal_places=3)
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    average_place = models.FloatField(null=True, blank=True)
+    events = models.PositiveIntegerField(default=0)  # games and tournaments that counted
+    rating = models.IntegerField(null=True, blank=True)  # display rating at the season's end
+
+    class Meta:
+        ordering = ["season", "family", "-ranked", "rank"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season", "family", "player"], name="seasonstanding_unique_player"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id}: {self.rank}"
+
+
+class RatingEvent(models.Model):
+    """A player's rating after one rated game (derived: rebuilt from the games' results).
+
+    A club's finished games of a family are rated one after another in the order of
+    ``played_at`` then ``game``; a change to a game re-rates it and every later game."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="rating_events")
+    family = models.CharField(max_length=16, choices=FAMILY_CHOICES)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_events")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_events")
+    played_at = models.DateTimeField()
+    place = models.PositiveSmallIntegerField()
+    players = models.PositiveSmallIntegerField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+
+    class Meta:
+        ordering = ["played_at", "game_id"]
+        indexes = [
+            models.Index(fields=["club", "family", "played_at", "game"], name="ratingevent_order"),
+            models.Index(fields=["player", "family", "played_at"], name="ratingevent_player"),
+        ]
+        constraints = [models.UniqueConstraint(fields=["game", "player"], name="ratingevent_unique_player")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} after {self.game_id}"
+
+
+class RatingDirty(models.Model):
+    """Ratings (and the seasons) of a club's family that must be rebuilt from a point on: written
+    in the transaction that changed a finished game, removed by the rebuild after the commit.
+    While one exists the pages say "ratings updating"."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="rating_dirty")
+    family = models.CharField(max_length=16, choices=FAMILY_CHOICES)
+    since_at = models.DateTimeField()  # re-rate games from this one on (its played_at, id)
+    since_game = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["club", "family"], name="ratingdirty_unique_family")]
+
+    def __str__(self) -> str:
+        return f"{self.club_id} {self.family} since {self.since_game}"

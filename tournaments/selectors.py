@@ -3,17 +3,29 @@ players, rounds and tables (tests/tournaments/test_selectors.py pins the counts)
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property, partial
 from itertools import pairwise
 
-from games.models import Change, Club, Game, Player
+from games.models import Change, Club, Game, Player, Result
 from games.names import loose_key, name_key
 from scoring.families import family_info
+from scoring.ranking import HeadToHead, head_to_head
+from scoring.ratings import Rating, display
 from scoring.seating import repeated_pairs
 from scoring.standings import Standing
-from tournaments.models import Entry, Round, Tournament, TournamentChange
+from tournaments.models import (
+    Entry,
+    RatingDirty,
+    RatingEvent,
+    Round,
+    Season,
+    SeasonStanding,
+    Tournament,
+    TournamentChange,
+)
 from tournaments.standings import TableState, TournamentData, compute_standings, tournament_data
 
 
@@ -263,3 +275,183 @@ def tournament_history(*, tournament: Tournament, limit: int = 200) -> list[Hist
 def separations(rows: Sequence[StandingRow]) -> list[tuple[StandingRow, StandingRow]]:
     """Neighbouring rows (above, below), for the page's "what separated them" notes."""
     return list(pairwise(rows))
+
+
+# ---------------------------------------------------------------------- seasons and ratings
+
+
+def club_seasons(*, club: Club) -> list[Season]:
+    return list(Season.objects.filter(club=club).order_by("-starts", "-id"))
+
+
+def season_by_public_id(*, public_id: str) -> Season | None:
+    return Season.objects.select_related("club").filter(public_id=public_id).first()
+
+
+# Rows per page of a season's standings: a 500-player league on a phone in a few kilobytes.
+SEASON_PAGE = 100
+
+
+@dataclass(frozen=True)
+class SeasonView:
+    season: Season
+    family: str  # "" for every family of the season together
+    rows: list[SeasonStanding]  # this page's rows: ranked first, then those below the line
+    updating: bool  # ratings (and so these standings) are being rebuilt
+    page: int = 1
+    pages: int = 1
+
+    @property
+    def previous_page(self) -> int | None:
+        return self.page - 1 if self.page > 1 else None
+
+    @property
+    def next_page(self) -> int | None:
+        return self.page + 1 if self.page < self.pages else None
+
+    @property
+    def ranked(self) -> list[SeasonStanding]:
+        return [r for r in self.rows if r.ranked]
+
+    @property
+    def unranked(self) -> list[SeasonStanding]:
+        return [r for r in self.rows if not r.ranked]
+
+
+def season_view(*, season: Season, family: str = "", page: int = 1) -> SeasonView:
+    """One page of a season's standings as stored by the last rebuild (3 queries, whatever the
+    size of the club)."""
+    if family not in season.families or len(season.families) == 1:
+        family = ""
+    standings = SeasonStanding.objects.filter(season=season, family=family)
+    pages = max(1, -(-standings.count() // SEASON_PAGE))
+    page = min(max(page, 1), pages)
+    start = (page - 1) * SEASON_PAGE
+    rows = list(
+        standings.select_related("player").order_by("-ranked", "rank", "player__key")[
+            start : start + SEASON_PAGE
+        ]
+    )
+    updating = RatingDirty.objects.filter(club_id=season.club_id).exists()
+    return SeasonView(season, family, rows, updating, page, pages)
+
+
+@dataclass(frozen=True)
+class FamilyRating:
+    family: str
+    rating: int  # as displayed
+    mu: float
+    sigma: float
+    games: int
+
+
+def player_ratings_summary(*, player: Player) -> list[FamilyRating]:
+    """The player's current rating in each family he has played a rated game of (1 query)."""
+    latest: dict[str, RatingEvent] = {}
+    games: dict[str, int] = {}
+    for event in RatingEvent.objects.filter(player=player).order_by("played_at", "game_id"):
+        latest[event.family] = event
+        games[event.family] = games.get(event.family, 0) + 1
+    return [
+        FamilyRating(family, display(Rating(e.mu, e.sigma)), e.mu, e.sigma, games[family])
+        for family, e in sorted(latest.items())
+    ]
+
+
+def club_player(*, club: Club, pk: int) -> Player | None:
+    return Player.objects.filter(club=club, pk=pk, merged_into=None).first()
+
+
+@dataclass(frozen=True)
+class RatingPage:
+    families: list[FamilyRating]  # his rating in each family played
+    family: str  # the family shown in the chart and the history
+    history: list[RatingEvent]  # newest first
+    points: Sequence[tuple[object, int]]  # (when, rating as displayed) oldest first, for the chart
+    seasons: list[SeasonStanding]  # his lines in the club's seasons (all families together)
+    updating: bool = False  # the club's ratings are being rebuilt
+
+
+def player_rating_page(*, player: Player, family: str = "") -> RatingPage:
+    """A player's ratings: by family, the history and chart of one (the asked one, else the
+    one he played most), and his season results (4 queries)."""
+    families = player_ratings_summary(player=player)
+    known = [f.family for f in families]
+    if family not in known:
+        family = max(families, key=lambda f: f.games).family if families else ""
+    events = list(
+        RatingEvent.objects.filter(player=player, family=family)
+        .select_related("game")
+        .order_by("played_at", "game_id")
+    )
+    points = [(e.played_at, display(Rating(e.mu, e.sigma))) for e in events]
+    seasons = list(
+        SeasonStanding.objects.filter(player=player, family="")
+        .select_related("season")
+        .order_by("-season__starts")
+    )
+    updating = player.club_id is not None and RatingDirty.objects.filter(club_id=player.club_id).exists()
+    return RatingPage(families, family, events[::-1], points, seasons, updating)
+
+
+def club_opponents(*, player: Player) -> list[Player]:
+    """The club's players he has sat with in a finished game, by name (1 query)."""
+    if player.club_id is None:
+        return []
+    return list(
+        Player.objects.filter(
+            results__game__results__player=player, results__finished=True, club_id=player.club_id
+        )
+        .exclude(pk=player.pk)
+        .distinct()
+        .order_by("key")
+    )
+
+
+@dataclass(frozen=True)
+class MeetingRow:
+    game: Game
+    place: int
+    other_place: int
+    total: int
+    other_total: int
+
+
+@dataclass(frozen=True)
+class HeadToHeadPage:
+    record: HeadToHead
+    meetings: list[MeetingRow]  # newest first
+    ratings: list[tuple[FamilyRating | None, FamilyRating | None]]  # per family both played
+
+
+def head_to_head_page(*, player: Player, other: Player) -> HeadToHeadPage:
+    """Every finished game both played: who placed better, and their ratings side by side
+    (3 queries)."""
+    rows = list(
+        Result.objects.filter(player__in=[player, other], finished=True, game__results__player=other)
+        .filter(game__results__player=player)
+        .select_related("game")
+        .distinct()
+        .order_by("-game__created_at", "game_id")
+    )
+    by_game: dict[int, dict[int, Result]] = defaultdict(dict)
+    games: dict[int, Game] = {}
+    for result in rows:
+        by_game[result.game_id][result.player_id] = result
+        games[result.game_id] = result.game
+    meetings = [
+        MeetingRow(
+            games[g],
+            seats[player.pk].place,
+            seats[other.pk].place,
+            seats[player.pk].total,
+            seats[other.pk].total,
+        )
+        for g, seats in by_game.items()
+        if player.pk in seats and other.pk in seats
+    ]
+    record = head_to_head([(m.place, m.other_place) for m in meetings])
+    mine = {f.family: f for f in player_ratings_summary(player=player)}
+    theirs = {f.family: f for f in player_ratings_summary(player=other)}
+    ratings = [(mine.get(f), theirs.get(f)) for f in sorted(set(mine) | set(theirs))]
+    return HeadToHeadPage(record, meetings, ratings)

@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
+from functools import partial
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
@@ -23,16 +24,19 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.engine.errors import EngineError
-from games.engine.rules import rule_set
+from games.engine.rules import FAMILIES, rule_set
 from games.models import Club, Player
 from games.services.errors import ServiceError
 from games.services.games import EventLabel, game_end, game_start
 from games.services.players import check_name, seat_players
 from scoring.families import family_info
+from scoring.league import parse_league_tiebreaks, parse_place_points
 from scoring.seating import TableLimits, seat_round
 from scoring.standings import parse_custom_points, parse_tiebreaks
-from tournaments.models import Bye, Entry, Round, Table, TableSeat, Tournament, TournamentChange
+from tournaments.models import Bye, Entry, Round, Season, Table, TableSeat, Tournament, TournamentChange
+from tournaments.seasons import rebuild_season
 from tournaments.standings import TournamentData, compute_standings, tournament_data
+from tournaments.tasks import rebuild_club_seasons
 
 Actor = User | AnonymousUser | None
 Action = TournamentChange.Action
@@ -623,8 +627,101 @@ def round_confirm(
         current.version += 1
         current.save()
         _record(locked, Action.CONFIRMED, user, request_id, round=current.number, closed=closed)
+        if current.number == locked.rounds:
+            # The tournament is over: the seasons that count tournaments place its players.
+            transaction.on_commit(partial(rebuild_club_seasons.enqueue, locked.club_id))
         return current
 
     _once(played.tournament, request_id, write)
     played.refresh_from_db()
     return played
+
+
+# ---------------------------------------------------------------------- seasons
+
+
+@dataclass(frozen=True)
+class SeasonSettings:
+    """A season's settings as an organiser's form gives them."""
+
+    name: str
+    starts: date
+    ends: date
+    families: Sequence[str]
+    counts: str
+    game_points: str
+    tournament_points: str
+    custom_points: str  # by final place: "10 8 6 5 4 3 2 1" (custom only)
+    best_events: int
+    drop_worst: int
+    min_games: int
+    tiebreaks: Sequence[str]
+
+
+def checked_season(settings: SeasonSettings) -> dict[str, Any]:
+    """The model fields for ``settings``, or a coded error naming what to change."""
+    name = settings.name.strip()
+    if not name:
+        raise ServiceError("season_name", "a season needs a name")
+    if settings.ends < settings.starts:
+        raise ServiceError("season_dates", "the last day is before the first")
+    families = [f for f in FAMILIES if f in set(settings.families)]
+    if not families:
+        raise ServiceError("season_families", "choose at least one game")
+    custom: list[str] = []
+    if settings.tournament_points == Season.TournamentPoints.CUSTOM:
+        custom = [str(p) for p in parse_place_points(settings.custom_points)]
+    return {
+        "name": name[:80],
+        "starts": settings.starts,
+        "ends": settings.ends,
+        "families": families,
+        "counts": settings.counts,
+        "game_points": settings.game_points,
+        "tournament_points": settings.tournament_points,
+        "custom_points": custom,
+        "best_events": settings.best_events,
+        "drop_worst": settings.drop_worst,
+        "min_games": settings.min_games,
+        "tiebreaks": list(parse_league_tiebreaks(list(settings.tiebreaks))),
+    }
+
+
+def season_create(
+    *, club: Club, settings: SeasonSettings, user: Actor, request_id: uuid.UUID | None = None
+) -> Season:
+    """A new season, its standings built at once. A resend (same request id) returns it."""
+    fields = checked_season(settings)
+    if request_id is not None:
+        resent = Season.objects.filter(club=club, request_id=request_id).first()
+        if resent is not None:
+            return resent
+    with transaction.atomic():
+        season = Season.objects.create(club=club, created_by=_user(user), request_id=request_id, **fields)
+        rebuild_season(season)
+    return season
+
+
+def season_update(
+    *,
+    season: Season,
+    settings: SeasonSettings,
+    version: int | None,
+    user: Actor,
+    request_id: uuid.UUID | None = None,
+) -> Season:
+    """Change a season's settings (the season row locked; a stale version refused; a resend
+    changes nothing again) and rebuild its standings in the same transaction."""
+    fields = checked_season(settings)
+    with transaction.atomic():
+        locked = Season.objects.select_for_update().get(pk=season.pk)
+        if request_id is not None and locked.request_id == request_id:
+            return locked
+        _check_version("season", locked.version, version)
+        for key, value in fields.items():
+            setattr(locked, key, value)
+        locked.version += 1
+        locked.request_id = request_id
+        locked.save()
+        rebuild_season(locked)
+    return locked

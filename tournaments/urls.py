@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments import public_views, views
+from tournaments import public_views, season_views, views
 
 app_name = "tournaments"
 urlpatterns = [
@@ -20,4 +20,11 @@ urlpatterns = [
     path("t/<str:public_id>/seat/", public_views.find_seat_view, name="find_seat"),
     path("t/<str:public_id>/screen/", public_views.screen, name="screen"),
     path("t/<str:public_id>/history/", public_views.history, name="history"),
+    # Seasons (league standings) and ratings
+    path("c/<slug:slug>/seasons/", season_views.club_seasons, name="season_list"),
+    path("c/<slug:slug>/seasons/new/", season_views.season_new, name="season_new"),
+    path("s/<str:public_id>/", season_views.season_detail, name="season"),
+    path("s/<str:public_id>/settings/", season_views.season_settings, name="season_settings"),
+    path("c/<slug:slug>/players/<int:pk>/ratings/", season_views.player_ratings, name="player_ratings"),
+    path("c/<slug:slug>/players/<int:pk>/versus/", season_views.head_to_head, name="head_to_head"),
 ]

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from django.contrib.auth.models import User
+from django.utils import timezone
 
 from games.models import Club
 from games.services.hands import hand_record
 from scoring.families import family_info
+from scoring.league import DEFAULT_LEAGUE_TIEBREAKS
 from scoring.standings import DEFAULT_TIEBREAKS
 from tournaments.models import Round, Table, Tournament
 from tournaments.services import (
+    SeasonSettings,
     Settings,
     entries_add,
     round_confirm,
@@ -80,3 +84,24 @@ def play_round(t: Tournament, number: int, organiser: User, *, confirm: bool = T
     if confirm:
         played = round_confirm(played=played, round_version=played.version, user=organiser)
     return played
+
+
+def season_settings(**changes: Any) -> SeasonSettings:
+    """A season of the last and the next 30 days, counting Rummikub games and tournaments."""
+    today = timezone.localdate()
+    values: dict[str, Any] = {
+        "name": "Season 2026",
+        "starts": today - datetime.timedelta(days=30),
+        "ends": today + datetime.timedelta(days=30),
+        "families": ["rummikub"],
+        "counts": "both",
+        "game_points": "table",
+        "tournament_points": "preset",
+        "custom_points": "",
+        "best_events": 0,
+        "drop_worst": 0,
+        "min_games": 0,
+        "tiebreaks": DEFAULT_LEAGUE_TIEBREAKS,
+    }
+    values.update(changes)
+    return SeasonSettings(**values)

@@ -20,9 +20,9 @@ from games.engine.rules import OPTIONS
 from games.models import Club, Hand, Membership
 from games.services.access import edit_url
 from tests.factories import ClubFactory, UserFactory, add_member
-from tests.tournaments.support import play_round, rummikub_hand, tournament
-from tournaments.models import Entry, Round, Table, Tournament, TournamentChange
-from tournaments.services import round_seat
+from tests.tournaments.support import play_round, rummikub_hand, season_settings, tournament
+from tournaments.models import Entry, Round, Season, Table, Tournament, TournamentChange
+from tournaments.services import round_seat, season_create
 
 pytestmark = pytest.mark.django_db
 Role = Membership.Role
@@ -63,6 +63,7 @@ def world(visibility: str, *, playing: bool = False) -> World:
         play_round(made, 2, organiser, confirm=False)  # round 2 played, not confirmed
     else:
         round_seat(tournament=made, number=2, user=organiser)  # round 2 seated, not started
+    season_create(club=club, settings=season_settings(), user=organiser)
     return World(club, users, made)
 
 
@@ -80,6 +81,7 @@ def _state(w: World) -> tuple[object, ...]:
         list(Entry.objects.filter(tournament=t).values_list("checked_in", "dropped_after", "version")),
         list(Round.objects.filter(tournament=t).values_list("number", "status", "version")),
         Tournament.objects.filter(club=w.club).count(),
+        list(Season.objects.filter(club=w.club).values_list("name", "version")),
     )
 
 
@@ -135,6 +137,11 @@ WRITES: dict[str, Callable[[World], tuple[str, dict[str, str]]]] = {
         f"/t/{w.tournament.public_id}/players/{_entry(w).pk}/",
         {"action": "drop", "version": str(_entry(w).version)},
     ),
+    "season_new": lambda w: (f"/c/{w.club.slug}/seasons/new/", _season_data(w, name="New season")),
+    "season_settings": lambda w: (
+        f"/s/{_season(w).public_id}/settings/",
+        _season_data(w, name="Renamed season"),
+    ),
     "seat_again": lambda w: (f"/t/{w.tournament.public_id}/r/2/seat/", {"version": str(_round2(w).version)}),
     "move": lambda w: (
         f"/t/{w.tournament.public_id}/r/2/move/",
@@ -143,6 +150,27 @@ WRITES: dict[str, Callable[[World], tuple[str, dict[str, str]]]] = {
     "start": lambda w: (f"/t/{w.tournament.public_id}/r/2/start/", {"version": str(_round2(w).version)}),
     "confirm": lambda w: (f"/t/{w.tournament.public_id}/r/2/confirm/", {"version": str(_round2(w).version)}),
 }
+
+
+def _season(w: World) -> Season:
+    return Season.objects.get(club=w.club)
+
+
+def _season_data(w: World, *, name: str) -> dict[str, str]:
+    season = Season.objects.filter(club=w.club).first()
+    return {
+        "name": name,
+        "starts": "2026-01-01",
+        "ends": "2026-12-31",
+        "families": "rummikub",
+        "counts": "both",
+        "game_points": "table",
+        "tournament_points": "preset",
+        "best_events": "0",
+        "drop_worst": "0",
+        "min_games": "0",
+        "version": str(season.version if season else 0),
+    }
 
 
 def _round2(w: World) -> Round:

@@ -17,7 +17,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scoring.families import family_info
-from tournaments.models import Tournament, TournamentChange
+from scoring.ratings import Rating, display
+from tournaments.models import RatingEvent, Tournament, TournamentChange
 from tournaments.selectors import StandingRow
 
 register = template.Library()
@@ -227,3 +228,9 @@ def change_summary(change: TournamentChange) -> list[str]:
                 _("tables ended by the organiser: %(tables)s") % {"tables": ", ".join(str(t) for t in closed)}
             )
     return [p for p in parts if p]
+
+
+@register.filter
+def rating_after(event: RatingEvent) -> int:
+    """The rating (as displayed) a player had after a rated game."""
+    return display(Rating(event.mu, event.sigma))

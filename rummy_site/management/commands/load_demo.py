@@ -18,14 +18,18 @@ from games.services.clubs import club_create
 from games.services.games import game_end, game_start
 from games.services.hands import hand_record
 from scoring.families import family_info
+from scoring.league import DEFAULT_LEAGUE_TIEBREAKS
 from scoring.standings import DEFAULT_TIEBREAKS
-from tournaments.models import Tournament
+from tournaments.models import Season, Tournament
+from tournaments.ratings import rebuild_club
 from tournaments.services import (
+    SeasonSettings,
     Settings,
     entries_add,
     round_confirm,
     round_seat,
     round_start,
+    season_create,
     tournament_create,
 )
 
@@ -149,6 +153,31 @@ def load_tournament(club: Club, user: Any) -> Tournament:
     return tournament
 
 
+def load_season(club: Club, user: Any) -> Season:
+    """This year's season of the demo club, counting its games and its tournament, with the
+    ratings of every game (rebuilt from the results: the demo's games were recorded before)."""
+    today = timezone.localdate()
+    rebuild_club(club=club)
+    return season_create(
+        club=club,
+        settings=SeasonSettings(
+            name=f"Season {today.year}",
+            starts=today.replace(month=1, day=1),
+            ends=today.replace(month=12, day=31),
+            families=["zoliky", "rummikub"],
+            counts="both",
+            game_points="table",
+            tournament_points="preset",
+            custom_points="",
+            best_events=0,
+            drop_worst=0,
+            min_games=2,
+            tiebreaks=DEFAULT_LEAGUE_TIEBREAKS,
+        ),
+        user=user,
+    )
+
+
 class Command(BaseCommand):
     help = "Create the demo organiser account and one demo game per rule family. Safe to run twice."
 
@@ -199,3 +228,6 @@ class Command(BaseCommand):
             with transaction.atomic():
                 tournament = load_tournament(demo_club, user)
             self.stdout.write(f"Demo tournament: /t/{tournament.public_id}/")
+        if demo_club is not None and not Season.objects.filter(club=demo_club).exists():
+            season = load_season(demo_club, user)
+            self.stdout.write(f"Demo season: /s/{season.public_id}/")

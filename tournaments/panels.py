@@ -1,0 +1,47 @@
+"""The panels this app adds to the games app's pages (registered in ``TournamentsConfig.ready``):
+each player's chance to win on a club game's page before its first hand, and a player's
+ratings on his page."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString
+
+from games.models import Game, Player
+from scoring import ratings as rating_model
+from tournaments.ratings import ratings_of
+from tournaments.selectors import player_ratings_summary
+
+
+def win_chances(request: HttpRequest, game: Game) -> SafeString | None:
+    """Before the first hand of a club game: each player's chance to win by the club's ratings
+    (2 queries). Not shown once play has begun, nor when nobody at the table has played a
+    rated game yet (everyone would be even)."""
+    if game.club is None or game.next_hand_number != 1:
+        return None
+    seats = list(game.seats.all())
+    ratings = ratings_of(club=game.club, family=game.family, player_ids=[s.player_id for s in seats])
+    shown = [ratings[s.player_id] for s in seats]
+    if len({(r.mu, r.sigma) for r in shown}) <= 1:
+        return None
+    chances = rating_model.win_chances(shown)
+    rows = [
+        {"name": seat.name, "chance": round(100 * chance), "rating": rating_model.display(rating)}
+        for seat, chance, rating in zip(seats, chances, shown, strict=True)
+    ]
+    return SafeString(render_to_string("tournaments/_win_chances.html", {"rows": rows}, request=request))
+
+
+def player_ratings(request: HttpRequest, player: Player) -> SafeString | None:
+    """A club player's rating in each family he has played, with a link to his rating page."""
+    if player.club_id is None:
+        return None
+    summary = player_ratings_summary(player=player)
+    if not summary:
+        return None
+    return SafeString(
+        render_to_string(
+            "tournaments/_player_ratings.html", {"player": player, "ratings": summary}, request=request
+        )
+    )

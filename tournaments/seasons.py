@@ -1,0 +1,221 @@
+"""The database side of a season's standings: which events count, and the derived
+``SeasonStanding`` rows, rebuilt from the recorded results (``scoring.league`` does the
+arithmetic).
+
+A season counts a club's finished games of its families played between its first and last
+day (a game's day is the day it was started), except the tables of a tournament, and each of
+the club's tournaments of those families dated in the season once its last round is
+confirmed, as one event placed by its final standings. Rebuilt after the commit of every write
+that changed a counted game (``tournaments.tasks``), when the season's settings change, and by
+``manage.py rebuild_derived``.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from decimal import Decimal
+from fractions import Fraction
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.models import Club, Result
+from scoring.league import DEFAULT_LEAGUE_TIEBREAKS, LeagueEvent, league_standings
+from scoring.ratings import Rating, display
+from tournaments.models import RatingEvent, Round, Season, SeasonStanding, Tournament
+from tournaments.standings import compute_standings, tournament_data
+
+ALL = ""  # the SeasonStanding rows of every family together
+
+
+def _bounds(season: Season) -> tuple[datetime.datetime, datetime.datetime]:
+    """The season's first and last moment, in the site's time zone."""
+    zone = timezone.get_current_timezone()
+    start = datetime.datetime.combine(season.starts, datetime.time.min, tzinfo=zone)
+    end = datetime.datetime.combine(season.ends, datetime.time.max, tzinfo=zone)
+    return start, end
+
+
+def _game_events(
+    season: Season, start: datetime.datetime, end: datetime.datetime
+) -> list[tuple[str, LeagueEvent]]:
+    """(family, event) for every finished club game of the season that is not a tournament's
+    table; and, as a side list, nothing else (2 queries at most)."""
+    rows = (
+        Result.objects.filter(
+            game__club_id=season.club_id,
+            game__family__in=season.families,
+            game__created_at__range=(start, end),
+            game__tournament_table__isnull=True,
+            finished=True,
+        )
+        .order_by("game__created_at", "game_id", "seat__position")
+        .values_list("game_id", "game__created_at", "game__family", "player_id", "place")
+    )
+    grouped: dict[int, list[tuple[datetime.datetime, str, int, int]]] = defaultdict(list)
+    for game_id, when, family, player_id, place in rows:
+        grouped[game_id].append((when, family, player_id, place))
+    events = []
+    for game_id, seats in grouped.items():
+        if len(seats) < 2:
+            continue
+        when, family = seats[0][0], seats[0][1]
+        events.append(
+            (
+                family,
+                LeagueEvent(
+                    key=(when, 0, game_id),
+                    kind="game",
+                    players=tuple(s[2] for s in seats),
+                    places=tuple(s[3] for s in seats),
+                ),
+            )
+        )
+    return events
+
+
+def _tournament_events(season: Season) -> list[tuple[str, LeagueEvent]]:
+    """(family, event) for every tournament of the season whose last round is confirmed: its
+    players placed by the final standings."""
+    events = []
+    tournaments = Tournament.objects.filter(
+        club_id=season.club_id, family__in=season.families, date__range=(season.starts, season.ends)
+    ).order_by("date", "pk")
+    for tournament in tournaments:
+        data = tournament_data(tournament)
+        last = data.round(tournament.rounds)
+        if last is None or last.status != Round.Status.CONFIRMED:
+            continue
+        rows = compute_standings(data)
+        played = [r for r in rows if r.tables or r.byes]
+        if len(played) < 2:
+            continue
+        zone = timezone.get_current_timezone()
+        when = datetime.datetime.combine(tournament.date, datetime.time.max, tzinfo=zone)
+        events.append(
+            (
+                tournament.family,
+                LeagueEvent(
+                    key=(when, 1, tournament.pk),
+                    kind="tournament",
+                    players=tuple(data.entries[r.player].player_id for r in played),
+                    places=tuple(r.rank for r in played),
+                ),
+            )
+        )
+    return events
+
+
+def _games_played(
+    season: Season, start: datetime.datetime, end: datetime.datetime
+) -> dict[tuple[str, int], int]:
+    """Finished games per (family, player) in the season, tournament tables included (what the
+    minimum to be ranked counts)."""
+    counts: dict[tuple[str, int], int] = defaultdict(int)
+    for family, player_id in Result.objects.filter(
+        game__club_id=season.club_id,
+        game__family__in=season.families,
+        game__created_at__range=(start, end),
+        finished=True,
+    ).values_list("game__family", "player_id"):
+        counts[(family, player_id)] += 1
+    return counts
+
+
+def _ratings_at(season: Season, end: datetime.datetime, family: str) -> dict[int, Rating]:
+    """Each player's rating in ``family`` after his last game up to the season's end."""
+    latest: dict[int, Rating] = {}
+    for player_id, mu, sigma in (
+        RatingEvent.objects.filter(club_id=season.club_id, family=family, played_at__lte=end)
+        .order_by("played_at", "game_id")
+        .values_list("player_id", "mu", "sigma")
+    ):
+        latest[player_id] = Rating(mu, sigma)
+    return latest
+
+
+def _place_points(season: Season) -> list[Fraction] | None:
+    if season.tournament_points != Season.TournamentPoints.CUSTOM:
+        return None
+    return [Fraction(p) for p in season.custom_points]
+
+
+def rebuild_season(season: Season) -> None:
+    """Rewrite the season's standings (all families together, and per family when it counts
+    several) from the results, in one transaction: a failure leaves the old rows."""
+    start, end = _bounds(season)
+    events: list[tuple[str, LeagueEvent]] = []
+    if season.counts in (Season.Counts.GAMES, Season.Counts.BOTH):
+        events += _game_events(season, start, end)
+    if season.counts in (Season.Counts.TOURNAMENTS, Season.Counts.BOTH):
+        events += _tournament_events(season)
+    played = _games_played(season, start, end)
+    families = [ALL, *season.families] if len(season.families) > 1 else [ALL]
+    rows: list[SeasonStanding] = []
+    for family in families:
+        chosen = [event for fam, event in events if family in (ALL, fam)]
+        players = sorted({p for event in chosen for p in event.players})
+        games: dict[int, int] = defaultdict(int)
+        for (fam, player_id), count in played.items():
+            if family in (ALL, fam):
+                games[player_id] += count
+        ratings = (
+            _ratings_at(season, end, family or season.families[0])
+            if len(season.families) == 1 or family
+            else {}
+        )
+        standings = league_standings(
+            players,
+            chosen,
+            game_points=season.game_points,  # type: ignore[arg-type]
+            place_points=_place_points(season),
+            best_events=season.best_events,
+            drop_worst=season.drop_worst,
+            min_games=season.min_games,
+            games_played=games,
+            tiebreaks=tuple(season.tiebreaks) or DEFAULT_LEAGUE_TIEBREAKS,
+        )
+        for position, row in enumerate(standings, start=1):
+            rating = ratings.get(row.player)
+            rows.append(
+                SeasonStanding(
+                    season=season,
+                    family=family,
+                    player_id=row.player,
+                    rank=row.rank if row.rank is not None else position,
+                    ranked=row.rank is not None,
+                    previous_rank=row.previous_rank,
+                    separated_by=row.separated_by or "",
+                    points=_decimal(row.points),
+                    games=row.games,
+                    wins=row.wins,
+                    average_place=float(row.average_place) if row.average_place is not None else None,
+                    events=row.events,
+                    rating=display(rating) if rating is not None else None,
+                )
+            )
+    with transaction.atomic():
+        locked = Season.objects.select_for_update().get(pk=season.pk)
+        SeasonStanding.objects.filter(season=locked).delete()
+        SeasonStanding.objects.bulk_create(rows, batch_size=500)
+        locked.computed_at = timezone.now()
+        locked.save(update_fields=["computed_at"])
+
+
+def _decimal(value: Fraction) -> Decimal:
+    return (Decimal(value.numerator) / Decimal(value.denominator)).quantize(Decimal("0.001"))
+
+
+def rebuild_seasons(club: Club, families: Iterable[str] | None = None) -> list[Season]:
+    """Rebuild every season of the club that counts one of ``families`` (all: None)."""
+    wanted = None if families is None else set(families)
+    seasons = [s for s in Season.objects.filter(club=club) if wanted is None or wanted & set(s.families)]
+    for season in seasons:
+        rebuild_season(season)
+    return seasons
+
+
+def families_of(seasons: Sequence[Season]) -> set[str]:
+    return {family for season in seasons for family in season.families}
