@@ -6,7 +6,7 @@ PORT ?= 8000
 HOST ?= 0.0.0.0
 PYTHON_FOUND = $(shell PYTHON="$(PYTHON)" scripts/find-python)
 
-.PHONY: run test lint typecheck pytest install install-dev messages bench bench-load clean
+.PHONY: run test lint typecheck pytest install install-dev messages schema bench bench-load clean
 
 run: $(VENV)/.installed-run
 	$(PY) manage.py migrate --noinput
@@ -48,6 +48,10 @@ $(VENV)/.installed-dev: requirements-dev.lock requirements.lock | $(PY)
 messages: $(VENV)/.installed-dev
 	$(PY) manage.py makemessages --all --no-obsolete --ignore=.venv --ignore=staticfiles
 	$(PY) manage.py compilemessages --ignore=.venv
+
+# The OpenAPI schema, checked in so that API changes are reviewed (tests/api/test_schema.py).
+schema: $(VENV)/.installed-dev
+	$(PY) manage.py spectacular --validate --fail-on-warn --file docs/openapi.yaml
 
 # Every figure beside its peer or baseline (bench/README.md); the load test needs PostgreSQL.
 bench: $(VENV)/.installed-dev

@@ -18,7 +18,7 @@ from django.utils.translation import ngettext_lazy
 from games.engine.errors import EngineError
 from games.forms import ASCII_NUMBER
 from games.messages import error_message
-from games.models import Club, Membership, Player
+from games.models import ApiToken, Club, Membership, Player
 from games.names import MAX_NAME
 from games.services.clubs import INVITE_DAYS, MAX_CLUB_NAME
 from games.services.errors import ServiceError
@@ -145,3 +145,10 @@ class SignupForm(UserCreationForm[User]):
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ("username",)
+
+
+class TokenForm(forms.Form):
+    """A new API token: a name to tell it apart, and what it may do."""
+
+    name = forms.CharField(label=_("Name of the token"), max_length=60, help_text=_("e.g. club scoreboard"))
+    scope = forms.ChoiceField(label=_("It may"), choices=ApiToken.Scope.choices, initial=ApiToken.Scope.READ)

@@ -28,12 +28,13 @@ from games.club_forms import (
     RenameForm,
     RoleForm,
     SignupForm,
+    TokenForm,
     put_error,
 )
 from games.engine.errors import EngineError
 from games.extensions import panels
 from games.messages import error_message
-from games.models import Club, Membership, Player
+from games.models import ApiToken, Club, Membership, Player
 from games.selectors.clubs import (
     active_invites,
     club_by_slug,
@@ -59,6 +60,7 @@ from games.services.clubs import (
     membership_set_role,
 )
 from games.services.players import account_rename, player_claim, player_merge, player_rename
+from games.services.tokens import token_create, token_revoke
 
 Role = Membership.Role
 
@@ -447,16 +449,46 @@ def club_undo(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 # ---------------------------------------------------------------------- accounts
 
 
+@never_cache  # private, no-store: shows a new token once
 @login_required
 def account(request: HttpRequest) -> HttpResponse:
-    """The user's display name (and the way to his password)."""
+    """The user's display name (and the way to his password), and his API tokens: made here,
+    shown once in the answer to the form that made it (never stored, never in a message, which
+    would keep it in a cookie), revoked here."""
     user = request.user
-    form = AccountForm(request.POST or None, initial={"display_name": getattr(user, "first_name", "")})
-    if request.method == "POST" and form.is_valid():
+    action = request.POST.get("action") if request.method == "POST" else None
+    form = AccountForm(
+        request.POST if action is None and request.method == "POST" else None,
+        initial={"display_name": getattr(user, "first_name", "")},
+    )
+    token_form = TokenForm(request.POST if action == "token_create" else None)
+    new_token = None
+    if action is None and request.method == "POST" and form.is_valid():
         account_rename(user=user, name=form.cleaned_data["display_name"])  # type: ignore[arg-type]
         messages.success(request, _("Saved."))
         return redirect("account")
-    return render(request, "registration/account.html", {"form": form})
+    if action == "token_create" and token_form.is_valid():
+        try:
+            _row, new_token = token_create(
+                user=user,  # type: ignore[arg-type]
+                name=token_form.cleaned_data["name"],
+                scope=token_form.cleaned_data["scope"],
+            )
+        except EngineError as error:
+            put_error(token_form, error)
+        else:
+            token_form = TokenForm()
+    owner = int(user.pk or 0)
+    if action == "token_revoke":
+        chosen = request.POST.get("token", "")
+        row = ApiToken.objects.filter(user_id=owner, pk=int(chosen)).first() if chosen.isdigit() else None
+        if row is not None:
+            token_revoke(token=row)
+            messages.success(request, _("Token revoked: it no longer works."))
+        return redirect("account")
+    tokens = ApiToken.objects.filter(user_id=owner, revoked_at=None)
+    context = {"form": form, "token_form": token_form, "new_token": new_token, "tokens": tokens}
+    return render(request, "registration/account.html", context)
 
 
 @never_cache  # like the login page (its "next" may be an invite link)

@@ -79,6 +79,8 @@ SERVICE_MESSAGES: dict[str, str] = {
     "member_gone": gettext_noop("This member has left the club."),
     "stale_member": gettext_noop("Someone changed {member}'s role meanwhile. Check the page and try again."),
     "club_changed_since": gettext_noop("This was changed again afterwards; undo the later change first."),
+    "token_name": gettext_noop("Give the token a name."),
+    "token_limit": gettext_noop("You have {maximum} tokens: revoke one first."),
     "last_organiser": gettext_noop("The club needs an organiser: make someone else an organiser first."),
 }
 HAND_PREFIX = gettext_noop("Hand {hand}: {message}")

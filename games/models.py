@@ -155,7 +155,7 @@ def new_edit_token() -> str:
 
 class Game(models.Model):
     public_id = models.CharField(max_length=16, unique=True, default=new_public_id, editable=False)
-    edit_token = models.CharField(max_length=64, default=new_edit_token, editable=False)
+    edit_token = models.CharField(max_length=64, default=new_edit_token, editable=False, db_index=True)
     family = models.CharField(_("rule family"), max_length=16, choices=FAMILY_CHOICES)
     options = models.JSONField(_("house rules"), default=dict, blank=True)
     owner = models.ForeignKey(
@@ -328,3 +328,32 @@ class ClubChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club_id}: {self.action}"
+
+
+def new_api_token() -> str:
+    """A personal API token (256 bits), shown to its owner once; only its digest is stored."""
+    return "rs_" + secrets.token_urlsafe(32)
+
+
+class ApiToken(models.Model):
+    """A user's token for the REST API (``Authorization: Bearer <token>``): read-only or
+    read-write, revocable, stored as a SHA-256 digest (the token itself is shown only once)."""
+
+    class Scope(models.TextChoices):
+        READ = "read", _("read only")
+        WRITE = "write", _("read and write")
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(_("name"), max_length=60)
+    digest = models.CharField(max_length=64, unique=True)
+    prefix = models.CharField(max_length=10)  # the token's first characters, to tell tokens apart
+    scope = models.CharField(_("scope"), max_length=5, choices=Scope.choices, default=Scope.READ)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.prefix}… ({self.user_id})"

@@ -69,6 +69,9 @@ INSTALLED_APPS = [
     "axes",
     "django_htmx",
     "rest_framework",
+    "django_filters",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "rummy_site",
     "games",
     "tournaments",
@@ -76,10 +79,13 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Under /api/ every error is a problem document, never an HTML page (rummy_site/api.py).
+    "rummy_site.api.ApiErrorPages",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "rummy_site.api.ApiLanguage",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -173,8 +179,53 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = DEBUG
 WHITENOISE_AUTOREFRESH = DEBUG
 
+# The REST API (rummy_site/api.py, docs/design/api.md): session for the site's own pages, bearer
+# tokens (personal, or a game's edit link) for everyone else; every error a problem document.
 REST_FRAMEWORK = {
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "games.api.auth.BearerAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["games.api.auth.TokenScope"],
+    "DEFAULT_PAGINATION_CLASS": "rummy_site.api.CursorPage",
+    "DEFAULT_FILTER_BACKENDS": [
+        "django_filters.rest_framework.DjangoFilterBackend",
+        "rest_framework.filters.OrderingFilter",
+    ],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "rummy_site.api.problem_handler",
+    "DEFAULT_THROTTLE_CLASSES": ["games.api.auth.AnonThrottle", "games.api.auth.TokenThrottle"],
+    # Per anonymous address, and per token (or user, or game link): a scoreboard polling every
+    # few seconds stays far below; a script hammering the site does not. Counted in the
+    # database (the "throttle" cache), so several servers count together.
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": os.environ.get("API_ANON_RATE", "300/min"),
+        "user": os.environ.get("API_USER_RATE", "1200/min"),
+    },
+    "NUM_PROXIES": int(os.environ.get("PROXY_COUNT", "0" if DEBUG else "1")),
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+}
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    # Shared by every application server (API throttle counts): a table that migrate makes
+    # (rummy_site/migrations).
+    "throttle": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "api_throttle"},
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Rummy score sheet API",
+    "DESCRIPTION": "Games, hands, the rules engine, clubs, players, tournaments, seasons and ratings.",
+    "VERSION": "1",
+    "OAS_VERSION": "3.0.3",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "SCHEMA_PATH_PREFIX": "/api/v1",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "rummy_site.api.add_problem_responses",
+    ],
 }
 
 # Login throttling (django-axes; docs/DESIGN.md, "Hardening"): 10 failed logins lock out the

@@ -8,6 +8,7 @@ from rummy_site import views
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("api/v1/", include("rummy_site.api_urls")),
 ]
 urlpatterns += i18n_patterns(
     path("", views.home, name="home"),

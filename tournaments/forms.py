@@ -3,6 +3,7 @@ and raise coded errors, which ``put_error`` places at the field they name."""
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -18,6 +19,7 @@ from games.engine.rules import OPTIONS
 from games.forms import DERIVED_OPTIONS, did_you_mean, numeric, option_field
 from games.models import FAMILY_CHOICES
 from games.names import loose_key
+from games.services.clubs import MAX_CLUB_NAME
 from scoring.families import family_info
 from scoring.league import DEFAULT_LEAGUE_TIEBREAKS, LEAGUE_TIEBREAKS
 from scoring.standings import DEFAULT_TIEBREAKS
@@ -379,3 +381,21 @@ LEAGUE_TIEBREAK_LABELS = {
     "head_to_head": _("head-to-head"),
 }
 SEASON_ERROR_FIELDS = {"season_name": "name", "season_dates": "ends", "season_families": "families"}
+
+
+class ImportForm(forms.Form):
+    """A club's exported data, to become a new club."""
+
+    name = forms.CharField(label=_("Name of the new club"), max_length=MAX_CLUB_NAME)
+    document = forms.FileField(label=_("The exported file (JSON)"))
+
+    MAX_BYTES = 20 * 1024 * 1024
+
+    def clean_document(self) -> object:
+        upload = self.cleaned_data["document"]
+        if upload.size > self.MAX_BYTES:
+            raise forms.ValidationError(_("The file is too big (at most 20 MB)."))
+        try:
+            return json.loads(upload.read().decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            raise forms.ValidationError(_("This is not a JSON file exported from a club.")) from None

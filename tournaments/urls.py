@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments import public_views, season_views, views
+from tournaments import exchange_views, public_views, season_views, views
 
 app_name = "tournaments"
 urlpatterns = [
@@ -20,6 +20,7 @@ urlpatterns = [
     path("t/<str:public_id>/seat/", public_views.find_seat_view, name="find_seat"),
     path("t/<str:public_id>/screen/", public_views.screen, name="screen"),
     path("t/<str:public_id>/history/", public_views.history, name="history"),
+    path("clubs/import/", exchange_views.club_import, name="club_import"),
     # Seasons (league standings) and ratings
     path("c/<slug:slug>/seasons/", season_views.club_seasons, name="season_list"),
     path("c/<slug:slug>/seasons/new/", season_views.season_new, name="season_new"),

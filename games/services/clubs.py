@@ -23,7 +23,7 @@ from .errors import ServiceError
 from .players import Actor, idempotent, record_change, remerge, rename_back, unmerge
 
 MAX_CLUB_NAME = 80
-RESERVED_SLUGS = frozenset({"new", "join", "mine"})
+RESERVED_SLUGS = frozenset({"new", "join", "mine", "import"})
 Role = Membership.Role
 
 

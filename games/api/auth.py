@@ -1,0 +1,112 @@
+"""Who is calling the API: the site's session (its own pages), a personal token
+(``Authorization: Bearer rs_…``, read-only or read-write), or a game's edit link used as a
+bearer credential, which writes that game only (``request.auth`` is then a ``GameLink``)."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser
+from django.core.cache import caches
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from rest_framework import authentication, exceptions, permissions, throttling
+from rest_framework.request import Request
+
+from games.models import ApiToken, Game
+from games.services.tokens import token_digest
+
+
+@dataclass(frozen=True)
+class GameLink:
+    """The caller holds this game's edit link: it may write this game, nothing else."""
+
+    game_id: int
+
+
+def _bearer(request: Request) -> str | None:
+    header = authentication.get_authorization_header(request).split()
+    if not header or header[0].lower() != b"bearer":
+        return None
+    if len(header) != 2:
+        raise exceptions.AuthenticationFailed(_("The Authorization header must be: Bearer <token>."))
+    try:
+        return header[1].decode("ascii")
+    except UnicodeDecodeError:
+        raise exceptions.AuthenticationFailed(_("That token is not valid.")) from None
+
+
+class BearerAuthentication(authentication.BaseAuthentication):
+    """A personal token, or else a game's edit link."""
+
+    def authenticate(self, request: Request) -> tuple[Any, Any] | None:
+        token = _bearer(request)
+        if token is None:
+            return None
+        if token.startswith("rs_"):
+            row = ApiToken.objects.select_related("user").filter(digest=token_digest(token)).first()
+            if row is None or row.revoked_at is not None or not row.user.is_active:
+                raise exceptions.AuthenticationFailed(_("That token is not valid (any more)."))
+            now = timezone.now()
+            if row.last_used_at is None or (now - row.last_used_at).total_seconds() > 60:
+                ApiToken.objects.filter(pk=row.pk).update(last_used_at=now)
+            return row.user, row
+        game = Game.objects.filter(edit_token=token).only("pk", "edit_token").first()
+        if game is None or not secrets.compare_digest(game.edit_token, token):
+            raise exceptions.AuthenticationFailed(_("That token is not valid (any more)."))
+        return AnonymousUser(), GameLink(game.pk)
+
+    def authenticate_header(self, request: Request) -> str:
+        return "Bearer"
+
+
+class TokenScope(permissions.BasePermission):
+    """A read-only token reads; writing needs a read-write token (or the session)."""
+
+    message = _("This token is read-only: make a read-write token on your account page to change things.")
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        if request.method in permissions.SAFE_METHODS:
+            return True
+        auth = request.auth
+        return not (isinstance(auth, ApiToken) and auth.scope != ApiToken.Scope.WRITE)
+
+
+class BearerScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]
+    """How the schema describes ``BearerAuthentication``."""
+
+    target_class = "games.api.auth.BearerAuthentication"
+    name = "bearer"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
+        return {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "A personal token from the account page (rs_…, read-only or read-write), "
+            "or a game's edit link token (writes that game only).",
+        }
+
+
+class _SharedCounts:
+    """Throttle counts kept in the database (the ``throttle`` cache), not in one server's
+    memory: with several application servers a client's requests are counted together."""
+
+    cache = caches["throttle"]
+
+
+class AnonThrottle(_SharedCounts, throttling.AnonRateThrottle):
+    """Per anonymous address (``NUM_PROXIES`` tells which address in X-Forwarded-For)."""
+
+
+class TokenThrottle(_SharedCounts, throttling.UserRateThrottle):
+    """Per personal token (each token its own budget), else per user (the session)."""
+
+    def get_cache_key(self, request: Request, view: Any) -> str | None:
+        if isinstance(request.auth, ApiToken):
+            return self.cache_format % {"scope": self.scope, "ident": f"token-{request.auth.pk}"}
+        if isinstance(request.auth, GameLink):
+            return self.cache_format % {"scope": self.scope, "ident": f"game-{request.auth.game_id}"}
+        return super().get_cache_key(request, view)

@@ -1,0 +1,449 @@
+"""The clubs resources of the API (see games/api/urls.py): clubs, their rosters, a player's
+summary, and the organisers' rename and merge.
+
+Access is the pages' (games/club_views.py, games/services/access.py): a members-only club
+answers 404 to everyone outside it; members read; organisers (and site admins) rename and
+merge. A club's games are the games list filtered by club (``games/?club=``), not here.
+Renames and merges go through games.services.players: one transaction, the Idempotency-Key
+as the change's request id (a resend returns the first answer), and the player's version in
+``If-Match`` (ETag ``"player-<id>-v<version>"``), checked under the row lock.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import Count, F, Max, OuterRef, Q, QuerySet, Subquery
+from django.http import Http404
+from django.urls import path
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import exceptions, generics, serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api.common import IDEMPOTENCY_KEY, IF_MATCH, ApiError, etag, idempotency_key, if_match, problems
+from games.models import Club, Membership, Player
+from games.names import loose_key
+from games.selectors.clubs import club_by_slug
+from games.selectors.players import PlayerSummary, player_by_pk, player_summary
+from games.services.access import can_view_club, can_view_player, club_role, role_allows
+from games.services.errors import ServiceError
+from games.services.players import player_merge, player_rename
+from rummy_site.api import CursorPage
+
+Role = Membership.Role
+MAX_QUERY = 40
+
+
+def _user(request: Request) -> User | AnonymousUser:
+    user = request.user
+    return user if isinstance(user, User) else AnonymousUser()
+
+
+def _club(request: Request, slug: str) -> tuple[Club, str | None]:
+    """The club and the caller's role in it; 404 when he may not see it (as the pages)."""
+    club = club_by_slug(slug=slug)
+    if club is None:
+        raise Http404
+    role = club_role(user=_user(request), club=club)
+    if not can_view_club(club=club, role=role):
+        raise Http404
+    return club, role
+
+
+def _organiser(request: Request, role: str | None) -> None:
+    if not _user(request).is_authenticated and request.auth is None:
+        raise exceptions.NotAuthenticated()  # a game's edit link (request.auth) is refused below
+    if not role_allows(role, Role.ORGANISER):
+        raise exceptions.PermissionDenied(_("Only the club's organisers can do this."))
+
+
+def _player(request: Request, slug: str, pk: int) -> tuple[Player, str | None]:
+    """The club's player (even one merged since) and the caller's role; 404 when he may not see it."""
+    player = player_by_pk(pk=pk)
+    if player is None or player.club is None or player.club.slug != slug:
+        raise Http404
+    role = club_role(user=_user(request), club=player.club)
+    if not can_view_player(player=player, user=_user(request), role=role):
+        raise Http404
+    return player, role
+
+
+# ---------------------------------------------------------------------- serializers
+
+
+class ClubSerializer(serializers.ModelSerializer[Club]):
+    role = serializers.SerializerMethodField(help_text="The caller's role in the club, or null.")
+
+    class Meta:
+        model = Club
+        fields = ["name", "slug", "visibility", "role"]
+        read_only_fields = fields
+
+    def get_role(self, club: Club) -> str | None:
+        role = getattr(club, "caller_role", None)
+        return str(role) if role else None
+
+
+class RosterRowSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    games = serializers.IntegerField(help_text="Games the player sat in.")
+    last_played = serializers.DateTimeField(allow_null=True)
+    claimed = serializers.BooleanField(help_text="Linked to a member's account.")
+
+
+class PlayerRefSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class HeadToHeadSerializer(serializers.Serializer[Any]):
+    player = PlayerRefSerializer()
+    games = serializers.IntegerField()
+    ahead = serializers.IntegerField(help_text="Games in which this player placed better.")
+    level = serializers.IntegerField()
+    behind = serializers.IntegerField()
+
+
+class FamilyStatsSerializer(serializers.Serializer[Any]):
+    family = serializers.CharField()
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    average_place = serializers.FloatField()
+    points_per_hand = serializers.FloatField(allow_null=True)
+
+
+class PlayerResultSerializer(serializers.Serializer[Any]):
+    game = serializers.CharField(help_text="The game's public id.")
+    family = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    players = serializers.IntegerField()
+    total = serializers.IntegerField()
+    place = serializers.IntegerField()
+    winner = serializers.BooleanField()
+    finished = serializers.BooleanField()
+
+
+class PlayerSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    club = serializers.CharField(help_text="The club's slug.")
+    version = serializers.IntegerField(help_text="The version in the ETag.")
+    claimed = serializers.BooleanField()
+    merged_into = serializers.IntegerField(allow_null=True, help_text="Merged into this player, if so.")
+    games = serializers.IntegerField(help_text="Finished games.")
+    wins = serializers.IntegerField()
+    average_place = serializers.FloatField(allow_null=True)
+    families = FamilyStatsSerializer(many=True)
+    best = PlayerResultSerializer(allow_null=True)
+    worst = PlayerResultSerializer(allow_null=True)
+    opponents = HeadToHeadSerializer(many=True)
+    recent = PlayerResultSerializer(many=True, help_text="Newest first, finished or not.")
+
+
+class RenameSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField(max_length=200, trim_whitespace=False)
+
+
+class MergeSerializer(serializers.Serializer[Any]):
+    into = serializers.IntegerField(min_value=1, help_text="The player kept (of the same club).")
+
+
+def _result(result: Any, sizes: dict[int, int]) -> dict[str, Any]:
+    return {
+        "game": result.game.public_id,
+        "family": result.game.family,
+        "created_at": result.game.created_at,
+        "players": sizes.get(result.game_id, 1),
+        "total": result.total,
+        "place": result.place,
+        "winner": result.winner,
+        "finished": result.finished,
+    }
+
+
+def _player_body(player: Player, summary: PlayerSummary | None = None) -> dict[str, Any]:
+    summary = summary or player_summary(player=player)
+    sizes = summary.sizes
+    return PlayerSerializer(
+        {
+            "id": player.pk,
+            "name": player.name,
+            "club": player.club.slug if player.club else "",
+            "version": player.version,
+            "claimed": player.user_id is not None,
+            "merged_into": player.merged_into_id,
+            "games": summary.games,
+            "wins": summary.wins,
+            "average_place": summary.average_place,
+            "families": summary.families,
+            "best": _result(summary.best, sizes) if summary.best else None,
+            "worst": _result(summary.worst, sizes) if summary.worst else None,
+            "opponents": [
+                {
+                    "player": {"id": o.player.pk, "name": o.player.name},
+                    "games": o.record.games,
+                    "ahead": o.record.ahead,
+                    "level": o.record.level,
+                    "behind": o.record.behind,
+                }
+                for o in summary.opponents
+            ],
+            "recent": [_result(r, sizes) for r in summary.recent],
+        }
+    ).data
+
+
+def _player_response(player: Player, status: int = 200) -> Response:
+    return Response(
+        _player_body(player), status=status, headers={"ETag": etag("player", player.pk, player.version)}
+    )
+
+
+_ETAG = re.compile(r'^"player-(\d+)-v(\d+)"$')
+
+
+def _version(request: Request, player: Player) -> int | None:
+    """The version ``If-Match`` names (None for ``*``): 428 without it, 412 for another player
+    or a malformed tag. Whether it is current is checked by the service under its row lock."""
+    current = etag("player", player.pk, player.version)
+    given = (request.headers.get("If-Match") or "").strip()
+    if given == "*":
+        return None
+    match = _ETAG.match(given)
+    if match is None or int(match.group(1)) != player.pk:
+        if_match(request, current=current, body=_player_body(player))  # 428, or 412 with the current
+        return None  # a malformed tag equal to the current one cannot happen
+    return int(match.group(2))
+
+
+def _stale(player: Player) -> ApiError:
+    player.refresh_from_db()
+    return ApiError(
+        status_code=412,
+        code="stale_edit",
+        message=_("Someone else changed this meanwhile; the current value is in 'current'."),
+        current=_player_body(player),
+        etag=etag("player", player.pk, player.version),
+    )
+
+
+# ---------------------------------------------------------------------- views
+
+SLUG_PARAM = OpenApiParameter(
+    "slug", OpenApiTypes.STR, OpenApiParameter.PATH, description="The club's address."
+)
+# Anonymous callers read public clubs (TokenScope lets every read through); spectacular cannot
+# tell from that permission, so the security requirements are given (a list of requirement
+# objects, though the stubs type `auth` as strings).
+READ_AUTH: Any = [{"bearer": []}, {"cookieAuth": []}, {}]
+ID_PARAM = OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH, description="The player's id.")
+
+
+class ClubPage(CursorPage):
+    ordering = "slug"
+
+
+class RosterPage(CursorPage):
+    ordering = "key"  # unique among a club's current players
+
+
+class ClubList(generics.ListAPIView[Club]):
+    serializer_class = ClubSerializer
+    filter_backends: list[Any] = []
+    pagination_class = ClubPage
+
+    def get_queryset(self) -> QuerySet[Club]:
+        user = _user(self.request)
+        clubs = Club.objects.all()
+        if user.is_authenticated:
+            mine = Membership.objects.filter(club=OuterRef("pk"), user_id=user.pk).values("role")[:1]
+            clubs = clubs.annotate(caller_role=Subquery(mine))
+            if not user.is_superuser:
+                clubs = clubs.filter(Q(visibility=Club.Visibility.PUBLIC) | Q(memberships__user_id=user.pk))
+        else:
+            clubs = clubs.filter(visibility=Club.Visibility.PUBLIC)
+        return clubs.distinct()
+
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        response = super().list(request, *args, **kwargs)
+        if _user(request).is_superuser:  # a site admin is an organiser of every club
+            for row in response.data["results"]:
+                row["role"] = row["role"] or Role.ORGANISER.value
+        return response
+
+    @extend_schema(
+        operation_id="clubs_list",
+        auth=READ_AUTH,
+        summary="Clubs",
+        description="The public clubs and the caller's own clubs (members-only ones included), "
+        "by address, with the caller's role in each.",
+        responses={200: ClubSerializer(many=True), **problems(400, 401, 404, 429)},
+        tags=["clubs"],
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+
+class ClubDetail(APIView):
+    @extend_schema(
+        operation_id="clubs_retrieve",
+        auth=READ_AUTH,
+        summary="A club",
+        description="A members-only club answers 404 to everyone outside it.",
+        parameters=[SLUG_PARAM],
+        responses={200: ClubSerializer, **problems(401, 404, 429)},
+        tags=["clubs"],
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        club, role = _club(request, slug)
+        club.caller_role = role  # type: ignore[attr-defined]
+        return Response(ClubSerializer(club).data)
+
+
+class PlayerList(generics.ListAPIView[Player]):
+    serializer_class = RosterRowSerializer
+    filter_backends: list[Any] = []
+    pagination_class = RosterPage
+
+    def get_queryset(self) -> QuerySet[Player]:
+        club, _role = _club(self.request, self.kwargs["slug"])
+        # club_roster's query (games.selectors.players), as a queryset so that it pages.
+        players = Player.objects.filter(club=club, merged_into=None).annotate(
+            games=Count("seats"), last_played=Max("seats__game__created_at"), claimed=F("user_id")
+        )
+        q = self.request.query_params.get("q", "").strip()
+        if len(q) > MAX_QUERY:
+            raise exceptions.ValidationError(
+                {"q": [_("At most %(maximum)d characters.") % {"maximum": MAX_QUERY}]}
+            )
+        if q:
+            players = players.filter(Q(name__icontains=q) | Q(loose_key__contains=loose_key(q)))
+        return players
+
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        response = super().list(request, *args, **kwargs)
+        for row in response.data["results"]:
+            row["claimed"] = bool(row["claimed"])
+        return response
+
+    @extend_schema(
+        operation_id="clubs_players_list",
+        auth=READ_AUTH,
+        summary="A club's players",
+        description="The club's current players (merged ones left out) by name, with the games "
+        "each sat in. `q` finds names containing it (accents and case aside).",
+        parameters=[
+            SLUG_PARAM,
+            OpenApiParameter(
+                "q", OpenApiTypes.STR, OpenApiParameter.QUERY, required=False, description="Part of a name."
+            ),
+        ],
+        responses={200: RosterRowSerializer(many=True), **problems(400, 401, 404, 429)},
+        tags=["clubs"],
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+
+class PlayerDetail(APIView):
+    @extend_schema(
+        operation_id="clubs_players_retrieve",
+        auth=READ_AUTH,
+        summary="A player's summary",
+        description="The player's statistics (finished games), results and frequent opponents; "
+        "the ETag is the player's version (send it as If-Match to rename or merge). A merged "
+        "player still answers, with `merged_into`.",
+        parameters=[SLUG_PARAM, ID_PARAM],
+        responses={200: PlayerSerializer, **problems(401, 404, 429)},
+        tags=["clubs"],
+    )
+    def get(self, request: Request, slug: str, pk: int) -> Response:
+        player, _role = _player(request, slug, pk)
+        return _player_response(player)
+
+    @extend_schema(
+        operation_id="clubs_players_rename",
+        summary="Rename a player (organisers)",
+        description="Old score sheets keep the names they were played under. Recorded in the "
+        "club's history (undoable there).",
+        parameters=[SLUG_PARAM, ID_PARAM, IF_MATCH, IDEMPOTENCY_KEY],
+        request=RenameSerializer,
+        responses={200: PlayerSerializer, **problems(400, 401, 403, 404, 412, 428, 429)},
+        tags=["clubs"],
+    )
+    def patch(self, request: Request, slug: str, pk: int) -> Response:
+        player, role = _player(request, slug, pk)
+        _organiser(request, role)
+        request_id = idempotency_key(request)
+        serializer = RenameSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        version = _version(request, player)
+        try:
+            player_rename(
+                player=player,
+                name=serializer.validated_data["name"],
+                version=version,
+                request_id=request_id,
+                user=_user(request),
+            )
+        except ServiceError as error:
+            if error.code == "stale_player":
+                raise _stale(player) from None
+            raise
+        player.refresh_from_db()
+        return _player_response(player)
+
+
+class PlayerMerge(APIView):
+    @extend_schema(
+        operation_id="clubs_players_merge",
+        summary="Merge a player into another (organisers)",
+        description="One person recorded under two names: every seat of this player moves to "
+        "`into` with its results, and this player is hidden. If-Match is this (dropped) "
+        "player's ETag. Undoable in the club's history. Answers the kept player.",
+        parameters=[SLUG_PARAM, ID_PARAM, IF_MATCH, IDEMPOTENCY_KEY],
+        request=MergeSerializer,
+        responses={200: PlayerSerializer, **problems(400, 401, 403, 404, 412, 428, 429)},
+        tags=["clubs"],
+    )
+    def post(self, request: Request, slug: str, pk: int) -> Response:
+        drop, role = _player(request, slug, pk)
+        _organiser(request, role)
+        request_id = idempotency_key(request)
+        serializer = MergeSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        keep = player_by_pk(pk=serializer.validated_data["into"])
+        if keep is None or keep.club_id != drop.club_id:
+            raise exceptions.ValidationError({"into": [_("Choose a player of this club.")]})
+        version = _version(request, drop)
+        try:
+            player_merge(
+                keep=keep,
+                drop=drop,
+                keep_version=None,
+                drop_version=version,
+                request_id=request_id,
+                user=_user(request),
+            )
+        except ServiceError as error:
+            if error.code == "stale_player":
+                raise _stale(drop) from None
+            raise
+        keep.refresh_from_db()
+        return _player_response(keep)
+
+
+urlpatterns = [
+    path("clubs/", ClubList.as_view(), name="api-clubs"),
+    path("clubs/<slug:slug>/", ClubDetail.as_view(), name="api-club"),
+    path("clubs/<slug:slug>/players/", PlayerList.as_view(), name="api-club-players"),
+    path("clubs/<slug:slug>/players/<int:pk>/", PlayerDetail.as_view(), name="api-club-player"),
+    path("clubs/<slug:slug>/players/<int:pk>/merge/", PlayerMerge.as_view(), name="api-club-player-merge"),
+]

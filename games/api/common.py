@@ -1,0 +1,111 @@
+"""What every API resource shares (games' and tournaments'): the error shape for the schema,
+coded errors with their HTTP status, the ``Idempotency-Key`` header, and ``ETag`` / ``If-Match``
+for optimistic concurrency. The error handler itself is ``rummy_site.api.problem_handler``."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
+from rest_framework import exceptions, serializers
+from rest_framework.request import Request
+
+
+class ApiError(exceptions.APIException):
+    """A coded error with its HTTP status (a stale ``If-Match``: 412, a missing one: 428...)."""
+
+    def __init__(self, *, status_code: int, code: str, message: str, **extra: Any) -> None:
+        super().__init__(detail=message, code=code)
+        self.status_code = status_code
+        self.problem_code = code
+        self.extra = extra
+
+
+class ProblemSerializer(serializers.Serializer[Any]):
+    """An error (RFC 9457 problem details): ``code`` is stable, ``message`` translated. (Its
+    members are built in ``get_fields``: a member named ``fields`` cannot be a class attribute
+    of a serializer.)"""
+
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        return {
+            "type": serializers.CharField(),
+            "title": serializers.CharField(),
+            "status": serializers.IntegerField(),
+            "code": serializers.CharField(help_text="A stable error code: stale_edit, not_found, invalid..."),
+            "message": serializers.CharField(
+                help_text="What went wrong, in the language of Accept-Language."
+            ),
+            "fields": serializers.DictField(
+                child=serializers.ListField(child=serializers.CharField()),
+                help_text="Messages per request field (empty when the error is not about one field).",
+            ),
+        }
+
+
+PROBLEM = "application/problem+json"
+
+
+def problems(*statuses: int) -> dict[tuple[int, str], OpenApiResponse]:
+    """The error responses of an operation, for ``extend_schema(responses=...)``: problem
+    details, served as ``application/problem+json``."""
+    return {
+        (s, PROBLEM): OpenApiResponse(ProblemSerializer, description="An error (problem details).")
+        for s in statuses
+    }
+
+
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key",
+    type=str,
+    location=OpenApiParameter.HEADER,
+    required=False,
+    description="A UUID chosen by the client: a resend with the same key returns the first answer "
+    "and changes nothing again.",
+)
+IF_MATCH = OpenApiParameter(
+    "If-Match",
+    type=str,
+    location=OpenApiParameter.HEADER,
+    required=True,
+    description="The ETag of the version being changed (from a GET). A stale one gets 412 with "
+    "the current value; without it, 428.",
+)
+
+
+def idempotency_key(request: Request) -> uuid.UUID | None:
+    """The request's ``Idempotency-Key`` (a UUID), None if absent; 400 if malformed."""
+    raw = request.headers.get("Idempotency-Key")
+    if raw is None or raw == "":
+        return None
+    try:
+        return uuid.UUID(raw)
+    except ValueError:
+        raise ApiError(
+            status_code=400, code="idempotency_key", message=_("The Idempotency-Key header must be a UUID.")
+        ) from None
+
+
+def etag(kind: str, pk: object, version: object) -> str:
+    return f'"{kind}-{pk}-v{version}"'
+
+
+def if_match(request: Request, *, current: str, body: Any = None) -> None:
+    """Refuse a change made without ``If-Match`` (428) or against another version (412, with the
+    current value in ``current``)."""
+    given = request.headers.get("If-Match")
+    if not given:
+        raise ApiError(
+            status_code=428,
+            code="precondition_required",
+            message=_("Send If-Match with the ETag of the version you change."),
+        )
+    if given.strip() != current and given.strip() != "*":
+        raise ApiError(
+            status_code=412,
+            code="stale_edit",
+            message=_("Someone else changed this meanwhile; the current value is in 'current'."),
+            current=body,
+            etag=current,
+        )

@@ -1,0 +1,443 @@
+"""The engine resources of the API (see games/api/urls.py): the command line's operations
+(``python -m games.engine check|laydown|value|arrange|layoff``) over HTTP.
+
+Nothing is written: anyone may call them (a read-only token too), throttled like every other
+resource. Every request names a rule family and its house-rule options; an unknown family or
+option, or cards that cannot be read, is a 400 problem with the engine's code. Inputs are
+bounded (text length, number of cards) so that no request makes the solver work long.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.urls import path
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_field
+from rest_framework import permissions, serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api.common import problems
+from games.engine.errors import EngineError
+from games.engine.melds import Meld
+from games.engine.notation import check_pack, code, codes, parse_hand, parse_melds
+from games.engine.rules import FAMILIES, RuleSet, rule_set
+from tournaments.messages import tournament_error
+
+MAX_TEXT = 500  # characters of a cards or melds text
+MAX_OPTIONS = 30
+# Cards or tiles given to the solver: a hand holds at most 14 cards (13 dealt and one drawn); a
+# Rummikub rack may grow past 14. The opening search grows fast with the hand (a Žolíky hand
+# of 30 cards with jokers takes minutes), so these bound every request's work to well under a
+# second.
+MAX_CARDS = 14
+MAX_TILES = 24
+MAX_GIN_HAND = 11
+
+
+# ---------------------------------------------------------------------- requests
+
+
+@extend_schema_field({"type": "string", "enum": list(FAMILIES)})
+class FamilyField(serializers.CharField):
+    """A family's name, checked by the engine (an unknown one: 400 ``unknown_family``)."""
+
+
+class RulesSerializer(serializers.Serializer[Any]):
+    family = FamilyField(max_length=20, help_text="The rule family.")
+    options = serializers.DictField(
+        child=serializers.JSONField(),
+        required=False,
+        default=dict,
+        help_text='House-rule options over the family\'s defaults, e.g. {"opening_points": 51}.',
+    )
+
+    def validate_options(self, value: Mapping[str, Any]) -> Mapping[str, Any]:
+        if len(value) > MAX_OPTIONS:
+            raise serializers.ValidationError(_("Too many options."))
+        return value
+
+
+def _text(help_text: str) -> serializers.CharField:
+    return serializers.CharField(max_length=MAX_TEXT, trim_whitespace=True, help_text=help_text)
+
+
+class CheckMeldSerializer(RulesSerializer):
+    melds = _text('Melds separated by "|", e.g. "AS 2S 3S | 7H 7D JK".')
+    opening = serializers.BooleanField(
+        default=False, help_text="A first laydown: the family's opening rule applies (Žolíky, Rummikub)."
+    )
+
+
+class ValueSerializer(RulesSerializer):
+    cards = _text('The cards or tiles left in a hand, e.g. "KH 5S JK" or "R7 B13 JK".')
+
+
+class ArrangeSerializer(RulesSerializer):
+    hand = _text(f"A hand of at most {MAX_CARDS} cards (Rummikub: {MAX_TILES} tiles).")
+
+
+class LayoffsSerializer(serializers.Serializer[Any]):
+    options = serializers.DictField(
+        child=serializers.JSONField(), required=False, default=dict, help_text="Gin house-rule options."
+    )
+    knocker_melds = _text('The knocker\'s melds separated by "|".')
+    hand = _text(f"The defender's hand (at most {MAX_GIN_HAND} cards).")
+    against_gin = serializers.BooleanField(
+        default=False, help_text="The knocker went gin: nothing may be laid off."
+    )
+
+    def validate_options(self, value: Mapping[str, Any]) -> Mapping[str, Any]:
+        if len(value) > MAX_OPTIONS:
+            raise serializers.ValidationError(_("Too many options."))
+        return value
+
+
+# ---------------------------------------------------------------------- responses
+
+
+class MeldCheckSerializer(serializers.Serializer[Any]):
+    index = serializers.IntegerField(help_text="1-based, in the order typed.")
+    ok = serializers.BooleanField()
+    kind = serializers.CharField(allow_null=True, help_text="group, run or flush; null when invalid.")
+    cards = serializers.ListField(child=serializers.CharField(), help_text="Canonical codes.")
+    jokers = serializers.DictField(
+        child=serializers.CharField(), help_text="0-based position of each joker -> the card it stands for."
+    )
+    points = serializers.IntegerField(allow_null=True)
+    code = serializers.CharField(allow_null=True, help_text="The engine's error code when invalid.")
+    message = serializers.CharField(allow_null=True, help_text="The translated error when invalid.")
+
+
+class CheckMeldResponse(serializers.Serializer[Any]):
+    ok = serializers.BooleanField(help_text="Every meld is legal (and the opening rule is met).")
+    points = serializers.IntegerField(allow_null=True, help_text="The laydown's points when ok.")
+    code = serializers.CharField(allow_null=True, help_text="Why the laydown as a whole is refused.")
+    message = serializers.CharField(allow_null=True)
+    melds = MeldCheckSerializer(many=True)
+
+
+class ValueResponse(serializers.Serializer[Any]):
+    points = serializers.IntegerField(help_text="The penalty value of the cards.")
+    cards = serializers.ListField(child=serializers.CharField())
+
+
+class GinKnockSerializer(serializers.Serializer[Any]):
+    can_knock = serializers.BooleanField()
+    gin = serializers.BooleanField()
+    discard = serializers.CharField(allow_null=True, help_text="With 11 cards: the card to discard.")
+    melds = serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
+    deadwood = serializers.ListField(child=serializers.CharField())
+    deadwood_points = serializers.IntegerField()
+
+
+class OpeningSerializer(serializers.Serializer[Any]):
+    """(Built in ``get_fields``: a member named ``required`` cannot be a class attribute.)"""
+
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        return {
+            "possible": serializers.BooleanField(),
+            "points": serializers.IntegerField(
+                help_text="The best opening's points; when none, the best laydown's."
+            ),
+            "required": serializers.IntegerField(help_text="The points a first laydown needs."),
+            "melds": serializers.ListField(child=serializers.ListField(child=serializers.CharField())),
+            "code": serializers.CharField(allow_null=True, help_text="Why no opening (no_opening)."),
+            "message": serializers.CharField(allow_null=True),
+        }
+
+
+class ArrangeResponse(serializers.Serializer[Any]):
+    melds = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField()),
+        help_text="Jokers are written with their identity, JK=7H.",
+    )
+    deadwood = serializers.ListField(child=serializers.CharField())
+    deadwood_points = serializers.IntegerField()
+    knock = GinKnockSerializer(allow_null=True, help_text="Gin, 10 or 11 cards: may the hand knock?")
+    opening = OpeningSerializer(
+        allow_null=True, help_text="Žolíky and Rummikub: the best first laydown of this hand."
+    )
+
+
+class LayoffSerializer(serializers.Serializer[Any]):
+    card = serializers.CharField()
+    meld = serializers.IntegerField(help_text="0-based index of the knocker's meld.")
+
+
+class LayoffsResponse(serializers.Serializer[Any]):
+    layoffs = LayoffSerializer(many=True, help_text="In the order laid.")
+    melds = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField()), help_text="The defender's own melds."
+    )
+    deadwood = serializers.ListField(child=serializers.CharField())
+    deadwood_points = serializers.IntegerField()
+
+
+# ---------------------------------------------------------------------- views
+
+
+def _rules(data: Mapping[str, Any], family: str | None = None) -> RuleSet:
+    return rule_set(family or str(data["family"]), dict(data.get("options") or {}))
+
+
+def _valid(serializer_class: type[serializers.Serializer[Any]], request: Request) -> dict[str, Any]:
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+def _too_many(field: str, maximum: int) -> serializers.ValidationError:
+    return serializers.ValidationError(
+        {field: [_("At most %(maximum)d cards or tiles.") % {"maximum": maximum}]}
+    )
+
+
+def _failure(error: EngineError) -> dict[str, Any]:
+    return {"code": error.code, "message": tournament_error(error)}
+
+
+class EngineView(APIView):
+    """No writes: anyone may call (a read-only token too); throttled as usual."""
+
+    permission_classes = [permissions.AllowAny]
+
+
+class CheckMeldView(EngineView):
+    @extend_schema(
+        operation_id="engine_check_meld",
+        summary="Check melds (a laydown)",
+        description="Each meld legal or its error (code and message); then the laydown as a whole: "
+        "the pack's copy limits and, with `opening`, the family's first-laydown rule. An invalid "
+        "meld is an answer (200, ok false), not an error.",
+        request=CheckMeldSerializer,
+        responses={200: CheckMeldResponse, **problems(400, 429)},
+        examples=[
+            OpenApiExample(
+                "Žolíky opening",
+                value={"family": "zoliky", "options": {}, "melds": "AS 2S 3S | QH QD QC", "opening": True},
+                request_only=True,
+            )
+        ],
+        tags=["engine"],
+    )
+    def post(self, request: Request) -> Response:
+        data = _valid(CheckMeldSerializer, request)
+        rules = _rules(data)
+        text: str = data["melds"]
+        parts = text.split("|")
+        results: list[dict[str, Any]] = []
+        from games.engine.laydown import check_laydown, is_flush
+        from games.engine.melds import check_meld
+
+        parsed: list[list[Any]] = []
+        for index, part in enumerate(parts, start=1):
+            row: dict[str, Any] = {
+                "index": index,
+                "ok": False,
+                "kind": None,
+                "cards": [],
+                "jokers": {},
+                "points": None,
+                "code": None,
+                "message": None,
+            }
+            try:
+                cards = parse_hand(part, rules)
+                row["cards"] = codes(cards, rules)
+                parsed.append(cards)
+                if len(parts) == 1 and is_flush(cards, rules):
+                    meld = check_laydown([cards], rules, opening=False).melds[0]
+                else:
+                    meld = check_meld(cards, rules)
+            except EngineError as error:
+                row.update(_failure(error))
+            else:
+                jokers = {str(pos): code(card, rules) for pos, card in meld.jokers.items()}
+                row.update(ok=True, kind=meld.kind, jokers=jokers, points=meld.points)
+            results.append(row)
+        answer: dict[str, Any] = {
+            "ok": False,
+            "points": None,
+            "code": None,
+            "message": None,
+            "melds": results,
+        }
+        if all(row["ok"] for row in results):
+            try:
+                laydown = check_laydown(parse_melds(text, rules), rules, opening=data["opening"])
+            except EngineError as error:
+                answer.update(_failure(error))
+            else:
+                answer.update(ok=True, points=laydown.points)
+        else:
+            bad = next(row for row in results if not row["ok"])
+            answer.update(
+                code=bad["code"],
+                message=_("meld %(index)d: %(message)s") % {"index": bad["index"], "message": bad["message"]},
+            )
+        return Response(CheckMeldResponse(answer).data)
+
+
+class ValueView(EngineView):
+    @extend_schema(
+        operation_id="engine_value",
+        summary="Value cards left in a hand",
+        description="The penalty value of the cards or tiles, as the family counts them.",
+        request=ValueSerializer,
+        responses={200: ValueResponse, **problems(400, 429)},
+        examples=[
+            OpenApiExample(
+                "Žolíky", value={"family": "zoliky", "options": {}, "cards": "KH 5S JK"}, request_only=True
+            )
+        ],
+        tags=["engine"],
+    )
+    def post(self, request: Request) -> Response:
+        data = _valid(ValueSerializer, request)
+        rules = _rules(data)
+        from games.engine.values import hand_value
+
+        cards = parse_hand(data["cards"], rules)
+        return Response(
+            ValueResponse({"points": hand_value(cards, rules), "cards": codes(cards, rules)}).data
+        )
+
+
+class ArrangeView(EngineView):
+    @extend_schema(
+        operation_id="engine_arrange",
+        summary="Arrange a hand",
+        description="The melds that leave the least deadwood value; for gin (10 or 11 cards) "
+        "whether the hand may knock or goes gin, for Žolíky and Rummikub the best first laydown.",
+        request=ArrangeSerializer,
+        responses={200: ArrangeResponse, **problems(400, 429)},
+        examples=[
+            OpenApiExample(
+                "Gin",
+                value={"family": "gin", "options": {}, "hand": "AS 2S 3S 4S 5H 5D 5C 7H 8H 9H"},
+                request_only=True,
+            )
+        ],
+        tags=["engine"],
+    )
+    def post(self, request: Request) -> Response:
+        data = _valid(ArrangeSerializer, request)
+        rules = _rules(data)
+        cards = parse_hand(data["hand"], rules)
+        maximum = MAX_TILES if rules.tiles else MAX_CARDS
+        if len(cards) > maximum:
+            raise _too_many("hand", maximum)
+        from games.engine.arrange import arrange
+
+        result = arrange(cards, rules)
+        answer: dict[str, Any] = {
+            "melds": [codes(meld, rules, declared=True) for meld in result.melds],
+            "deadwood": codes(result.deadwood, rules),
+            "deadwood_points": result.deadwood_points,
+            "knock": None,
+            "opening": None,
+        }
+        if rules.family == "gin" and len(cards) in (10, 11):
+            from games.engine.gin import knock_check
+
+            knock = knock_check(cards, rules)
+            answer["knock"] = {
+                "can_knock": knock.can_knock,
+                "gin": knock.gin,
+                "discard": code(knock.discard, rules) if knock.discard is not None else None,
+                "melds": [codes(meld, rules, declared=True) for meld in knock.arrangement.melds],
+                "deadwood": codes(knock.arrangement.deadwood, rules),
+                "deadwood_points": knock.arrangement.deadwood_points,
+            }
+        if rules.family in ("zoliky", "rummikub"):
+            answer["opening"] = _opening(cards, rules)
+        return Response(ArrangeResponse(answer).data)
+
+
+def _meld_codes(meld: Meld, rules: RuleSet) -> list[str]:
+    """A checked meld's cards, each joker written with the card it stands for (JK=7H)."""
+    return [
+        "JK=" + code(meld.jokers[i], rules) if i in meld.jokers else code(card, rules, declared=True)
+        for i, card in enumerate(meld.cards)
+    ]
+
+
+def _opening(cards: list[Any], rules: RuleSet) -> dict[str, Any]:
+    from games.engine.opening import best_opening
+
+    required = rules.opt_int("opening_points")
+    try:
+        laydown = best_opening(cards, rules)
+    except EngineError as error:
+        best = error.params.get("best_points")
+        return {
+            "possible": False,
+            "points": best if isinstance(best, int) else 0,
+            "required": required,
+            "melds": [],
+            **_failure(error),
+        }
+    return {
+        "possible": True,
+        "points": laydown.points,
+        "required": required,
+        "melds": [_meld_codes(meld, rules) for meld in laydown.melds],
+        "code": None,
+        "message": None,
+    }
+
+
+class LayoffsView(EngineView):
+    @extend_schema(
+        operation_id="engine_layoffs",
+        summary="Gin: the defender's layoffs",
+        description="The knocker's melds and the defender's hand: the defender's least deadwood "
+        "after his own melds and his layoffs onto the knocker's melds (none against gin).",
+        request=LayoffsSerializer,
+        responses={200: LayoffsResponse, **problems(400, 429)},
+        examples=[
+            OpenApiExample(
+                "Layoffs",
+                value={
+                    "options": {},
+                    "knocker_melds": "JS QS KS | 4H 4D 4C",
+                    "hand": "TS 9S 4S 2D 3D 5H 7C 8C KD KH",
+                    "against_gin": False,
+                },
+                request_only=True,
+            )
+        ],
+        tags=["engine"],
+    )
+    def post(self, request: Request) -> Response:
+        data = _valid(LayoffsSerializer, request)
+        rules = _rules(data, family="gin")
+        from games.engine.gin import layoff
+        from games.engine.laydown import check_laydown
+
+        knocker = parse_melds(data["knocker_melds"], rules)
+        hand = parse_hand(data["hand"], rules)
+        if len(hand) > MAX_GIN_HAND:
+            raise _too_many("hand", MAX_GIN_HAND)
+        check_pack([*(c for meld in knocker for c in meld), *hand], rules)
+        check_laydown(knocker, rules, opening=False)
+        result = layoff(knocker, hand, rules, against_gin=data["against_gin"])
+        answer = {
+            "layoffs": [{"card": code(card, rules), "meld": index} for card, index in result.layoffs],
+            "melds": [codes(meld, rules, declared=True) for meld in result.melds],
+            "deadwood": codes(result.deadwood, rules),
+            "deadwood_points": result.deadwood_points,
+        }
+        return Response(LayoffsResponse(answer).data)
+
+
+urlpatterns = [
+    path("engine/check-meld/", CheckMeldView.as_view(), name="api-engine-check-meld"),
+    path("engine/value/", ValueView.as_view(), name="api-engine-value"),
+    path("engine/arrange/", ArrangeView.as_view(), name="api-engine-arrange"),
+    path("engine/layoffs/", LayoffsView.as_view(), name="api-engine-layoffs"),
+]

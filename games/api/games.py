@@ -1,0 +1,782 @@
+"""The games resources of the API (see games/api/urls.py): games, their score sheets, hands,
+the evening's end and the change history with undo.
+
+Reading: anyone with a game's address reads it (as its page); the list shows only the games the
+caller may see (a club's game to whoever sees the club, a private game to its owner, to the
+bearer of its edit link, or to the browser session holding that link). Writing: the game's
+owner, its club's scorekeepers and organisers, a session holding its edit link, or its edit
+link used as a bearer token (that game only). Every write goes through games.services.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import django_filters  # type: ignore[import-untyped]
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
+from django.http import Http404
+from django.urls import URLPattern, path
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
+from rest_framework import authentication, exceptions, generics, serializers, status
+from rest_framework.parsers import JSONParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api.auth import GameLink
+from games.api.common import IDEMPOTENCY_KEY, IF_MATCH, ApiError, etag, idempotency_key, if_match, problems
+from games.engine.errors import EngineError
+from games.engine.rules import FAMILIES
+from games.messages import error_message
+from games.models import FAMILY_CHOICES, Change, Club, Game, Hand, Membership, Result, Seat
+from games.selectors.clubs import club_by_slug
+from games.selectors.games import game_by_public_id, game_change
+from games.selectors.sheets import recent_sheet
+from games.services.access import (
+    Role,
+    can_edit,
+    can_view_club,
+    club_role,
+    edit_url,
+    role_allows,
+    session_game_ids,
+)
+from games.services.errors import StaleEdit
+from games.services.games import game_end, game_start
+from games.services.hands import change_undo, hand_delete, hand_edit, hand_find, hand_record
+from games.sheet import Sheet, SheetRow, marks_only, sheet_ordinals
+
+MAX_ID = 2**31 - 1  # hand numbers and change ids beyond this cannot exist
+
+# Not an enum in the schema: other resources name the same choices differently.
+FAMILY_HELP = "The rule family: " + ", ".join(FAMILIES) + "."
+
+# --- serializers (responses are built as dicts and shaped by these) -------------------------
+
+
+class GameResultSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField(help_text="The seat's name, as the outcomes use it.")
+    total = serializers.IntegerField()
+    place = serializers.IntegerField(help_text="1 is best; ties share a place.")
+    winner = serializers.BooleanField()
+
+
+class GameItemSerializer(serializers.Serializer[Any]):
+    public_id = serializers.CharField(help_text="The id in the game's address.")
+    family = serializers.CharField(help_text=FAMILY_HELP)
+    club = serializers.CharField(allow_null=True, help_text="The club's slug; null for a private game.")
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+    ended = serializers.BooleanField(help_text="The evening was declared over.")
+    finished = serializers.BooleanField()
+    hands = serializers.IntegerField(help_text="How many hands were recorded.")
+    players = GameResultSerializer(many=True, help_text="In seat order.")
+
+
+class GameSeatSerializer(serializers.Serializer[Any]):
+    position = serializers.IntegerField()
+    name = serializers.CharField()
+    player_id = serializers.IntegerField()
+
+
+class GameHandSerializer(serializers.Serializer[Any]):
+    number = serializers.IntegerField(help_text="The hand's id within the game (never reused).")
+    ordinal = serializers.IntegerField(allow_null=True, help_text="Its row on the score sheet (1-based).")
+    version = serializers.IntegerField(help_text="Changes with every correction (see ETag).")
+    outcome = serializers.JSONField(help_text="The scoring outcome, as recorded.")
+    dealer = serializers.CharField(allow_null=True)
+    points = serializers.DictField(child=serializers.IntegerField(), help_text="Points per player.")
+    totals = serializers.DictField(child=serializers.IntegerField(), help_text="Running totals after it.")
+    missing = serializers.ListField(
+        child=serializers.CharField(), help_text="Players whose count is missing."
+    )
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+
+
+class GameEliminationSerializer(serializers.Serializer[Any]):
+    player = serializers.CharField()
+    hand = serializers.IntegerField(help_text="The sheet's hand after which the player dropped out.")
+    total = serializers.IntegerField()
+
+
+class GameBonusSerializer(serializers.Serializer[Any]):
+    player = serializers.CharField()
+    kind = serializers.CharField(help_text="game | hands_won")
+    points = serializers.IntegerField()
+    hands = serializers.IntegerField(required=False)
+
+
+class GamePaymentSerializer(serializers.Serializer[Any]):
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        # "from" is a keyword: built here.
+        return {
+            "from": serializers.CharField(),
+            "to": serializers.CharField(),
+            "crowns": serializers.IntegerField(),
+        }
+
+
+class GameSettlementSerializer(serializers.Serializer[Any]):
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        # "style" would shadow Field.style: built here.
+        return {"style": serializers.CharField(help_text="pairs | winner"), **super().get_fields()}
+
+    totals = serializers.DictField(child=serializers.IntegerField(), help_text="Penalty points.")
+    crowns = serializers.DictField(child=serializers.IntegerField())
+    winners = serializers.ListField(child=serializers.CharField())
+    debts = GamePaymentSerializer(many=True)
+    net = serializers.DictField(child=serializers.IntegerField(), help_text="+ receives, - pays.")
+    transfers = GamePaymentSerializer(many=True, help_text="The fewest payments realising net.")
+
+
+class GameMissingSerializer(serializers.Serializer[Any]):
+    hand = serializers.IntegerField()
+    players = serializers.ListField(child=serializers.CharField())
+
+
+class GameSerializer(GameItemSerializer):
+    options = serializers.DictField(help_text="The house rules, as stored.")
+    first_dealer = serializers.IntegerField()
+    hand_limit = serializers.IntegerField()
+    seats = GameSeatSerializer(many=True)
+    rows = GameHandSerializer(many=True, help_text="The score sheet's hands, in order.")
+    totals = serializers.DictField(child=serializers.IntegerField(), help_text="With end bonuses.")
+    eliminated = GameEliminationSerializer(many=True)
+    finish_reason = serializers.CharField(allow_null=True, help_text="target | last_player | hands | ended")
+    leaders = serializers.ListField(child=serializers.CharField())
+    winners = serializers.ListField(child=serializers.CharField())
+    bonuses = GameBonusSerializer(many=True)
+    incomplete = serializers.BooleanField(help_text="Some count is missing: totals are provisional.")
+    missing = GameMissingSerializer(many=True)
+    next_dealer = serializers.CharField(allow_null=True)
+    settlement = GameSettlementSerializer(allow_null=True, help_text="Žolíky only, once no count is missing.")
+
+
+class GameCreatedSerializer(GameSerializer):
+    edit_url = serializers.CharField(help_text="The path of the game's edit link (keep it secret).")
+
+
+class GameCreateSerializer(serializers.Serializer[Any]):
+    family = serializers.CharField(help_text=FAMILY_HELP)
+    options = serializers.DictField(required=False, default=dict, help_text="House rules (see /engine/).")
+    players = serializers.ListField(child=serializers.CharField(max_length=40), min_length=1, max_length=20)
+    first_dealer = serializers.IntegerField(required=False, default=0, min_value=0)
+    club = serializers.SlugField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="A club's slug: needs scorekeeper or organiser.",
+    )
+
+    def validate_family(self, value: str) -> str:
+        if value not in FAMILIES:
+            raise serializers.ValidationError(_("Unknown rule family."))
+        return value
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs["first_dealer"] >= len(attrs["players"]):
+            raise serializers.ValidationError(
+                {"first_dealer": [_("The first dealer must be one of the players.")]}
+            )
+        return attrs
+
+
+class GameChangeSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    action = serializers.CharField(help_text="added | edited | deleted | ended | reopened | new_link")
+    hand_number = serializers.IntegerField(allow_null=True)
+    hand = serializers.IntegerField(
+        allow_null=True, help_text="The hand's row on the sheet, as the sheet shows it."
+    )
+    before = serializers.JSONField(allow_null=True)
+    after = serializers.JSONField(allow_null=True)
+    created_at = serializers.DateTimeField()
+    undoes = serializers.IntegerField(allow_null=True, help_text="The change this one undid.")
+    undone = serializers.BooleanField()
+    undoable = serializers.BooleanField()
+
+
+# --- access ---------------------------------------------------------------------------------
+
+
+def _game(public_id: str) -> Game:
+    game = game_by_public_id(public_id=public_id)
+    if game is None:
+        raise Http404
+    return game
+
+
+def _may_write(request: Request, game: Game) -> bool:
+    auth = request.auth
+    if isinstance(auth, GameLink):
+        return auth.game_id == game.pk
+    # DRF sets the authenticated user (session or token) on the underlying request too.
+    return can_edit(request=request._request, game=game)
+
+
+def _writable(request: Request, public_id: str) -> Game:
+    game = _game(public_id)
+    anonymous_session = not request.user.is_authenticated and request.auth is None
+    if not _may_write(request, game):
+        if anonymous_session:
+            raise exceptions.NotAuthenticated()
+        raise exceptions.PermissionDenied(
+            _(
+                "Only the owner, a scorekeeper of its club, or someone with the edit link "
+                "can change this game."
+            )
+        )
+    if anonymous_session:
+        # Allowed by the edit link this browser's session holds: DRF checks CSRF only for a
+        # logged-in session, so check it here (another site must not write with that session).
+        authentication.SessionAuthentication().enforce_csrf(request)
+    return game
+
+
+def _visible(request: Request) -> Q:
+    """The games the list shows this caller."""
+    user = request.user
+    shown = Q(club__visibility=Club.Visibility.PUBLIC)
+    if user.is_authenticated:
+        if user.is_superuser:
+            shown |= Q(club__isnull=False)
+        shown |= Q(Exists(Membership.objects.filter(club=OuterRef("club"), user_id=user.pk)))
+        shown |= Q(club__isnull=True, owner_id=user.pk)
+    if isinstance(request.auth, GameLink):
+        shown |= Q(pk=request.auth.game_id)
+    elif request.auth is None:
+        held = session_game_ids(request=request._request)
+        if held:
+            shown |= Q(club__isnull=True, public_id__in=held)
+    return shown
+
+
+# --- representations ------------------------------------------------------------------------
+
+
+def _hand(row: SheetRow | None, hand: Hand, players: tuple[str, ...]) -> dict[str, Any]:
+    if row is not None:
+        hand = row.hand
+    return {
+        "number": hand.number,
+        "ordinal": row.ordinal if row else None,
+        "version": hand.version,
+        "outcome": hand.outcome,
+        "dealer": row.dealer if row else None,
+        "points": dict(zip(players, row.points, strict=True)) if row else {},
+        "totals": dict(zip(players, row.totals, strict=True)) if row else {},
+        "missing": [str(n) for n in hand.outcome.get("missing") or []]
+        if isinstance(hand.outcome, dict)
+        else [],
+        "created_at": hand.created_at,
+        "updated_at": hand.updated_at,
+    }
+
+
+def _club_slug(request: Request, game: Game) -> str | None:
+    club = game.club
+    if club is None:
+        return None
+    role = club_role(user=request.user, club=club)
+    return club.slug if can_view_club(club=club, role=role) else None
+
+
+def _game_body(request: Request, game: Game, sheet: Sheet | None = None) -> dict[str, Any]:
+    sheet = sheet or recent_sheet(game=game)
+    state = sheet.state
+    results = {r.seat.name: r for r in game.results.select_related("seat")}
+    seats = list(Seat.objects.filter(game=game).order_by("position"))
+    body: dict[str, Any] = {
+        "public_id": game.public_id,
+        "family": game.family,
+        "club": _club_slug(request, game),
+        "created_at": game.created_at,
+        "updated_at": game.updated_at,
+        "ended": game.ended,
+        "finished": sheet.finished,
+        "hands": len(sheet.rows),
+        "players": [
+            {
+                "name": s.name,
+                "total": results[s.name].total,
+                "place": results[s.name].place,
+                "winner": results[s.name].winner,
+            }
+            for s in seats
+            if s.name in results
+        ],
+        "options": game.options,
+        "first_dealer": game.first_dealer,
+        "hand_limit": game.hand_limit,
+        "seats": [{"position": s.position, "name": s.name, "player_id": s.player_id} for s in seats],
+        "rows": [_hand(row, row.hand, sheet.players) for row in sheet.rows],
+        "totals": dict(state.totals) if state else {},
+        "eliminated": [e.as_dict() for e in state.eliminated] if state else [],
+        "finish_reason": state.finish_reason if state else None,
+        "leaders": list(state.leaders) if state else [],
+        "winners": list(state.winners) if state else [],
+        "bonuses": [b.as_dict() for b in state.bonuses] if state else [],
+        "incomplete": sheet.incomplete,
+        "missing": [m.as_dict() for m in state.missing] if state else [],
+        "next_dealer": sheet.next_dealer,
+        "settlement": (
+            state.settlement.as_dict()
+            if state and state.settlement is not None and not sheet.incomplete
+            else None
+        ),
+    }
+    return dict(GameSerializer(body).data)
+
+
+def _game_etag(game: Game) -> str:
+    return etag("game", game.pk, int(game.updated_at.timestamp() * 1_000_000))
+
+
+def _game_response(request: Request, game: Game, code: int = 200, sheet: Sheet | None = None) -> Response:
+    response = Response(_game_body(request, game, sheet), status=code)
+    response["ETag"] = _game_etag(game)
+    return response
+
+
+def _find_hand(game: Game, number: int) -> Hand:
+    if number > MAX_ID:
+        raise Http404
+    try:
+        hand, _ordinal = hand_find(game=game, number=number)
+    except Hand.DoesNotExist:
+        raise Http404 from None
+    except EngineError as gone:  # deleted since
+        raise ApiError(status_code=404, code=gone.code, message=error_message(gone)) from None
+    return hand
+
+
+def _hand_body(game: Game, hand: Hand) -> dict[str, Any]:
+    """The hand as the score sheet shows it now (``game`` as read after the last write)."""
+    sheet = recent_sheet(game=game)
+    row = next((r for r in sheet.rows if r.hand.number == hand.number), None)
+    return dict(GameHandSerializer(_hand(row, hand, sheet.players)).data)
+
+
+def _hand_etag(hand: Hand) -> str:
+    return etag("hand", hand.pk, hand.version)
+
+
+def _fresh(game: Game) -> Game:
+    return _game(game.public_id)
+
+
+# --- views ----------------------------------------------------------------------------------
+
+
+class GameFilter(django_filters.FilterSet):
+    club = django_filters.CharFilter(field_name="club__slug", help_text="A club's slug.")
+    family = django_filters.ChoiceFilter(choices=FAMILY_CHOICES)
+    player = django_filters.NumberFilter(method="by_player", help_text="A player's id: games he sat in.")
+    finished = django_filters.BooleanFilter(method="by_finished")
+    since = django_filters.DateFilter(
+        field_name="created_at", lookup_expr="date__gte", help_text="Created on or after."
+    )
+    until = django_filters.DateFilter(
+        field_name="created_at", lookup_expr="date__lte", help_text="Created on or before."
+    )
+
+    class Meta:
+        model = Game
+        fields = ["club", "family", "player", "finished", "since", "until"]
+
+    def by_player(self, queryset: QuerySet[Game], name: str, value: Any) -> QuerySet[Game]:
+        if value is None:
+            return queryset
+        if not 0 < value <= MAX_ID or value != int(value):
+            return queryset.none()
+        return queryset.filter(Exists(Seat.objects.filter(game=OuterRef("pk"), player_id=int(value))))
+
+    def by_finished(self, queryset: QuerySet[Game], name: str, value: Any) -> QuerySet[Game]:
+        if value is None:
+            return queryset
+        done = Exists(Result.objects.filter(game=OuterRef("pk"), finished=True))
+        return queryset.filter(done) if value else queryset.exclude(done)
+
+
+class GameListCreate(generics.ListAPIView[Game]):
+    serializer_class = GameItemSerializer
+    filterset_class = GameFilter
+    filter_backends = [django_filters.rest_framework.DjangoFilterBackend]
+
+    def get_queryset(self) -> QuerySet[Game]:
+        if getattr(self, "swagger_fake_view", False):
+            return Game.objects.none()
+        results = Prefetch(
+            "results", queryset=Result.objects.select_related("seat").order_by("seat__position")
+        )
+        return (
+            Game.objects.filter(_visible(self.request))
+            .select_related("club")
+            .prefetch_related(results)
+            .annotate(hand_count=Count("hands"))
+            .order_by("-pk")
+        )
+
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        queryset = self.filter_queryset(self.get_queryset())
+        page = self.paginate_queryset(queryset)
+        games = page if page is not None else list(queryset)
+        items = [
+            {
+                "public_id": g.public_id,
+                "family": g.family,
+                "club": g.club.slug if g.club else None,
+                "created_at": g.created_at,
+                "updated_at": g.updated_at,
+                "ended": g.ended,
+                "finished": any(r.finished for r in g.results.all()),
+                "hands": g.hand_count,  # type: ignore[attr-defined]
+                "players": [
+                    {"name": r.seat.name, "total": r.total, "place": r.place, "winner": r.winner}
+                    for r in g.results.all()
+                ],
+            }
+            for g in games
+        ]
+        data = GameItemSerializer(items, many=True).data
+        return self.get_paginated_response(data) if page is not None else Response(data)
+
+    @extend_schema(
+        operation_id="games_list",
+        summary="The games you may see",
+        description="Club games of the clubs you see (public clubs, or yours), your private games, and "
+        "the game whose edit link you bear. Newest first, by cursor.",
+        responses={200: GameItemSerializer(many=True), **problems(400)},
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return self.list(request, *args, **kwargs)
+
+    @extend_schema(
+        operation_id="games_create",
+        summary="Start a game",
+        description="Starts a game, private or (with `club`) in a club where you are a scorekeeper or an "
+        "organiser. The answer carries the game's `edit_url` (share it to let others record). "
+        "Starting a game is **not idempotent**: a resend starts a second game (an Idempotency-Key "
+        "is not honoured here).",
+        request=GameCreateSerializer,
+        responses={201: GameCreatedSerializer, **problems(400, 401, 403)},
+        examples=[
+            OpenApiExample(
+                "Žolíky for three",
+                value={
+                    "family": "zoliky",
+                    "options": {},
+                    "players": ["Ann", "Bob", "Cid"],
+                    "first_dealer": 0,
+                },
+                request_only=True,
+            )
+        ],
+    )
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        if isinstance(request.auth, GameLink):
+            raise exceptions.PermissionDenied(_("A game's edit link cannot start other games."))
+        form = GameCreateSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        data = form.validated_data
+        club = None
+        if data["club"]:
+            club = club_by_slug(slug=data["club"])
+            role = club_role(user=request.user, club=club) if club is not None else None
+            if club is None or not can_view_club(club=club, role=role):
+                raise serializers.ValidationError({"club": [_("There is no such club.")]})
+            if not role_allows(role, Role.SCOREKEEPER):
+                raise exceptions.PermissionDenied(
+                    _("Only the club's scorekeepers and organisers can start games in its name.")
+                )
+        game = game_start(
+            family=data["family"],
+            options=data["options"],
+            players=data["players"],
+            owner=request.user,
+            first_dealer=data["first_dealer"],
+            club=club,
+        )
+        game = _fresh(game)
+        body = {**_game_body(request, game), "edit_url": edit_url(game)}
+        response = Response(body, status=status.HTTP_201_CREATED)
+        response["ETag"] = _game_etag(game)
+        response["Location"] = f"/api/v1/games/{game.public_id}/"
+        return response
+
+
+class GameDetail(APIView):
+    @extend_schema(
+        operation_id="games_retrieve",
+        summary="A game and its score sheet",
+        description="Anyone with the game's address reads it. The ETag changes with every write; send it as "
+        "If-None-Match to get 304 while nothing changed.",
+        responses={200: GameSerializer, 304: OpenApiResponse(description="Not modified."), **problems(404)},
+    )
+    def get(self, request: Request, public_id: str) -> Response:
+        game = _game(public_id)
+        tag = _game_etag(game)
+        wanted = request.headers.get("If-None-Match", "")
+        if tag in (t.strip().removeprefix("W/") for t in wanted.split(",")):
+            response = Response(status=304)
+        else:
+            response = _game_response(request, game)
+        response["ETag"] = tag
+        response["Cache-Control"] = "private, no-cache"
+        return response
+
+
+class _GameEnd(APIView):
+    ended = True
+
+    def post(self, request: Request, public_id: str) -> Response:
+        game = _writable(request, public_id)
+        key = idempotency_key(request)
+        game_end(game=game, ended=self.ended, user=request.user, request_id=key)
+        return _game_response(request, _fresh(game))
+
+
+END_SCHEMA: dict[str, Any] = {
+    "request": None,
+    "parameters": [IDEMPOTENCY_KEY],
+    "responses": {200: GameSerializer, **problems(400, 401, 403, 404)},
+}
+
+
+class GameEndView(_GameEnd):
+    ended = True
+
+    @extend_schema(operation_id="games_end", summary="End the evening", **END_SCHEMA)
+    def post(self, request: Request, public_id: str) -> Response:
+        return super().post(request, public_id)
+
+
+class GameReopenView(_GameEnd):
+    ended = False
+
+    @extend_schema(operation_id="games_reopen", summary="Reopen an ended game", **END_SCHEMA)
+    def post(self, request: Request, public_id: str) -> Response:
+        return super().post(request, public_id)
+
+
+OUTCOME_EXAMPLES = [
+    OpenApiExample(
+        "Žolíky",
+        value={"closer": "Ann", "from_hand": False, "left": {"Bob": 23, "Cid": "KH 5S JK"}},
+        request_only=True,
+    ),
+    OpenApiExample(
+        "Gin", value={"knocker": "Ann", "gin": False, "deadwood": {"Ann": 7, "Bob": 12}}, request_only=True
+    ),
+    OpenApiExample(
+        "Carousel",
+        value={"knocker": "Ann", "out": None, "left": {"Ann": 3, "Bob": 12, "Cid": "7H JK"}},
+        request_only=True,
+    ),
+    OpenApiExample(
+        "Rummikub", value={"winner": "Ann", "left": {"Bob": 24, "Cid": "R7 B13 JK"}}, request_only=True
+    ),
+]
+
+
+def _outcome(request: Request) -> dict[str, Any]:
+    data = request.data
+    if not isinstance(data, dict):
+        raise serializers.ValidationError({"non_field_errors": [_("The hand must be a JSON object.")]})
+    return dict(data)
+
+
+class HandList(APIView):
+    parser_classes = [JSONParser]
+
+    @extend_schema(
+        operation_id="games_hands_list",
+        summary="The game's hands, in score-sheet order",
+        responses={200: GameHandSerializer(many=True), **problems(404)},
+    )
+    def get(self, request: Request, public_id: str) -> Response:
+        game = _game(public_id)
+        sheet = recent_sheet(game=game)
+        rows = [_hand(row, row.hand, sheet.players) for row in sheet.rows]
+        response = Response(GameHandSerializer(rows, many=True).data)
+        response["ETag"] = _game_etag(game)
+        return response
+
+    @extend_schema(
+        operation_id="games_hands_create",
+        summary="Record the next hand",
+        description="The body is the hand's scoring outcome, keyed by the players' names, as the hand form "
+        "builds it (one shape per family; see the examples and /engine/). With an Idempotency-Key a "
+        "resend records nothing again and answers 200 with the hand recorded the first time.",
+        request=OpenApiTypes.OBJECT,
+        parameters=[IDEMPOTENCY_KEY],
+        examples=OUTCOME_EXAMPLES,
+        responses={
+            201: GameHandSerializer,
+            200: OpenApiResponse(
+                GameHandSerializer, description="A resend: the hand recorded the first time."
+            ),
+            **problems(400, 401, 403, 404),
+        },
+    )
+    def post(self, request: Request, public_id: str) -> Response:
+        game = _writable(request, public_id)
+        key = idempotency_key(request)
+        saved = hand_record(game=game, outcome=_outcome(request), request_id=key, user=request.user)
+        game = _fresh(game)
+        body = _hand_body(game, saved.hand)
+        response = Response(body, status=status.HTTP_201_CREATED if saved.created else status.HTTP_200_OK)
+        response["ETag"] = etag("hand", saved.hand.pk, body["version"])
+        response["Location"] = f"/api/v1/games/{game.public_id}/hands/{saved.hand.number}/"
+        return response
+
+
+class HandDetail(APIView):
+    parser_classes = [JSONParser]
+
+    @extend_schema(
+        operation_id="games_hands_retrieve",
+        summary="One hand",
+        responses={200: GameHandSerializer, **problems(404)},
+    )
+    def get(self, request: Request, public_id: str, number: int) -> Response:
+        game = _game(public_id)
+        hand = _find_hand(game, number)
+        response = Response(_hand_body(game, hand))
+        response["ETag"] = _hand_etag(hand)
+        return response
+
+    @extend_schema(
+        operation_id="games_hands_update",
+        summary="Correct a hand",
+        description="The body is the corrected outcome. Needs If-Match with the hand's ETag: a stale one "
+        "gets 412 with the hand as stored now in `current`.",
+        request=OpenApiTypes.OBJECT,
+        parameters=[IF_MATCH],
+        examples=OUTCOME_EXAMPLES,
+        responses={200: GameHandSerializer, **problems(400, 401, 403, 404, 412, 428)},
+    )
+    def put(self, request: Request, public_id: str, number: int) -> Response:
+        game = _writable(request, public_id)
+        hand = _find_hand(game, number)
+        if_match(request, current=_hand_etag(hand), body=_hand_body(game, hand))
+        outcome = _outcome(request)
+        try:
+            saved = hand_edit(hand=hand, outcome=outcome, version=hand.version, user=request.user)
+        except StaleEdit:
+            self._stale(game, number)
+        game = _fresh(game)
+        response = Response(_hand_body(game, saved))
+        response["ETag"] = _hand_etag(saved)
+        return response
+
+    @extend_schema(
+        operation_id="games_hands_destroy",
+        summary="Delete a hand",
+        description="Needs If-Match with the hand's ETag. The deletion can be undone in the history.",
+        request=None,
+        parameters=[IF_MATCH],
+        responses={204: OpenApiResponse(description="Deleted."), **problems(400, 401, 403, 404, 412, 428)},
+    )
+    def delete(self, request: Request, public_id: str, number: int) -> Response:
+        game = _writable(request, public_id)
+        hand = _find_hand(game, number)
+        if_match(request, current=_hand_etag(hand), body=_hand_body(game, hand))
+        try:
+            hand_delete(hand=hand, version=hand.version, user=request.user)
+        except StaleEdit:
+            self._stale(game, number)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    def _stale(self, game: Game, number: int) -> None:
+        """Someone saved the hand between our check and the service's lock: 412 as well."""
+        game = _fresh(game)
+        current = _find_hand(game, number)
+        if_match_stale = _hand_etag(current)
+        raise ApiError(
+            status_code=412,
+            code="stale_edit",
+            message=_("Someone else changed this meanwhile; the current value is in 'current'."),
+            current=_hand_body(game, current),
+            etag=if_match_stale,
+        )
+
+
+def _change(change: Change, labels: dict[int, int]) -> dict[str, Any]:
+    undone = hasattr(change, "undone_by")
+    return {
+        "id": change.pk,
+        "action": change.action,
+        "hand_number": change.hand_number,
+        "hand": labels.get(change.hand_number) if change.hand_number is not None else None,
+        "before": change.before,
+        "after": change.after,
+        "created_at": change.created_at,
+        "undoes": change.undoes_id,
+        "undone": undone,
+        "undoable": not undone and change.action != Change.Action.NEW_LINK and not marks_only(change),
+    }
+
+
+def _labels(game: Game, changes: list[Change]) -> dict[int, int]:
+    present = list(game.hands.values_list("number", flat=True))
+    numbers = {c.hand_number for c in changes if c.hand_number is not None}
+    return sheet_ordinals(present, sorted(numbers | set(present)))
+
+
+class HistoryList(generics.ListAPIView[Change]):
+    serializer_class = GameChangeSerializer
+    filter_backends: list[Any] = []
+
+    def get_queryset(self) -> QuerySet[Change]:
+        if getattr(self, "swagger_fake_view", False):
+            return Change.objects.none()
+        game = _game(self.kwargs["public_id"])
+        return Change.objects.filter(game=game).select_related("undone_by", "game").order_by("-pk")
+
+    @extend_schema(
+        operation_id="games_history_list",
+        summary="The game's changes, newest first",
+        responses={200: GameChangeSerializer(many=True), **problems(404)},
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        page = self.paginate_queryset(self.get_queryset())
+        changes = list(page or [])
+        labels = _labels(changes[0].game, changes) if changes else {}
+        data = GameChangeSerializer([_change(c, labels) for c in changes], many=True).data
+        return self.get_paginated_response(data)
+
+
+class UndoView(APIView):
+    @extend_schema(
+        operation_id="games_history_undo",
+        summary="Undo a change",
+        description="The undo is itself a change (returned). Not keyed by Idempotency-Key: a resend "
+        "answers 400 `already_undone` and changes nothing.",
+        request=None,
+        responses={201: GameChangeSerializer, **problems(400, 401, 403, 404)},
+    )
+    def post(self, request: Request, public_id: str, change_id: int) -> Response:
+        game = _writable(request, public_id)
+        change = game_change(game=game, pk=change_id) if change_id <= MAX_ID else None
+        if change is None:
+            raise Http404
+        undo = change_undo(change=change, user=request.user)
+        undo = Change.objects.select_related("undone_by").get(pk=undo.pk)
+        body = GameChangeSerializer(_change(undo, _labels(game, [undo]))).data
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+urlpatterns: list[URLPattern] = [
+    path("games/", GameListCreate.as_view(), name="games"),
+    path("games/<str:public_id>/", GameDetail.as_view(), name="game"),
+    path("games/<str:public_id>/end/", GameEndView.as_view(), name="game-end"),
+    path("games/<str:public_id>/reopen/", GameReopenView.as_view(), name="game-reopen"),
+    path("games/<str:public_id>/hands/", HandList.as_view(), name="game-hands"),
+    path("games/<str:public_id>/hands/<int:number>/", HandDetail.as_view(), name="game-hand"),
+    path("games/<str:public_id>/history/", HistoryList.as_view(), name="game-history"),
+    path("games/<str:public_id>/history/<int:change_id>/undo/", UndoView.as_view(), name="game-undo"),
+]

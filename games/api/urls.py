@@ -1,0 +1,3 @@
+from games.api import clubs, engine, games, tokens
+
+urlpatterns = [*games.urlpatterns, *engine.urlpatterns, *clubs.urlpatterns, *tokens.urlpatterns]

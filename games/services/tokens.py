@@ -1,0 +1,40 @@
+"""Personal API tokens: made on the account page, shown once, stored as a digest, revoked at
+any time (the API refuses a revoked token at once)."""
+
+from __future__ import annotations
+
+import hashlib
+
+from django.contrib.auth.models import User
+from django.utils import timezone
+
+from games.models import ApiToken, new_api_token
+
+from .errors import ServiceError
+
+MAX_TOKENS = 20
+
+
+def token_digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def token_create(*, user: User, name: str, scope: str) -> tuple[ApiToken, str]:
+    """A new token: (its row, the token itself, to show once)."""
+    name = " ".join(name.split())[:60]
+    if not name:
+        raise ServiceError("token_name", "a token needs a name")
+    if ApiToken.objects.filter(user=user, revoked_at=None).count() >= MAX_TOKENS:
+        raise ServiceError("token_limit", "too many tokens", maximum=MAX_TOKENS)
+    token = new_api_token()
+    row = ApiToken.objects.create(
+        user=user, name=name, digest=token_digest(token), prefix=token[:10], scope=scope
+    )
+    return row, token
+
+
+def token_revoke(*, token: ApiToken) -> ApiToken:
+    if token.revoked_at is None:
+        token.revoked_at = timezone.now()
+        token.save(update_fields=["revoked_at"])
+    return token

@@ -1,0 +1,33 @@
+"""``/api/v1/``: every app's resources, the OpenAPI schema and its documentation page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import include, path
+from django.utils.csp import CSP
+from django.utils.decorators import method_decorator
+from django.views.decorators.csp import csp_override
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+
+from rummy_site import settings
+
+# The documentation page runs Swagger UI (vendored, served from our static files), which sets
+# style attributes as it draws: only that page may use inline styles; scripts stay our own.
+DOCS_CSP: dict[str, Any] = {**settings.SECURE_CSP, "style-src": [CSP.SELF, CSP.UNSAFE_INLINE]}
+
+app_name = "api"
+urlpatterns = [
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path(
+        "docs/",
+        method_decorator(csp_override(DOCS_CSP), name="dispatch")(SpectacularSwaggerSplitView).as_view(
+            url_name="api:schema"
+        ),
+        name="docs",
+    ),
+    # tournaments' first: its clubs/import/ must not be read as the club "import" (a reserved
+    # address, like "new" and "join").
+    path("", include("tournaments.api.urls")),
+    path("", include("games.api.urls")),
+]

@@ -1,0 +1,235 @@
+"""Export and import of a club's data through the API (issue 11; docs/design/export-format.md):
+
+- ``GET clubs/{slug}/export/``: the club's document (JSON), or its score sheets as CSV with
+  ``?format=csv`` (or ``Accept: text/csv``). Organisers only: a members-only club answers 404
+  to outsiders, 403 to its other members (as the club's pages do).
+- ``GET me/export/``: the caller's own games (outside clubs) and roster in the same format
+  (``club`` null, no tournaments or seasons).
+- ``POST clubs/import/``: the document plus ``name`` (and optionally ``slug``) makes a new club
+  with the caller as its organiser. Everything is validated first; a problem anywhere answers
+  400 ``import_invalid`` with ``fields`` (messages by place in the document) and ``report``, and
+  nothing is written.
+
+The import service takes no request id: a resent import makes a second club (nothing extra is
+stored for ``Idempotency-Key``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.core.exceptions import RequestDataTooBig
+from django.urls import URLPattern, path
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import permissions, renderers, serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api.auth import TokenScope
+from games.api.common import ApiError, problems
+from games.models import Membership
+from games.selectors.clubs import club_by_slug
+from games.services.access import can_view_club, club_role, role_allows
+from tournaments.exchange import ImportInvalid, export_club, export_csv, export_user, import_club
+
+
+class CsvRenderer(renderers.BaseRenderer):
+    """``text/csv``: the view hands over the finished text (an error stays a JSON problem)."""
+
+    media_type = "text/csv"
+    format = "csv"
+    charset = "utf-8"
+
+    def render(
+        self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None
+    ) -> bytes:
+        if isinstance(data, str):
+            return data.encode("utf-8")
+        return json.dumps(data, ensure_ascii=False).encode("utf-8")
+
+
+class ImportRequestSerializer(serializers.Serializer[Any]):
+    """An export document (docs/design/export-format.md) with the new club's name."""
+
+    name = serializers.CharField(max_length=80, help_text="The new club's name.")
+    slug = serializers.CharField(
+        max_length=50, required=False, help_text="The new club's address (default: made from the name)."
+    )
+    format = serializers.CharField(help_text='Always "rummy-club-export".')
+    version = serializers.IntegerField(help_text="The format's version: 1.")
+    club = serializers.DictField(help_text="name, slug, visibility (only the visibility is used).")
+    players = serializers.ListField(child=serializers.DictField())
+    games = serializers.ListField(child=serializers.DictField())
+    tournaments = serializers.ListField(child=serializers.DictField())
+    seasons = serializers.ListField(child=serializers.DictField())
+
+
+class ImportedClubSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField()
+    slug = serializers.CharField()
+
+
+class ImportedSerializer(serializers.Serializer[Any]):
+    club = ImportedClubSerializer()
+    players = serializers.IntegerField()
+    games = serializers.IntegerField()
+    hands = serializers.IntegerField()
+    tournaments = serializers.IntegerField()
+    seasons = serializers.IntegerField()
+
+
+FORMAT_PARAMETER = OpenApiParameter(
+    "format",
+    type=str,
+    location=OpenApiParameter.QUERY,
+    required=False,
+    enum=["json", "csv"],
+    description="json (default): the export document; csv: the score sheets, one row per player per hand "
+    "(game, date, family, event, hand, player, points, total).",
+)
+
+
+class ClubExportView(APIView):
+    renderer_classes = [renderers.JSONRenderer, CsvRenderer]
+
+    @extend_schema(
+        operation_id="club_export",
+        summary="Export a club's recorded data",
+        description="The club's players, games with their hands, tournaments and seasons as one "
+        "versioned document (rummy-club-export, version 1), or the score sheets as CSV. "
+        "Organisers only.",
+        parameters=[FORMAT_PARAMETER],
+        responses={
+            (200, "application/json"): OpenApiResponse(OpenApiTypes.OBJECT, description="The document."),
+            (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="The score sheets."),
+            **problems(403, 404),
+        },
+        tags=["clubs"],
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        club = club_by_slug(slug=slug)
+        role = club_role(user=request.user, club=club) if club is not None else None
+        if club is None or not can_view_club(club=club, role=role):
+            raise ApiError(status_code=404, code="not_found", message=_("There is no such club."))
+        if not role_allows(role, Membership.Role.ORGANISER):
+            raise ApiError(
+                status_code=403,
+                code="permission_denied",
+                message=_("Only the club's organisers can do this."),
+            )
+        if request.accepted_renderer.format == "csv":
+            response = Response(export_csv(club), content_type="text/csv; charset=utf-8")
+            response["Content-Disposition"] = f'attachment; filename="{club.slug}-score-sheets.csv"'
+            return response
+        response = Response(export_club(club))
+        response["Content-Disposition"] = f'attachment; filename="{club.slug}-export.json"'
+        return response
+
+
+class OwnExportView(APIView):
+    permission_classes = [permissions.IsAuthenticated, TokenScope]
+
+    @extend_schema(
+        operation_id="own_export",
+        summary="Export my own games",
+        description="The games you started outside any club, with your roster, in the club "
+        "export's format (club null, no tournaments or seasons). It imports like a club's export, "
+        "into a new club (POST clubs/import/).",
+        responses={
+            200: OpenApiResponse(OpenApiTypes.OBJECT, description="The document."),
+            **problems(401, 403),
+        },
+        tags=["clubs"],
+    )
+    def get(self, request: Request) -> Response:
+        user = request.user
+        assert isinstance(user, User)
+        response = Response(export_user(user))
+        response["Content-Disposition"] = 'attachment; filename="my-games-export.json"'
+        return response
+
+
+class ClubImportView(APIView):
+    permission_classes = [permissions.IsAuthenticated, TokenScope]
+
+    @extend_schema(
+        operation_id="club_import",
+        summary="Import a club export into a new club",
+        description="Creates a club with the caller as its organiser from an export document. "
+        "Everything is checked first (the schema, every reference, every game's hands scored "
+        "by the rules): any problem answers 400 import_invalid, with `fields` (messages by place "
+        "in the document, e.g. games[3].hands[2], 0-based) and `report`, and nothing is written. "
+        "A resend makes a second club (no Idempotency-Key).",
+        request=ImportRequestSerializer,
+        responses={201: ImportedSerializer, **problems(400, 401, 403, 413)},
+        examples=[
+            OpenApiExample(
+                "An empty club",
+                request_only=True,
+                value={
+                    "name": "Thursday club",
+                    "format": "rummy-club-export",
+                    "version": 1,
+                    "club": {"name": "Tuesday club", "slug": "tuesday-club", "visibility": "public"},
+                    "players": [],
+                    "games": [],
+                    "tournaments": [],
+                    "seasons": [],
+                },
+            )
+        ],
+        tags=["clubs"],
+    )
+    def post(self, request: Request) -> Response:
+        try:
+            body = request.data
+        except RequestDataTooBig:
+            # Django's limit (DATA_UPLOAD_MAX_MEMORY_SIZE): a bigger club goes through the command.
+            raise ApiError(
+                status_code=413,
+                code="too_big",
+                message=_("The export is too big to upload here; ask the site's administrator to import it."),
+            ) from None
+        if not isinstance(body, dict):
+            raise ApiError(
+                status_code=400, code="invalid", message=_("The body must be a JSON object."), fields={}
+            )
+        doc = dict(body)
+        name = doc.pop("name", None)
+        slug = doc.pop("slug", None)
+        if not isinstance(name, str) or (slug is not None and not isinstance(slug, str)):
+            raise ApiError(
+                status_code=400,
+                code="invalid",
+                message=_("Some fields are not valid."),
+                fields={"name": [_("Give the new club a name.")]},
+            )
+        assert request.user.is_authenticated
+        try:
+            done = import_club(doc, user=request.user, name=name, slug=slug or None)
+        except ImportInvalid as invalid:
+            fields: dict[str, list[str]] = {}
+            for problem in invalid.problems:
+                fields.setdefault(problem.path, []).append(problem.message)
+            raise ApiError(
+                status_code=400,
+                code="import_invalid",
+                message=_("The export cannot be imported; nothing was written."),
+                fields=fields,
+                report=[p.as_dict() for p in invalid.problems],
+            ) from None
+        response = Response(done.as_dict(), status=status.HTTP_201_CREATED)
+        response["Location"] = f"/c/{done.club.slug}/"
+        return response
+
+
+urlpatterns: list[URLPattern] = [
+    path("clubs/import/", ClubImportView.as_view(), name="club-import"),
+    path("clubs/<slug:slug>/export/", ClubExportView.as_view(), name="club-export"),
+    path("me/export/", OwnExportView.as_view(), name="own-export"),
+]

@@ -1,0 +1,548 @@
+"""The seasons and ratings resources of the API: a club's seasons (list, create), a season's
+settings and one page of its standings (read, change), a player's ratings per rule family with
+the history of one, and two players head to head.
+
+The same rules as the league pages (tournaments.season_views): whoever sees the club reads (a
+members-only club answers 404 to outsiders); only its organisers create or change a season,
+through ``tournaments.services`` (``season_create`` / ``season_update``: the row locked, the
+Idempotency-Key as request id, the version from ``If-Match``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from django.http import Http404
+from django.urls import path
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import exceptions, generics, serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api.common import IDEMPOTENCY_KEY, IF_MATCH, etag, idempotency_key, if_match, problems
+from games.engine.rules import FAMILIES
+from games.models import Club, Player
+from scoring.league import DEFAULT_LEAGUE_TIEBREAKS, LEAGUE_TIEBREAKS
+from scoring.ratings import Rating, display
+from tournaments import selectors
+from tournaments.api.tournaments import club_for, guarded
+from tournaments.models import Season
+from tournaments.selectors import FamilyRating
+from tournaments.services import SeasonSettings, season_create, season_update
+
+TAGS = ["seasons"]
+SLUG = OpenApiParameter("slug", str, OpenApiParameter.PATH, description="The club's slug.")
+PUBLIC_ID = OpenApiParameter("public_id", str, OpenApiParameter.PATH, description="The season's id.")
+PLAYER = OpenApiParameter("player_id", int, OpenApiParameter.PATH, description="A club player's id.")
+FAMILY = OpenApiParameter(
+    "family", str, OpenApiParameter.QUERY, required=False, enum=list(FAMILIES), description="A rule family."
+)
+
+
+# ---------------------------------------------------------------------- serializers
+
+
+class SeasonSettingsSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField(max_length=80)
+    starts = serializers.DateField()
+    ends = serializers.DateField()
+    families = serializers.ListField(
+        child=serializers.CharField(max_length=16),
+        min_length=1,
+        max_length=len(FAMILIES),
+        help_text="The rule families counted: " + ", ".join(FAMILIES) + ".",
+    )
+    counts = serializers.ChoiceField(choices=Season.Counts.choices, default=Season.Counts.BOTH)
+    game_points = serializers.ChoiceField(choices=Season.GamePoints.choices, default=Season.GamePoints.TABLE)
+    tournament_points = serializers.ChoiceField(
+        choices=Season.TournamentPoints.choices, default=Season.TournamentPoints.PRESET
+    )
+    custom_points = serializers.CharField(
+        allow_blank=True,
+        default="",
+        max_length=500,
+        help_text='League points by final place: "10 8 6 5 4 3 2 1" (custom only).',
+    )
+    best_events = serializers.IntegerField(min_value=0, max_value=1000, default=0)
+    drop_worst = serializers.IntegerField(min_value=0, max_value=1000, default=0)
+    min_games = serializers.IntegerField(min_value=0, max_value=10000, default=0)
+    tiebreaks = serializers.ListField(
+        child=serializers.CharField(max_length=20),
+        help_text="The tie-break order, points first: " + ", ".join(LEAGUE_TIEBREAKS) + ".",
+        default=list(DEFAULT_LEAGUE_TIEBREAKS),
+        max_length=10,
+    )
+
+    def validate_families(self, value: list[str]) -> list[str]:
+        unknown = [f for f in value if f not in FAMILIES]
+        if unknown:
+            raise serializers.ValidationError(_("No such rule family: %(family)s.") % {"family": unknown[0]})
+        return value
+
+
+class SeasonSettingsPatchSerializer(SeasonSettingsSerializer):
+    """Any of the settings; the others stay as they are."""
+
+    def get_fields(self) -> dict[str, Any]:
+        fields = super().get_fields()
+        for field in fields.values():
+            field.required = False
+            field.default = serializers.empty
+        return fields
+
+
+def current_season_settings(season: Season) -> dict[str, Any]:
+    return {
+        "name": season.name,
+        "starts": season.starts,
+        "ends": season.ends,
+        "families": list(season.families),
+        "counts": season.counts,
+        "game_points": season.game_points,
+        "tournament_points": season.tournament_points,
+        "custom_points": " ".join(season.custom_points),
+        "best_events": season.best_events,
+        "drop_worst": season.drop_worst,
+        "min_games": season.min_games,
+        "tiebreaks": list(season.tiebreaks or DEFAULT_LEAGUE_TIEBREAKS),
+    }
+
+
+def to_season_settings(data: dict[str, Any]) -> SeasonSettings:
+    return SeasonSettings(
+        name=data["name"],
+        starts=data["starts"],
+        ends=data["ends"],
+        families=data["families"],
+        counts=data["counts"],
+        game_points=data["game_points"],
+        tournament_points=data["tournament_points"],
+        custom_points=data.get("custom_points") or "",
+        best_events=data["best_events"],
+        drop_worst=data["drop_worst"],
+        min_games=data["min_games"],
+        tiebreaks=data["tiebreaks"],
+    )
+
+
+class SeasonListSerializer(serializers.Serializer[Any]):
+    public_id = serializers.CharField()
+    name = serializers.CharField()
+    starts = serializers.DateField()
+    ends = serializers.DateField()
+    families = serializers.ListField(child=serializers.CharField())
+    version = serializers.IntegerField()
+
+
+class SeasonRowSerializer(serializers.Serializer[Any]):
+    rank = serializers.IntegerField()
+    previous_rank = serializers.IntegerField(allow_null=True)
+    ranked = serializers.BooleanField(help_text="Played the minimum number of games.")
+    player_id = serializers.IntegerField()
+    name = serializers.CharField()
+    points = serializers.CharField(help_text='Exact: "12.500".')
+    points_value = serializers.FloatField()
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    average_place = serializers.FloatField(allow_null=True)
+    events = serializers.IntegerField()
+    rating = serializers.IntegerField(allow_null=True)
+    separated_by = serializers.CharField(allow_blank=True)
+
+
+class SeasonStandingsSerializer(serializers.Serializer[Any]):
+    family = serializers.CharField(allow_blank=True, help_text='"": every family of the season together.')
+    page = serializers.IntegerField()
+    pages = serializers.IntegerField()
+    updating = serializers.BooleanField(help_text="The ratings (and these standings) are being rebuilt.")
+    rows = SeasonRowSerializer(many=True)
+
+
+class SeasonSerializer(serializers.Serializer[Any]):
+    public_id = serializers.CharField()
+    club = serializers.CharField(help_text="The club's slug.")
+    name = serializers.CharField()
+    starts = serializers.DateField()
+    ends = serializers.DateField()
+    families = serializers.ListField(child=serializers.CharField())
+    counts = serializers.CharField()
+    game_points = serializers.CharField()
+    tournament_points = serializers.CharField()
+    custom_points = serializers.CharField(allow_blank=True)
+    best_events = serializers.IntegerField()
+    drop_worst = serializers.IntegerField()
+    min_games = serializers.IntegerField()
+    tiebreaks = serializers.ListField(child=serializers.CharField())
+    version = serializers.IntegerField()
+    etag = serializers.CharField()
+    computed_at = serializers.DateTimeField(allow_null=True)
+    standings = SeasonStandingsSerializer()
+
+
+def season_etag(season: Season) -> str:
+    return etag("season", season.public_id, season.version)
+
+
+def season_body(season: Season, *, family: str = "", page: int = 1) -> dict[str, Any]:
+    view = selectors.season_view(season=season, family=family, page=page)
+    rows = [
+        {
+            "rank": r.rank,
+            "previous_rank": r.previous_rank,
+            "ranked": r.ranked,
+            "player_id": r.player_id,
+            "name": r.player.name,
+            "points": str(r.points),
+            "points_value": float(r.points),
+            "games": r.games,
+            "wins": r.wins,
+            "average_place": r.average_place,
+            "events": r.events,
+            "rating": r.rating,
+            "separated_by": r.separated_by,
+        }
+        for r in view.rows
+    ]
+    return {
+        **current_season_settings(season),
+        "public_id": season.public_id,
+        "club": season.club.slug,
+        "version": season.version,
+        "etag": season_etag(season),
+        "computed_at": season.computed_at,
+        "standings": {
+            "family": view.family,
+            "page": view.page,
+            "pages": view.pages,
+            "updating": view.updating,
+            "rows": rows,
+        },
+    }
+
+
+def _with_etag(data: Any, tag: str, code: int = status.HTTP_200_OK) -> Response:
+    response = Response(data, status=code)
+    response["ETag"] = tag
+    return response
+
+
+def _season(request: Request, public_id: str, *, manage: bool = False) -> Season:
+    season = selectors.season_by_public_id(public_id=public_id)
+    if season is None:
+        raise Http404
+    club_for(request, season.club.slug, manage=manage)
+    return season
+
+
+def _family(request: Request) -> str:
+    family = request.query_params.get("family", "")
+    if family and family not in FAMILIES:
+        raise exceptions.ValidationError({"family": [_("No such rule family.")]})
+    return family
+
+
+def _page(request: Request) -> int:
+    raw = request.query_params.get("page", "1")
+    if not raw.isdigit() or not 1 <= int(raw) <= 100_000:
+        raise exceptions.ValidationError({"page": [_("A page is a whole number from 1.")]})
+    return int(raw)
+
+
+# ---------------------------------------------------------------------- views
+
+
+class ClubSeasons(generics.ListAPIView[Season]):
+    """A club's seasons (GET), newest first; a new one (POST, organisers)."""
+
+    serializer_class = SeasonListSerializer
+    filter_backends: list[Any] = []
+
+    def get_queryset(self) -> QuerySet[Season]:
+        club, _role = club_for(self.request, self.kwargs["slug"])
+        return Season.objects.filter(club=club)
+
+    @extend_schema(
+        operation_id="club_seasons_list",
+        summary="A club's seasons",
+        tags=TAGS,
+        parameters=[SLUG],
+        responses={200: SeasonListSerializer(many=True), **problems(404)},
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    @extend_schema(
+        operation_id="club_seasons_create",
+        summary="Create a season (organisers); its standings are built at once",
+        tags=TAGS,
+        parameters=[SLUG, IDEMPOTENCY_KEY],
+        request=SeasonSettingsSerializer,
+        responses={201: SeasonSerializer, **problems(400, 401, 403, 404)},
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        club, _role = club_for(request, slug, manage=True)
+        key = idempotency_key(request)
+        form = SeasonSettingsSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        season = season_create(
+            club=club, settings=to_season_settings(form.validated_data), user=request.user, request_id=key
+        )
+        return _with_etag(season_body(season), season_etag(season), status.HTTP_201_CREATED)
+
+
+class SeasonDetail(APIView):
+    @extend_schema(
+        operation_id="seasons_retrieve",
+        summary="A season: its settings and one page of its standings",
+        tags=TAGS,
+        parameters=[
+            PUBLIC_ID,
+            FAMILY,
+            OpenApiParameter("page", int, OpenApiParameter.QUERY, required=False, description="From 1."),
+        ],
+        responses={200: SeasonSerializer, **problems(400, 404)},
+    )
+    def get(self, request: Request, public_id: str) -> Response:
+        season = _season(request, public_id)
+        body = season_body(season, family=_family(request), page=_page(request))
+        return _with_etag(body, season_etag(season))
+
+    @extend_schema(
+        operation_id="seasons_partial_update",
+        summary="Change a season's settings (organisers); its standings are rebuilt",
+        tags=TAGS,
+        parameters=[PUBLIC_ID, IF_MATCH, IDEMPOTENCY_KEY],
+        request=SeasonSettingsPatchSerializer,
+        responses={200: SeasonSerializer, **problems(400, 401, 403, 404, 412, 428)},
+    )
+    def patch(self, request: Request, public_id: str) -> Response:
+        season = _season(request, public_id, manage=True)
+        key = idempotency_key(request)
+        form = SeasonSettingsPatchSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        if key is None or season.request_id != key:
+            if_match(request, current=season_etag(season), body=season_body(season))
+        merged = {**current_season_settings(season), **form.validated_data}
+        seen = season.version
+
+        def current() -> tuple[str, Any]:
+            season.refresh_from_db()
+            return season_etag(season), season_body(season)
+
+        updated = guarded(
+            lambda: season_update(
+                season=season,
+                settings=to_season_settings(merged),
+                version=seen,
+                user=request.user,
+                request_id=key,
+            ),
+            current,
+        )
+        return _with_etag(season_body(updated), season_etag(updated))
+
+
+class FamilyRatingSerializer(serializers.Serializer[Any]):
+    family = serializers.CharField()
+    rating = serializers.IntegerField(help_text="As displayed.")
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    games = serializers.IntegerField()
+
+
+class RatingEventSerializer(serializers.Serializer[Any]):
+    game = serializers.CharField(help_text="The game's public id.")
+    played_at = serializers.DateTimeField()
+    place = serializers.IntegerField()
+    players = serializers.IntegerField()
+    rating = serializers.IntegerField()
+    rating_before = serializers.IntegerField()
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+
+
+class SeasonLineSerializer(serializers.Serializer[Any]):
+    season = serializers.CharField(help_text="The season's public id.")
+    name = serializers.CharField()
+    rank = serializers.IntegerField()
+    ranked = serializers.BooleanField()
+    points = serializers.CharField()
+
+
+class RatingsSerializer(serializers.Serializer[Any]):
+    player_id = serializers.IntegerField()
+    name = serializers.CharField()
+    families = FamilyRatingSerializer(many=True)
+    family = serializers.CharField(allow_blank=True, help_text="The family of the history.")
+    history = RatingEventSerializer(many=True, help_text="Newest first.")
+    seasons = SeasonLineSerializer(many=True)
+    updating = serializers.BooleanField()
+
+
+def _club_player(club: Club, pk: int) -> Player:
+    player = selectors.club_player(club=club, pk=pk)
+    if player is None:
+        raise Http404
+    return player
+
+
+def _family_rating(rating: FamilyRating | None) -> dict[str, Any] | None:
+    if rating is None:
+        return None
+    return {
+        "family": rating.family,
+        "rating": rating.rating,
+        "mu": rating.mu,
+        "sigma": rating.sigma,
+        "games": rating.games,
+    }
+
+
+class PlayerRatings(APIView):
+    @extend_schema(
+        operation_id="club_player_ratings",
+        summary="A player's ratings per rule family, with the history of one",
+        description="The history is of ?family= (else the family he played most).",
+        tags=TAGS,
+        parameters=[SLUG, PLAYER, FAMILY],
+        responses={200: RatingsSerializer, **problems(400, 404)},
+    )
+    def get(self, request: Request, slug: str, player_id: int) -> Response:
+        club, _role = club_for(request, slug)
+        player = _club_player(club, player_id)
+        page = selectors.player_rating_page(player=player, family=_family(request))
+        body = {
+            "player_id": player.pk,
+            "name": player.name,
+            "families": [_family_rating(f) for f in page.families],
+            "family": page.family,
+            "history": [
+                {
+                    "game": e.game.public_id,
+                    "played_at": e.played_at,
+                    "place": e.place,
+                    "players": e.players,
+                    "rating": display(Rating(e.mu, e.sigma)),
+                    "rating_before": display(Rating(e.mu_before, e.sigma_before)),
+                    "mu": e.mu,
+                    "sigma": e.sigma,
+                }
+                for e in page.history
+            ],
+            "seasons": [
+                {
+                    "season": s.season.public_id,
+                    "name": s.season.name,
+                    "rank": s.rank,
+                    "ranked": s.ranked,
+                    "points": str(s.points),
+                }
+                for s in page.seasons
+                if s.season.club_id == club.pk
+            ],
+            "updating": page.updating,
+        }
+        return Response(body)
+
+
+class RecordSerializer(serializers.Serializer[Any]):
+    games = serializers.IntegerField()
+    ahead = serializers.IntegerField(help_text="Games the first player placed better.")
+    level = serializers.IntegerField()
+    behind = serializers.IntegerField()
+
+
+class MeetingSerializer(serializers.Serializer[Any]):
+    game = serializers.CharField(help_text="The game's public id.")
+    family = serializers.CharField()
+    played_at = serializers.DateTimeField()
+    place = serializers.IntegerField()
+    other_place = serializers.IntegerField()
+    total = serializers.IntegerField()
+    other_total = serializers.IntegerField()
+
+
+class RatingPairSerializer(serializers.Serializer[Any]):
+    family = serializers.CharField()
+    player = FamilyRatingSerializer(allow_null=True)
+    other = FamilyRatingSerializer(allow_null=True)
+
+
+class VersusSerializer(serializers.Serializer[Any]):
+    player_id = serializers.IntegerField()
+    name = serializers.CharField()
+    other_id = serializers.IntegerField()
+    other_name = serializers.CharField()
+    record = RecordSerializer()
+    meetings = MeetingSerializer(many=True, help_text="Newest first.")
+    ratings = RatingPairSerializer(many=True)
+
+
+class Versus(APIView):
+    @extend_schema(
+        operation_id="club_player_versus",
+        summary="Two club players head to head: their record and every game both played",
+        tags=TAGS,
+        parameters=[
+            SLUG,
+            PLAYER,
+            OpenApiParameter("other_id", int, OpenApiParameter.PATH, description="The other player's id."),
+        ],
+        responses={200: VersusSerializer, **problems(400, 404)},
+    )
+    def get(self, request: Request, slug: str, player_id: int, other_id: int) -> Response:
+        club, _role = club_for(request, slug)
+        player = _club_player(club, player_id)
+        other = _club_player(club, other_id)
+        if player.pk == other.pk:
+            raise exceptions.ValidationError({"other_id": [_("Choose another player.")]})
+        page = selectors.head_to_head_page(player=player, other=other)
+        body = {
+            "player_id": player.pk,
+            "name": player.name,
+            "other_id": other.pk,
+            "other_name": other.name,
+            "record": {
+                "games": page.record.games,
+                "ahead": page.record.ahead,
+                "level": page.record.level,
+                "behind": page.record.behind,
+            },
+            "meetings": [
+                {
+                    "game": m.game.public_id,
+                    "family": m.game.family,
+                    "played_at": m.game.created_at,
+                    "place": m.place,
+                    "other_place": m.other_place,
+                    "total": m.total,
+                    "other_total": m.other_total,
+                }
+                for m in page.meetings
+            ],
+            "ratings": [
+                {
+                    "family": (mine or theirs).family,  # type: ignore[union-attr]
+                    "player": _family_rating(mine),
+                    "other": _family_rating(theirs),
+                }
+                for mine, theirs in page.ratings
+            ],
+        }
+        return Response(body)
+
+
+urlpatterns = [
+    path("clubs/<slug:slug>/seasons/", ClubSeasons.as_view(), name="club-seasons"),
+    path("seasons/<str:public_id>/", SeasonDetail.as_view(), name="season-detail"),
+    path(
+        "clubs/<slug:slug>/players/<int:player_id>/ratings/", PlayerRatings.as_view(), name="player-ratings"
+    ),
+    path(
+        "clubs/<slug:slug>/players/<int:player_id>/versus/<int:other_id>/",
+        Versus.as_view(),
+        name="player-versus",
+    ),
+]

@@ -1,0 +1,1040 @@
+"""The tournaments resources of the API: a club's tournaments, their settings, the players
+registered, the rounds (seating, moves, start, confirm), the standings, "where do I sit?" and
+the history.
+
+The same rules as the pages (tournaments.views, tournaments.public_views): whoever sees the
+club reads (a members-only club's tournaments answer 404 to outsiders); only the club's
+organisers write. Every write goes through ``tournaments.services`` (one transaction, the
+tournament's row locked) with the ``Idempotency-Key`` as the service's request id; a change to
+an existing object needs ``If-Match`` with its ETag (``"tournament-…"``, ``"entry-…"``,
+``"round-…"``). A resend with the same Idempotency-Key is answered from the current state
+without checking If-Match again (the service recognises the request id and changes nothing).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.http import Http404
+from django.urls import path
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import exceptions, generics, serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api.common import IDEMPOTENCY_KEY, IF_MATCH, ApiError, etag, idempotency_key, if_match, problems
+from games.engine.rules import FAMILIES
+from games.models import Club, Membership, Player
+from games.names import name_key
+from games.selectors.clubs import club_by_slug
+from games.services.access import can_view_club, club_role, edit_url, role_allows
+from games.services.errors import ServiceError
+from scoring.families import family_info
+from scoring.standings import DEFAULT_TIEBREAKS, TIEBREAKS
+from tournaments import selectors
+from tournaments.access import can_manage, can_view, tournament_role
+from tournaments.models import Entry, Round, Tournament, TournamentChange
+from tournaments.services import (
+    MAX_HANDS,
+    MAX_ROUNDS,
+    Settings,
+    entries_add,
+    entry_check_in,
+    entry_drop,
+    round_confirm,
+    round_move,
+    round_seat,
+    round_start,
+    tournament_create,
+    tournament_update,
+)
+from tournaments.standings import tiebreaks as tournament_tiebreaks
+
+STALE_CODES = ("stale_tournament", "stale_entry", "stale_round", "stale_season")
+
+
+# ---------------------------------------------------------------------- access
+
+
+def club_for(request: Request, slug: str, *, manage: bool = False) -> tuple[Club, str | None]:
+    """The club at ``slug`` if the caller sees it (404 otherwise, members-only included);
+    ``manage``: the caller must be one of its organisers (401 anonymous, 403 others)."""
+    club = club_by_slug(slug=slug)
+    if club is None:
+        raise Http404
+    role = club_role(user=request.user, club=club)
+    if not can_view_club(club=club, role=role):
+        raise Http404
+    if manage and not role_allows(role, Membership.Role.ORGANISER):
+        _refuse(request)
+    return club, role
+
+
+def _refuse(request: Request) -> None:
+    if not request.user.is_authenticated:
+        raise exceptions.NotAuthenticated()
+    raise exceptions.PermissionDenied(_("Only the club's organisers can do this."))
+
+
+def _tournament(request: Request, public_id: str, *, manage: bool = False) -> tuple[Tournament, str | None]:
+    tournament = selectors.tournament_by_public_id(public_id=public_id)
+    if tournament is None:
+        raise Http404
+    role = tournament_role(user=request.user, tournament=tournament)
+    if not can_view(tournament=tournament, role=role):
+        raise Http404
+    if manage and not can_manage(role=role):
+        _refuse(request)
+    return tournament, role
+
+
+def _replayed(tournament: Tournament, key: uuid.UUID | None) -> bool:
+    """A resend of a change already made (the service will return it and change nothing)."""
+    return key is not None and TournamentChange.objects.filter(tournament=tournament, request_id=key).exists()
+
+
+def stale(current_etag: str, body: Any) -> ApiError:
+    return ApiError(
+        status_code=412,
+        code="stale_edit",
+        message=_("Someone else changed this meanwhile; the current value is in 'current'."),
+        current=body,
+        etag=current_etag,
+    )
+
+
+def guarded[T](call: Callable[[], T], current: Callable[[], tuple[str, Any]]) -> T:
+    """Run a service call; a stale-version refusal (someone changed the object between our
+    If-Match check and the service's lock) is a 412 with the current object, like our check."""
+    try:
+        return call()
+    except ServiceError as error:
+        if error.code in STALE_CODES:
+            tag, body = current()
+            raise stale(tag, body) from None
+        raise
+
+
+def _with_etag(data: Any, tag: str, code: int = status.HTTP_200_OK) -> Response:
+    response = Response(data, status=code)
+    response["ETag"] = tag
+    return response
+
+
+# ---------------------------------------------------------------------- serializers
+
+
+class SettingsSerializer(serializers.Serializer[Any]):
+    """A tournament's settings (the organiser's form). Table sizes default to the family's."""
+
+    name = serializers.CharField(max_length=80)
+    date = serializers.DateField()
+    family = serializers.ChoiceField(choices=list(FAMILIES))
+    options = serializers.DictField(required=False, default=dict, help_text="House rules of the family.")
+    rounds = serializers.IntegerField(min_value=1, max_value=MAX_ROUNDS, default=3)
+    round_hands = serializers.IntegerField(
+        min_value=0, max_value=MAX_HANDS, default=0, help_text="0: a round is played to the family's end."
+    )
+    table_min = serializers.IntegerField(min_value=1, max_value=20, required=False)
+    table_max = serializers.IntegerField(min_value=1, max_value=20, required=False)
+    table_preferred = serializers.IntegerField(min_value=1, max_value=20, required=False)
+    byes_allowed = serializers.BooleanField(default=True)
+    seating = serializers.ChoiceField(choices=Tournament.Seating.choices, default=Tournament.Seating.BALANCED)
+    seat_order = serializers.ChoiceField(
+        choices=Tournament.SeatOrder.choices, default=Tournament.SeatOrder.RANDOM
+    )
+    points = serializers.ChoiceField(choices=Tournament.Points.choices, default=Tournament.Points.TABLE)
+    custom_points = serializers.CharField(
+        allow_blank=True,
+        default="",
+        max_length=500,
+        help_text='Custom points per table size: "4: 5 3 2 0; 3: 4 2 0" (custom points only).',
+    )
+    tiebreaks = serializers.ListField(
+        child=serializers.CharField(max_length=20),
+        default=list(DEFAULT_TIEBREAKS),
+        max_length=10,
+        help_text="The tie-break order, points first: " + ", ".join(TIEBREAKS) + ".",
+    )
+
+
+class SettingsPatchSerializer(SettingsSerializer):
+    """Any of the settings; the others stay as they are."""
+
+    def get_fields(self) -> dict[str, Any]:
+        fields = super().get_fields()
+        for field in fields.values():
+            field.required = False
+            field.default = serializers.empty
+        return fields
+
+
+def current_settings(tournament: Tournament) -> dict[str, Any]:
+    return {
+        "name": tournament.name,
+        "date": tournament.date,
+        "family": tournament.family,
+        "options": dict(tournament.options),
+        "rounds": tournament.rounds,
+        "round_hands": tournament.round_hands,
+        "table_min": tournament.table_min,
+        "table_max": tournament.table_max,
+        "table_preferred": tournament.table_preferred,
+        "byes_allowed": tournament.byes_allowed,
+        "seating": tournament.seating,
+        "seat_order": tournament.seat_order,
+        "points": tournament.points,
+        "custom_points": "; ".join(
+            f"{size}: {' '.join(str(p) for p in points)}" for size, points in tournament.custom_points.items()
+        ),
+        "tiebreaks": list(tournament.tiebreaks or DEFAULT_TIEBREAKS),
+    }
+
+
+def to_settings(data: dict[str, Any]) -> Settings:
+    info = family_info(data["family"])
+    return Settings(
+        name=data["name"],
+        date=data["date"],
+        family=data["family"],
+        options=data.get("options") or {},
+        rounds=data["rounds"],
+        round_hands=data["round_hands"],
+        table_min=data.get("table_min") or info.min_players,
+        table_max=data.get("table_max") or info.max_players,
+        table_preferred=data.get("table_preferred") or info.table_preferred,
+        byes_allowed=data["byes_allowed"],
+        seating=data["seating"],
+        seat_order=data["seat_order"],
+        points=data["points"],
+        custom_points=data.get("custom_points") or "",
+        tiebreaks=data["tiebreaks"],
+    )
+
+
+class RoundSummarySerializer(serializers.Serializer[Any]):
+    number = serializers.IntegerField()
+    status = serializers.CharField(help_text="seated, playing or confirmed.")
+    version = serializers.IntegerField()
+    etag = serializers.CharField()
+    table_count = serializers.IntegerField()
+    finished_tables = serializers.IntegerField()
+    byes = serializers.ListField(child=serializers.CharField())
+    started_at = serializers.DateTimeField(allow_null=True)
+    confirmed_at = serializers.DateTimeField(allow_null=True)
+
+
+class TournamentListSerializer(serializers.Serializer[Any]):
+    public_id = serializers.CharField()
+    name = serializers.CharField()
+    date = serializers.DateField()
+    family = serializers.CharField()
+    rounds = serializers.IntegerField()
+    version = serializers.IntegerField()
+
+
+class TournamentSerializer(serializers.Serializer[Any]):
+    public_id = serializers.CharField()
+    club = serializers.CharField(help_text="The club's slug.")
+    name = serializers.CharField()
+    date = serializers.DateField()
+    family = serializers.CharField()
+    options = serializers.DictField()
+    rounds = serializers.IntegerField()
+    round_hands = serializers.IntegerField()
+    table_min = serializers.IntegerField()
+    table_max = serializers.IntegerField()
+    table_preferred = serializers.IntegerField()
+    byes_allowed = serializers.BooleanField()
+    seating = serializers.CharField()
+    seat_order = serializers.CharField()
+    points = serializers.CharField()
+    custom_points = serializers.CharField(help_text='"4: 5 3 2 0; 3: 4 2 0"')
+    tiebreaks = serializers.ListField(child=serializers.CharField())
+    version = serializers.IntegerField()
+    etag = serializers.CharField()
+    entries = serializers.IntegerField(help_text="Players registered.")
+    checked_in = serializers.IntegerField()
+    next_round = serializers.IntegerField(allow_null=True, help_text="The round that can be seated now.")
+    played_rounds = RoundSummarySerializer(many=True, help_text="The rounds seated so far.")
+
+
+def round_etag(played: Round) -> str:
+    return etag("round", f"{played.tournament_id}.{played.number}", played.version)
+
+
+def tournament_etag(tournament: Tournament) -> str:
+    return etag("tournament", tournament.public_id, tournament.version)
+
+
+def entry_etag(entry: Entry) -> str:
+    return etag("entry", entry.pk, entry.version)
+
+
+def _round_summary(view: selectors.RoundView) -> dict[str, Any]:
+    played = view.round
+    return {
+        "number": played.number,
+        "status": played.status,
+        "version": played.version,
+        "etag": round_etag(played),
+        "table_count": len(view.tables),
+        "finished_tables": view.finished_tables,
+        "byes": view.byes,
+        "started_at": played.started_at,
+        "confirmed_at": played.confirmed_at,
+    }
+
+
+def tournament_body(tournament: Tournament) -> dict[str, Any]:
+    view = selectors.tournament_view(tournament=tournament)
+    return {
+        **current_settings(tournament),
+        "public_id": tournament.public_id,
+        "club": tournament.club.slug,
+        "version": tournament.version,
+        "etag": tournament_etag(tournament),
+        "entries": len(view.data.entries),
+        "checked_in": view.checked_in,
+        "next_round": view.next_round,
+        "played_rounds": [_round_summary(r) for r in view.rounds],
+    }
+
+
+class EntrySerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    player_id = serializers.IntegerField()
+    name = serializers.CharField()
+    status = serializers.CharField(help_text="registered, checked_in or dropped.")
+    checked_in = serializers.BooleanField()
+    from_round = serializers.IntegerField()
+    dropped_after = serializers.IntegerField(allow_null=True)
+    pinned_table = serializers.IntegerField(allow_null=True)
+    version = serializers.IntegerField()
+    etag = serializers.CharField()
+
+
+def entry_body(entry: Entry) -> dict[str, Any]:
+    if entry.dropped_after is not None:
+        state = "dropped"
+    elif entry.checked_in:
+        state = "checked_in"
+    else:
+        state = "registered"
+    return {
+        "id": entry.pk,
+        "player_id": entry.player_id,
+        "name": entry.player.name,
+        "status": state,
+        "checked_in": entry.checked_in,
+        "from_round": entry.from_round,
+        "dropped_after": entry.dropped_after,
+        "pinned_table": entry.pinned_table,
+        "version": entry.version,
+        "etag": entry_etag(entry),
+    }
+
+
+class EntriesAddSerializer(serializers.Serializer[Any]):
+    players = serializers.ListField(
+        child=serializers.IntegerField(min_value=1),
+        required=False,
+        default=list,
+        max_length=500,
+        help_text="Ids of the club's players.",
+    )
+    names = serializers.ListField(
+        child=serializers.CharField(max_length=40),
+        required=False,
+        default=list,
+        max_length=500,
+        help_text="New names (a new name becomes a club player; a known one is that player).",
+    )
+    checked_in = serializers.BooleanField(default=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if not attrs["players"] and not [n for n in attrs["names"] if n.strip()]:
+            raise serializers.ValidationError(_("Give player ids or names to register."))
+        return attrs
+
+
+class EntryListSerializer(serializers.Serializer[Any]):
+    entries = EntrySerializer(many=True)
+
+
+class SeatSerializer(serializers.Serializer[Any]):
+    entry = serializers.IntegerField()
+    name = serializers.CharField()
+    seat = serializers.IntegerField(help_text="1-based; seat 1 deals first.")
+    total = serializers.IntegerField(allow_null=True)
+    place = serializers.IntegerField(allow_null=True)
+    repeat = serializers.BooleanField(help_text="Met someone at this table in an earlier round.")
+
+
+class TableSerializer(serializers.Serializer[Any]):
+    number = serializers.IntegerField()
+    game = serializers.CharField(allow_null=True, help_text="The table game's public id (once started).")
+    players = SeatSerializer(many=True)
+    hands = serializers.IntegerField()
+    finished = serializers.BooleanField()
+    leaders = serializers.ListField(child=serializers.CharField())
+    edit_url = serializers.CharField(
+        required=False, allow_null=True, help_text="The table's edit link (organisers only)."
+    )
+
+
+class RoundSerializer(RoundSummarySerializer):
+    tables = TableSerializer(many=True)
+
+
+class RoundListSerializer(serializers.Serializer[Any]):
+    rounds = RoundSummarySerializer(many=True)
+    next_round = serializers.IntegerField(allow_null=True)
+
+
+def round_body(request: Request, view: selectors.RoundView, *, organiser: bool) -> dict[str, Any]:
+    tables = []
+    for table in view.tables:
+        row: dict[str, Any] = {
+            "number": table.number,
+            "game": table.game.public_id if table.game is not None else None,
+            "players": [
+                {
+                    "entry": s.entry_id,
+                    "name": s.name,
+                    "seat": i + 1,
+                    "total": s.total,
+                    "place": s.place,
+                    "repeat": s.repeat,
+                }
+                for i, s in enumerate(table.seats)
+            ],
+            "hands": table.hands,
+            "finished": table.finished,
+            "leaders": table.leaders,
+        }
+        if organiser:
+            row["edit_url"] = (
+                request.build_absolute_uri(edit_url(table.game)) if table.game is not None else None
+            )
+        tables.append(row)
+    return {**_round_summary(view), "tables": tables}
+
+
+def _round_view(tournament: Tournament, number: int) -> selectors.RoundView:
+    found = selectors.tournament_view(tournament=tournament).round(number)
+    if found is None:
+        raise Http404
+    return found
+
+
+class IfMatchRoundSerializer(serializers.Serializer[Any]):
+    """No body."""
+
+
+class MoveSerializer(serializers.Serializer[Any]):
+    entry = serializers.IntegerField(min_value=1, help_text="The entry's id.")
+    to_table = serializers.IntegerField(min_value=0, max_value=999, help_text="0: the bye.")
+
+
+class StandingSerializer(serializers.Serializer[Any]):
+    rank = serializers.IntegerField()
+    entry = serializers.IntegerField()
+    player_id = serializers.IntegerField()
+    name = serializers.CharField()
+    dropped = serializers.BooleanField()
+    points = serializers.CharField(help_text='Exact, as a fraction: "7", "9/2".')
+    points_value = serializers.FloatField()
+    game_score = serializers.IntegerField()
+    average_place = serializers.CharField(allow_null=True)
+    average_place_value = serializers.FloatField(allow_null=True)
+    firsts = serializers.IntegerField()
+    opponents_points = serializers.CharField()
+    opponents_points_value = serializers.FloatField()
+    tables = serializers.IntegerField()
+    byes = serializers.IntegerField()
+    separated_by = serializers.CharField(
+        allow_null=True, help_text="The tie-break that puts him below the row above."
+    )
+
+
+class StandingsSerializer(serializers.Serializer[Any]):
+    provisional = serializers.BooleanField(help_text="Counts a table of a round not confirmed yet.")
+    tiebreaks = serializers.ListField(child=serializers.CharField())
+    rows = StandingSerializer(many=True)
+
+
+class FoundSeatSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField()
+    round = serializers.IntegerField()
+    table = serializers.IntegerField(allow_null=True)
+    seat = serializers.IntegerField(allow_null=True)
+    game = serializers.CharField(allow_null=True)
+    bye = serializers.BooleanField()
+
+
+class FoundSeatsSerializer(serializers.Serializer[Any]):
+    query = serializers.CharField()
+    results = FoundSeatSerializer(many=True)
+
+
+class HistoryItemSerializer(serializers.Serializer[Any]):
+    kind = serializers.CharField(
+        help_text="change (the organiser's) or correction (at a table after its round was confirmed)."
+    )
+    action = serializers.CharField()
+    title = serializers.CharField(help_text="What happened, in the caller's language.")
+    details = serializers.DictField()
+    user = serializers.CharField(allow_null=True)
+    round = serializers.IntegerField(allow_null=True)
+    table = serializers.IntegerField(allow_null=True)
+    game = serializers.CharField(allow_null=True)
+    created_at = serializers.DateTimeField()
+
+
+class HistorySerializer(serializers.Serializer[Any]):
+    items = HistoryItemSerializer(many=True)
+
+
+# ---------------------------------------------------------------------- views
+
+PUBLIC_ID = OpenApiParameter("public_id", str, OpenApiParameter.PATH, description="The tournament's id.")
+SLUG = OpenApiParameter("slug", str, OpenApiParameter.PATH, description="The club's slug.")
+NUMBER = OpenApiParameter("number", int, OpenApiParameter.PATH, description="The round's number.")
+ENTRY = OpenApiParameter("entry_id", int, OpenApiParameter.PATH, description="The entry's id.")
+TAGS = ["tournaments"]
+
+
+class ClubTournaments(generics.ListAPIView[Tournament]):
+    """A club's tournaments (GET), newest first; a new one (POST, organisers)."""
+
+    serializer_class = TournamentListSerializer
+    filter_backends: list[Any] = []
+
+    def get_queryset(self) -> QuerySet[Tournament]:
+        club, _role = club_for(self.request, self.kwargs["slug"])
+        return Tournament.objects.filter(club=club)
+
+    @extend_schema(
+        operation_id="club_tournaments_list",
+        summary="A club's tournaments",
+        tags=TAGS,
+        parameters=[SLUG],
+        responses={200: TournamentListSerializer(many=True), **problems(404)},
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    @extend_schema(
+        operation_id="club_tournaments_create",
+        summary="Create a tournament (organisers)",
+        description="No Idempotency-Key: the service has no request id for a new tournament.",
+        tags=TAGS,
+        parameters=[SLUG],
+        request=SettingsSerializer,
+        responses={201: TournamentSerializer, **problems(400, 401, 403, 404)},
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        club, _role = club_for(request, slug, manage=True)
+        form = SettingsSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        tournament = tournament_create(
+            club=club, settings=to_settings(form.validated_data), user=request.user
+        )
+        return _with_etag(tournament_body(tournament), tournament_etag(tournament), status.HTTP_201_CREATED)
+
+
+class TournamentDetail(APIView):
+    @extend_schema(
+        operation_id="tournaments_retrieve",
+        summary="A tournament: its settings and rounds",
+        tags=TAGS,
+        parameters=[PUBLIC_ID],
+        responses={200: TournamentSerializer, **problems(404)},
+    )
+    def get(self, request: Request, public_id: str) -> Response:
+        tournament, _role = _tournament(request, public_id)
+        return _with_etag(tournament_body(tournament), tournament_etag(tournament))
+
+    @extend_schema(
+        operation_id="tournaments_partial_update",
+        summary="Change a tournament's settings (organisers)",
+        tags=TAGS,
+        parameters=[PUBLIC_ID, IF_MATCH, IDEMPOTENCY_KEY],
+        request=SettingsPatchSerializer,
+        responses={200: TournamentSerializer, **problems(400, 401, 403, 404, 412, 428)},
+    )
+    def patch(self, request: Request, public_id: str) -> Response:
+        tournament, _role = _tournament(request, public_id, manage=True)
+        key = idempotency_key(request)
+        form = SettingsPatchSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        if not _replayed(tournament, key):
+            if_match(request, current=tournament_etag(tournament), body=tournament_body(tournament))
+        merged = {**current_settings(tournament), **form.validated_data}
+        if "family" in form.validated_data and form.validated_data["family"] != tournament.family:
+            info = family_info(merged["family"])
+            for name, value in (
+                ("table_min", info.min_players),
+                ("table_max", info.max_players),
+                ("table_preferred", info.table_preferred),
+            ):
+                merged[name] = form.validated_data.get(name, value)
+        seen = tournament.version
+
+        def current() -> tuple[str, Any]:
+            tournament.refresh_from_db()
+            return tournament_etag(tournament), tournament_body(tournament)
+
+        updated = guarded(
+            lambda: tournament_update(
+                tournament=tournament,
+                settings=to_settings(merged),
+                version=seen,
+                user=request.user,
+                request_id=key,
+            ),
+            current,
+        )
+        return _with_etag(tournament_body(updated), tournament_etag(updated))
+
+
+def _entries(tournament: Tournament) -> QuerySet[Entry]:
+    return Entry.objects.filter(tournament=tournament).select_related("player").order_by("player__key")
+
+
+class Entries(APIView):
+    @extend_schema(
+        operation_id="tournament_entries_list",
+        summary="The players registered, with their status",
+        tags=TAGS,
+        parameters=[PUBLIC_ID],
+        responses={200: EntryListSerializer, **problems(404)},
+    )
+    def get(self, request: Request, public_id: str) -> Response:
+        tournament, _role = _tournament(request, public_id)
+        return Response({"entries": [entry_body(e) for e in _entries(tournament)]})
+
+    @extend_schema(
+        operation_id="tournament_entries_create",
+        summary="Register players by id and/or by name (organisers)",
+        description="Answers the entries of the players asked for (those already registered "
+        "included), so a resend with the same Idempotency-Key gets the same answer.",
+        tags=TAGS,
+        parameters=[PUBLIC_ID, IDEMPOTENCY_KEY],
+        request=EntriesAddSerializer,
+        responses={201: EntryListSerializer, **problems(400, 401, 403, 404)},
+    )
+    def post(self, request: Request, public_id: str) -> Response:
+        tournament, _role = _tournament(request, public_id, manage=True)
+        key = idempotency_key(request)
+        form = EntriesAddSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        ids = list(dict.fromkeys(form.validated_data["players"]))
+        players = list(Player.objects.filter(club_id=tournament.club_id, merged_into=None, pk__in=ids))
+        missing = sorted(set(ids) - {p.pk for p in players})
+        if missing:
+            raise exceptions.ValidationError(
+                {"players": [_("No player of this club has the id %(id)s.") % {"id": missing[0]}]}
+            )
+        names = [n for n in form.validated_data["names"] if n.strip()]
+        entries_add(
+            tournament=tournament,
+            players=players,
+            names=names,
+            checked_in=form.validated_data["checked_in"],
+            user=request.user,
+            request_id=key,
+        )
+        keys = [name_key(n) for n in names]
+        asked = _entries(tournament).filter(Q(player_id__in=ids) | Q(player__key__in=keys))
+        return Response({"entries": [entry_body(e) for e in asked]}, status=status.HTTP_201_CREATED)
+
+
+ENTRY_ACTIONS: dict[str, tuple[str, str]] = {
+    "check-in": ("check_in", "Check a player in"),
+    "check-out": ("check_out", "Undo a check-in"),
+    "drop": ("drop", "A player drops out (his results stay)"),
+    "rejoin": ("rejoin", "A player comes back (from the next round)"),
+}
+
+
+def _entry_action_view(action: str) -> type[APIView]:
+    operation, summary = ENTRY_ACTIONS[action]
+
+    class EntryAction(APIView):
+        @extend_schema(
+            operation_id=f"tournament_entry_{operation}",
+            summary=f"{summary} (organisers)",
+            tags=TAGS,
+            parameters=[PUBLIC_ID, ENTRY, IF_MATCH, IDEMPOTENCY_KEY],
+            request=None,
+            responses={200: EntrySerializer, **problems(400, 401, 403, 404, 412, 428)},
+        )
+        def post(self, request: Request, public_id: str, entry_id: int) -> Response:
+            tournament, _role = _tournament(request, public_id, manage=True)
+            entry = _entries(tournament).select_related("tournament").filter(pk=entry_id).first()
+            if entry is None:
+                raise Http404
+            key = idempotency_key(request)
+            if not _replayed(tournament, key):
+                if_match(request, current=entry_etag(entry), body=entry_body(entry))
+            seen = entry.version
+            common: dict[str, Any] = {
+                "entry": entry,
+                "version": seen,
+                "user": request.user,
+                "request_id": key,
+            }
+
+            def current() -> tuple[str, Any]:
+                entry.refresh_from_db()
+                return entry_etag(entry), entry_body(entry)
+
+            if operation in ("check_in", "check_out"):
+                done = guarded(lambda: entry_check_in(checked_in=operation == "check_in", **common), current)
+            else:
+                done = guarded(lambda: entry_drop(dropped=operation == "drop", **common), current)
+            return _with_etag(entry_body(done), entry_etag(done))
+
+    EntryAction.__name__ = EntryAction.__qualname__ = f"Entry{operation.title().replace('_', '')}"
+    return EntryAction
+
+
+class Rounds(APIView):
+    @extend_schema(
+        operation_id="tournament_rounds_list",
+        summary="The rounds seated so far",
+        tags=TAGS,
+        parameters=[PUBLIC_ID],
+        responses={200: RoundListSerializer, **problems(404)},
+    )
+    def get(self, request: Request, public_id: str) -> Response:
+        tournament, _role = _tournament(request, public_id)
+        view = selectors.tournament_view(tournament=tournament)
+        return Response({"rounds": [_round_summary(r) for r in view.rounds], "next_round": view.next_round})
+
+
+class RoundDetail(APIView):
+    @extend_schema(
+        operation_id="tournament_rounds_retrieve",
+        summary="A round: its tables (players, game, hands, leaders) and byes",
+        description="The organisers' view also has each table's edit link (edit_url).",
+        tags=TAGS,
+        parameters=[PUBLIC_ID, NUMBER],
+        responses={200: RoundSerializer, **problems(404)},
+    )
+    def get(self, request: Request, public_id: str, number: int) -> Response:
+        tournament, role = _tournament(request, public_id)
+        view = _round_view(tournament, number)
+        response = _with_etag(
+            round_body(request, view, organiser=can_manage(role=role)), round_etag(view.round)
+        )
+        if can_manage(role=role):
+            response["Cache-Control"] = "private, no-store"
+        return response
+
+
+def _round_or_404(tournament: Tournament, number: int) -> Round:
+    played = Round.objects.filter(tournament=tournament, number=number).select_related("tournament").first()
+    if played is None:
+        raise Http404
+    return played
+
+
+def _round_current(request: Request, tournament: Tournament, number: int) -> Callable[[], tuple[str, Any]]:
+    def current() -> tuple[str, Any]:
+        view = _round_view(tournament, number)
+        return round_etag(view.round), round_body(request, view, organiser=True)
+
+    return current
+
+
+def _round_answer(request: Request, tournament: Tournament, number: int, code: int = 200) -> Response:
+    view = _round_view(tournament, number)
+    response = _with_etag(round_body(request, view, organiser=True), round_etag(view.round), code)
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+class RoundSeat(APIView):
+    @extend_schema(
+        operation_id="tournament_round_seat",
+        summary="Seat a round, or seat it again (organisers)",
+        description="A new round (the next one, once the one before is confirmed): no If-Match. "
+        "Seating again a round not started yet: If-Match with the round's ETag.",
+        tags=TAGS,
+        parameters=[
+            PUBLIC_ID,
+            NUMBER,
+            OpenApiParameter(
+                "If-Match",
+                str,
+                OpenApiParameter.HEADER,
+                required=False,
+                description="The round's ETag, to seat an existing round again (412 if stale).",
+            ),
+            IDEMPOTENCY_KEY,
+        ],
+        request=None,
+        responses={200: RoundSerializer, 201: RoundSerializer, **problems(400, 401, 403, 404, 412, 428)},
+    )
+    def post(self, request: Request, public_id: str, number: int) -> Response:
+        tournament, _role = _tournament(request, public_id, manage=True)
+        key = idempotency_key(request)
+        if _replayed(tournament, key):
+            round_seat(tournament=tournament, number=number, user=request.user, request_id=key)
+            return _round_answer(request, tournament, number)
+        existing = Round.objects.filter(tournament=tournament, number=number).first()
+        version = None
+        current = _round_current(request, tournament, number)
+        if existing is not None:
+            tag, body = current()
+            if_match(request, current=tag, body=body)
+            version = existing.version
+        guarded(
+            lambda: round_seat(
+                tournament=tournament, number=number, round_version=version, user=request.user, request_id=key
+            ),
+            current,
+        )
+        return _round_answer(request, tournament, number, 200 if existing is not None else 201)
+
+
+class RoundMove(APIView):
+    @extend_schema(
+        operation_id="tournament_round_move",
+        summary="Move a player to another table of a seated round (organisers)",
+        tags=TAGS,
+        parameters=[PUBLIC_ID, NUMBER, IF_MATCH, IDEMPOTENCY_KEY],
+        request=MoveSerializer,
+        responses={200: RoundSerializer, **problems(400, 401, 403, 404, 412, 428)},
+    )
+    def post(self, request: Request, public_id: str, number: int) -> Response:
+        tournament, _role = _tournament(request, public_id, manage=True)
+        played = _round_or_404(tournament, number)
+        key = idempotency_key(request)
+        form = MoveSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        entry = _entries(tournament).filter(pk=form.validated_data["entry"]).first()
+        if entry is None:
+            raise exceptions.ValidationError(
+                {"entry": [_("No player of this tournament has this entry id.")]}
+            )
+        current = _round_current(request, tournament, number)
+        if not _replayed(tournament, key):
+            if_match(request, current=round_etag(played), body=current()[1])
+        seen = played.version
+        guarded(
+            lambda: round_move(
+                played=played,
+                entry=entry,
+                to_table=form.validated_data["to_table"],
+                round_version=seen,
+                user=request.user,
+                request_id=key,
+            ),
+            current,
+        )
+        return _round_answer(request, tournament, number)
+
+
+def _round_step_view(step: str) -> type[APIView]:
+    summaries = {
+        "start": "Start a seated round: each table gets its game (organisers)",
+        "confirm": "Confirm a round's results: open tables are ended (organisers)",
+    }
+
+    class RoundStep(APIView):
+        @extend_schema(
+            operation_id=f"tournament_round_{step}",
+            summary=summaries[step],
+            tags=TAGS,
+            parameters=[PUBLIC_ID, NUMBER, IF_MATCH, IDEMPOTENCY_KEY],
+            request=None,
+            responses={200: RoundSerializer, **problems(400, 401, 403, 404, 412, 428)},
+        )
+        def post(self, request: Request, public_id: str, number: int) -> Response:
+            tournament, _role = _tournament(request, public_id, manage=True)
+            played = _round_or_404(tournament, number)
+            key = idempotency_key(request)
+            current = _round_current(request, tournament, number)
+            if not _replayed(tournament, key):
+                if_match(request, current=round_etag(played), body=current()[1])
+            service = round_start if step == "start" else round_confirm
+            seen = played.version
+            guarded(
+                lambda: service(played=played, round_version=seen, user=request.user, request_id=key),
+                current,
+            )
+            return _round_answer(request, tournament, number)
+
+    RoundStep.__name__ = RoundStep.__qualname__ = f"Round{step.title()}"
+    return RoundStep
+
+
+def _fraction(value: Any) -> str:
+    return str(value)
+
+
+class Standings(APIView):
+    @extend_schema(
+        operation_id="tournament_standings",
+        summary="The standings (derived from the tables' games on every read)",
+        tags=TAGS,
+        parameters=[PUBLIC_ID],
+        responses={200: StandingsSerializer, **problems(404)},
+    )
+    def get(self, request: Request, public_id: str) -> Response:
+        tournament, _role = _tournament(request, public_id)
+        view = selectors.tournament_view(tournament=tournament)
+        rows = []
+        for row in view.standings:
+            s = row.standing
+            rows.append(
+                {
+                    "rank": s.rank,
+                    "entry": s.player,
+                    "player_id": row.player_id,
+                    "name": row.name,
+                    "dropped": row.dropped,
+                    "points": _fraction(s.points),
+                    "points_value": float(s.points),
+                    "game_score": s.game_score,
+                    "average_place": _fraction(s.average_place) if s.average_place is not None else None,
+                    "average_place_value": float(s.average_place) if s.average_place is not None else None,
+                    "firsts": s.firsts,
+                    "opponents_points": _fraction(s.opponents_points),
+                    "opponents_points_value": float(s.opponents_points),
+                    "tables": s.tables,
+                    "byes": s.byes,
+                    "separated_by": s.separated_by,
+                }
+            )
+        body = {
+            "provisional": view.provisional,
+            "tiebreaks": list(tournament_tiebreaks(tournament)),
+            "rows": rows,
+        }
+        return Response(body)
+
+
+class FindSeat(APIView):
+    @extend_schema(
+        operation_id="tournament_find_seat",
+        summary="Where do I sit? Players matching a name, with their table this round",
+        tags=TAGS,
+        parameters=[
+            PUBLIC_ID,
+            OpenApiParameter("q", str, OpenApiParameter.QUERY, required=True, description="A name or part."),
+        ],
+        responses={200: FoundSeatsSerializer, **problems(400, 404)},
+    )
+    def get(self, request: Request, public_id: str) -> Response:
+        tournament, _role = _tournament(request, public_id)
+        query = request.query_params.get("q", "").strip()
+        if not query:
+            raise exceptions.ValidationError({"q": [_("Type a name (or a part of it).")]})
+        query = query[:80]
+        view = selectors.tournament_view(tournament=tournament)
+        found = selectors.find_seat(view=view, query=query)
+        results = [
+            {
+                "name": f.name,
+                "round": f.round,
+                "table": f.table,
+                "seat": f.seat,
+                "game": f.game.public_id if f.game is not None else None,
+                "bye": f.bye,
+            }
+            for f in found
+        ]
+        return Response({"query": query, "results": results})
+
+
+class History(APIView):
+    @extend_schema(
+        operation_id="tournament_history",
+        summary="The tournament's changes and later corrections at its tables, newest first",
+        tags=TAGS,
+        parameters=[PUBLIC_ID],
+        responses={200: HistorySerializer, **problems(404)},
+    )
+    def get(self, request: Request, public_id: str) -> Response:
+        tournament, _role = _tournament(request, public_id)
+        items = []
+        for item in selectors.tournament_history(tournament=tournament):
+            if item.change is not None:
+                change = item.change
+                items.append(
+                    {
+                        "kind": "change",
+                        "action": change.action,
+                        "title": str(change.get_action_display()),
+                        "details": change.data,
+                        "user": change.user.get_username() if change.user is not None else None,
+                        "round": change.data.get("round") if isinstance(change.data, dict) else None,
+                        "table": None,
+                        "game": None,
+                        "created_at": change.created_at,
+                    }
+                )
+            elif item.correction is not None:
+                fix = item.correction
+                items.append(
+                    {
+                        "kind": "correction",
+                        "action": fix.action,
+                        "title": str(fix.get_action_display()),
+                        "details": {"hand": fix.hand_number},
+                        "user": fix.user.get_username() if fix.user is not None else None,
+                        "round": item.round,
+                        "table": item.table,
+                        "game": fix.game.public_id,
+                        "created_at": fix.created_at,
+                    }
+                )
+        return Response({"items": items})
+
+
+urlpatterns = [
+    path("clubs/<slug:slug>/tournaments/", ClubTournaments.as_view(), name="club-tournaments"),
+    path("tournaments/<str:public_id>/", TournamentDetail.as_view(), name="tournament-detail"),
+    path("tournaments/<str:public_id>/entries/", Entries.as_view(), name="tournament-entries"),
+    *[
+        path(
+            f"tournaments/<str:public_id>/entries/<int:entry_id>/{action}/",
+            _entry_action_view(action).as_view(),
+            name=f"tournament-entry-{action}",
+        )
+        for action in ENTRY_ACTIONS
+    ],
+    path("tournaments/<str:public_id>/rounds/", Rounds.as_view(), name="tournament-rounds"),
+    path("tournaments/<str:public_id>/rounds/<int:number>/", RoundDetail.as_view(), name="tournament-round"),
+    path(
+        "tournaments/<str:public_id>/rounds/<int:number>/seat/",
+        RoundSeat.as_view(),
+        name="tournament-round-seat",
+    ),
+    path(
+        "tournaments/<str:public_id>/rounds/<int:number>/move/",
+        RoundMove.as_view(),
+        name="tournament-round-move",
+    ),
+    *[
+        path(
+            f"tournaments/<str:public_id>/rounds/<int:number>/{step}/",
+            _round_step_view(step).as_view(),
+            name=f"tournament-round-{step}",
+        )
+        for step in ("start", "confirm")
+    ],
+    path("tournaments/<str:public_id>/standings/", Standings.as_view(), name="tournament-standings"),
+    path("tournaments/<str:public_id>/seat/", FindSeat.as_view(), name="tournament-find-seat"),
+    path("tournaments/<str:public_id>/history/", History.as_view(), name="tournament-history"),
+]
