@@ -18,11 +18,13 @@ DOCS_CSP: dict[str, Any] = {**settings.SECURE_CSP, "style-src": [CSP.SELF, CSP.U
 
 app_name = "api"
 urlpatterns = [
-    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    # The schema and its page are the same for everyone and cost nothing to serve: not throttled
+    # (nor counted in the database).
+    path("schema/", SpectacularAPIView.as_view(throttle_classes=[]), name="schema"),
     path(
         "docs/",
         method_decorator(csp_override(DOCS_CSP), name="dispatch")(SpectacularSwaggerSplitView).as_view(
-            url_name="api:schema"
+            url_name="api:schema", throttle_classes=[]
         ),
         name="docs",
     ),

@@ -190,6 +190,13 @@ def test_entries_register_and_actions(club: Club, organiser: User) -> None:
     out = client.post(f"{url}{anna['id']}/check-out/", HTTP_IF_MATCH=back["ETag"])
     assert out.json()["status"] == "registered"
     _problem(client.post(f"{url}99999/check-in/", HTTP_IF_MATCH="*"), 404)
+    pin = f"{url}{anna['id']}/pin/"
+    pinned = client.post(pin, {"table": 2}, format="json", HTTP_IF_MATCH=out["ETag"])
+    assert pinned.status_code == 200 and pinned.json()["pinned_table"] == 2
+    _problem(client.post(pin, {"table": 0}, format="json", HTTP_IF_MATCH=pinned["ETag"]), 400, "invalid")
+    loose = client.post(pin, {"table": None}, format="json", HTTP_IF_MATCH=pinned["ETag"])
+    assert loose.json()["pinned_table"] is None
+    out = loose
     member = UserFactory.create(username="member")
     add_member(club, member)
     _problem(_client(member).post(check_in, HTTP_IF_MATCH=out["ETag"]), 403)

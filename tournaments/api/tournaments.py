@@ -46,6 +46,7 @@ from tournaments.services import (
     entries_add,
     entry_check_in,
     entry_drop,
+    entry_pin,
     round_confirm,
     round_move,
     round_seat,
@@ -706,6 +707,52 @@ def _entry_action_view(action: str) -> type[APIView]:
     return EntryAction
 
 
+class PinSerializer(serializers.Serializer[Any]):
+    table = serializers.IntegerField(
+        min_value=1,
+        max_value=999,
+        allow_null=True,
+        help_text="The table number he always sits at; null: none.",
+    )
+
+
+class EntryPin(APIView):
+    @extend_schema(
+        operation_id="tournament_entry_pin",
+        summary="Keep a player at one table every round, or let him move again (organisers)",
+        tags=TAGS,
+        parameters=[PUBLIC_ID, ENTRY, IF_MATCH, IDEMPOTENCY_KEY],
+        request=PinSerializer,
+        responses={200: EntrySerializer, **problems(400, 401, 403, 404, 412, 428)},
+    )
+    def post(self, request: Request, public_id: str, entry_id: int) -> Response:
+        tournament, _role = _tournament(request, public_id, manage=True)
+        entry = _entries(tournament).select_related("tournament").filter(pk=entry_id).first()
+        if entry is None:
+            raise Http404
+        body = PinSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        key = idempotency_key(request)
+        if not _replayed(tournament, key):
+            if_match(request, current=entry_etag(entry), body=entry_body(entry))
+
+        def current() -> tuple[str, Any]:
+            entry.refresh_from_db()
+            return entry_etag(entry), entry_body(entry)
+
+        done = guarded(
+            lambda: entry_pin(
+                entry=entry,
+                table=body.validated_data["table"],
+                version=entry.version,
+                user=request.user,
+                request_id=key,
+            ),
+            current,
+        )
+        return _with_etag(entry_body(done), entry_etag(done))
+
+
 class Rounds(APIView):
     @extend_schema(
         operation_id="tournament_rounds_list",
@@ -1014,6 +1061,11 @@ urlpatterns = [
         )
         for action in ENTRY_ACTIONS
     ],
+    path(
+        "tournaments/<str:public_id>/entries/<int:entry_id>/pin/",
+        EntryPin.as_view(),
+        name="tournament-entry-pin",
+    ),
     path("tournaments/<str:public_id>/rounds/", Rounds.as_view(), name="tournament-rounds"),
     path("tournaments/<str:public_id>/rounds/<int:number>/", RoundDetail.as_view(), name="tournament-round"),
     path(
