@@ -93,7 +93,7 @@ def standing_items(
     rows: Sequence[StandingRow], tournament: Tournament, start: int | str = 0, limit: int | str | None = None
 ) -> list[StandingItem]:
     """The standings' rows ``start`` to ``start + limit`` for the table: each with its rank as
-    shown and a note saying which tie-break put it below the row above (points need no note)."""
+    shown and a note saying which tie-break put it below the row above."""
     lower = family_info(tournament.family).lower_is_better
     ranks = Counter(row.rank for row in rows)
     # A player's page is the club's player list + his id: one reverse for the whole table.
@@ -106,7 +106,7 @@ def standing_items(
         standing = row.standing
         shared = ranks[row.rank] > 1
         note = ""
-        if standing.separated_by and standing.separated_by != "points" and index > 0:
+        if standing.separated_by and index > 0:
             note = tiebreak_note(standing.separated_by, rows[index - 1].name)
         items.append(
             StandingItem(
