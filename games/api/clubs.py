@@ -20,7 +20,7 @@ from django.http import Http404
 from django.urls import path
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import exceptions, generics, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -375,6 +375,7 @@ class PlayerDetail(APIView):
         "club's history (undoable there).",
         parameters=[SLUG_PARAM, ID_PARAM, IF_MATCH, IDEMPOTENCY_KEY],
         request=RenameSerializer,
+        examples=[OpenApiExample("Rename", value={"name": "Ann Novak"}, request_only=True)],
         responses={200: PlayerSerializer, **problems(400, 401, 403, 404, 412, 428, 429)},
         tags=["clubs"],
     )
@@ -410,6 +411,14 @@ class PlayerMerge(APIView):
         "player's ETag. Undoable in the club's history. Answers the kept player.",
         parameters=[SLUG_PARAM, ID_PARAM, IF_MATCH, IDEMPOTENCY_KEY],
         request=MergeSerializer,
+        examples=[
+            OpenApiExample(
+                "Merge into player 12",
+                summary="Keep player 12, drop this one",
+                value={"into": 12},
+                request_only=True,
+            )
+        ],
         responses={200: PlayerSerializer, **problems(400, 401, 403, 404, 412, 428, 429)},
         tags=["clubs"],
     )

@@ -473,7 +473,18 @@ class GameListCreate(generics.ListAPIView[Game]):
                     "first_dealer": 0,
                 },
                 request_only=True,
-            )
+            ),
+            OpenApiExample(
+                "Žolíky for four with a house rule",
+                summary="Four players, a joker left in hand costs 30",
+                value={
+                    "family": "zoliky",
+                    "options": {"joker_penalty": 30},
+                    "players": ["Ann", "Bob", "Cid", "Dan"],
+                    "first_dealer": 1,
+                },
+                request_only=True,
+            ),
         ],
     )
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
@@ -508,6 +519,55 @@ class GameListCreate(generics.ListAPIView[Game]):
         return response
 
 
+GAME_EXAMPLE: dict[str, Any] = {
+    "public_id": "k3F9xQ2m",
+    "family": "zoliky",
+    "club": None,
+    "created_at": "2026-11-27T19:02:11Z",
+    "updated_at": "2026-11-27T19:20:45Z",
+    "ended": False,
+    "finished": False,
+    "hands": 1,
+    "players": [
+        {"name": "Ann", "total": -10, "place": 1, "winner": False},
+        {"name": "Bob", "total": 23, "place": 2, "winner": False},
+        {"name": "Cid", "total": 30, "place": 3, "winner": False},
+    ],
+    "options": {},
+    "first_dealer": 0,
+    "hand_limit": 0,
+    "seats": [
+        {"position": 0, "name": "Ann", "player_id": 1},
+        {"position": 1, "name": "Bob", "player_id": 2},
+        {"position": 2, "name": "Cid", "player_id": 3},
+    ],
+    "rows": [
+        {
+            "number": 1,
+            "ordinal": 1,
+            "version": 1,
+            "outcome": {"closer": "Ann", "from_hand": False, "left": {"Bob": 23, "Cid": "KH 5S JK"}},
+            "dealer": "Ann",
+            "points": {"Ann": -10, "Bob": 23, "Cid": 30},
+            "totals": {"Ann": -10, "Bob": 23, "Cid": 30},
+            "missing": [],
+            "created_at": "2026-11-27T19:20:45Z",
+            "updated_at": "2026-11-27T19:20:45Z",
+        }
+    ],
+    "totals": {"Ann": -10, "Bob": 23, "Cid": 30},
+    "eliminated": [],
+    "finish_reason": None,
+    "leaders": ["Ann"],
+    "winners": [],
+    "bonuses": [],
+    "incomplete": False,
+    "missing": [],
+    "next_dealer": "Bob",
+    "settlement": None,
+}
+
+
 class GameDetail(APIView):
     @extend_schema(
         operation_id="games_retrieve",
@@ -515,6 +575,15 @@ class GameDetail(APIView):
         description="Anyone with the game's address reads it. The ETag changes with every write; send it as "
         "If-None-Match to get 304 while nothing changed.",
         responses={200: GameSerializer, 304: OpenApiResponse(description="Not modified."), **problems(404)},
+        examples=[
+            OpenApiExample(
+                "A short sheet",
+                summary="Žolíky for three after one hand",
+                value=GAME_EXAMPLE,
+                response_only=True,
+                status_codes=["200"],
+            )
+        ],
     )
     def get(self, request: Request, public_id: str) -> Response:
         game = _game(public_id)

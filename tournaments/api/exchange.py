@@ -181,7 +181,52 @@ class ClubImportView(APIView):
                     "tournaments": [],
                     "seasons": [],
                 },
-            )
+            ),
+            OpenApiExample(
+                "Two players and one game",
+                summary="A minimal document with one private game of one hand",
+                request_only=True,
+                value={
+                    "name": "Thursday club",
+                    "slug": "thursday-club",
+                    "format": "rummy-club-export",
+                    "version": 1,
+                    "club": {"name": "Tuesday club", "slug": "tuesday-club", "visibility": "members"},
+                    "players": [
+                        {"ref": "p1", "name": "Ann", "merged_into": None},
+                        {"ref": "p2", "name": "Bob", "merged_into": None},
+                    ],
+                    "games": [
+                        {
+                            "ref": "g1",
+                            "family": "rummikub",
+                            "options": {},
+                            "first_dealer": 0,
+                            "ended": True,
+                            "hand_limit": 0,
+                            "event_name": "",
+                            "event_round": None,
+                            "event_table": None,
+                            "event_path": "",
+                            "created_at": "2026-11-27T19:02:11Z",
+                            "next_hand_number": 2,
+                            "seats": [
+                                {"position": 0, "name": "Ann", "player": "p1"},
+                                {"position": 1, "name": "Bob", "player": "p2"},
+                            ],
+                            "hands": [
+                                {
+                                    "number": 1,
+                                    "outcome": {"winner": "Ann", "left": {"Bob": 24}},
+                                    "created_at": "2026-11-27T19:20:45Z",
+                                }
+                            ],
+                        }
+                    ],
+                    "tournaments": [],
+                    "seasons": [],
+                },
+            ),
         ],
         tags=["clubs"],
     )

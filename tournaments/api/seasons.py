@@ -15,7 +15,7 @@ from django.db.models import QuerySet
 from django.http import Http404
 from django.urls import path
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import exceptions, generics, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -279,6 +279,26 @@ class ClubSeasons(generics.ListAPIView[Season]):
         tags=TAGS,
         parameters=[SLUG, IDEMPOTENCY_KEY],
         request=SeasonSettingsSerializer,
+        examples=[
+            OpenApiExample(
+                "A winter league",
+                summary="Club games and tournaments of two families, best 10 events",
+                value={
+                    "name": "Winter league 2026/27",
+                    "starts": "2026-12-01",
+                    "ends": "2027-02-28",
+                    "families": ["zoliky", "rummikub"],
+                    "counts": "both",
+                    "game_points": "table",
+                    "tournament_points": "preset",
+                    "best_events": 10,
+                    "drop_worst": 0,
+                    "min_games": 5,
+                    "tiebreaks": ["points", "wins", "average_place", "head_to_head"],
+                },
+                request_only=True,
+            )
+        ],
         responses={201: SeasonSerializer, **problems(400, 401, 403, 404)},
     )
     def post(self, request: Request, slug: str) -> Response:
@@ -303,6 +323,71 @@ class SeasonDetail(APIView):
             OpenApiParameter("page", int, OpenApiParameter.QUERY, required=False, description="From 1."),
         ],
         responses={200: SeasonSerializer, **problems(400, 404)},
+        examples=[
+            OpenApiExample(
+                "Two rows",
+                summary="A season's first page of standings, two players",
+                value={
+                    "public_id": "s7Hq2LmX",
+                    "club": "tuesday-club",
+                    "name": "Winter league 2026/27",
+                    "starts": "2026-12-01",
+                    "ends": "2027-02-28",
+                    "families": ["zoliky"],
+                    "counts": "both",
+                    "game_points": "table",
+                    "tournament_points": "preset",
+                    "custom_points": "",
+                    "best_events": 0,
+                    "drop_worst": 0,
+                    "min_games": 3,
+                    "tiebreaks": ["points", "wins", "average_place", "head_to_head"],
+                    "version": 2,
+                    "etag": '"season-s7Hq2LmX-v2"',
+                    "computed_at": "2026-12-15T21:04:00Z",
+                    "standings": {
+                        "family": "",
+                        "page": 1,
+                        "pages": 1,
+                        "updating": False,
+                        "rows": [
+                            {
+                                "rank": 1,
+                                "previous_rank": 2,
+                                "ranked": True,
+                                "player_id": 12,
+                                "name": "Ann Novak",
+                                "points": "41.000",
+                                "points_value": 41.0,
+                                "games": 6,
+                                "wins": 3,
+                                "average_place": 1.83,
+                                "events": 6,
+                                "rating": 1612,
+                                "separated_by": "",
+                            },
+                            {
+                                "rank": 2,
+                                "previous_rank": 1,
+                                "ranked": True,
+                                "player_id": 15,
+                                "name": "Bob Cerny",
+                                "points": "37.500",
+                                "points_value": 37.5,
+                                "games": 6,
+                                "wins": 2,
+                                "average_place": 2.17,
+                                "events": 6,
+                                "rating": 1548,
+                                "separated_by": "points",
+                            },
+                        ],
+                    },
+                },
+                response_only=True,
+                status_codes=["200"],
+            )
+        ],
     )
     def get(self, request: Request, public_id: str) -> Response:
         season = _season(request, public_id)
@@ -315,6 +400,14 @@ class SeasonDetail(APIView):
         tags=TAGS,
         parameters=[PUBLIC_ID, IF_MATCH, IDEMPOTENCY_KEY],
         request=SeasonSettingsPatchSerializer,
+        examples=[
+            OpenApiExample(
+                "Custom tournament points",
+                summary="Only the settings sent change",
+                value={"tournament_points": "custom", "custom_points": "10 8 6 5 4 3 2 1", "min_games": 3},
+                request_only=True,
+            )
+        ],
         responses={200: SeasonSerializer, **problems(400, 401, 403, 404, 412, 428)},
     )
     def patch(self, request: Request, public_id: str) -> Response:

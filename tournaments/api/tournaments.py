@@ -21,7 +21,7 @@ from django.db.models import Q, QuerySet
 from django.http import Http404
 from django.urls import path
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import exceptions, generics, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -539,6 +539,27 @@ class ClubTournaments(generics.ListAPIView[Tournament]):
         parameters=[SLUG],
         request=SettingsSerializer,
         responses={201: TournamentSerializer, **problems(400, 401, 403, 404)},
+        examples=[
+            OpenApiExample(
+                "A Žolíky evening",
+                summary="Three rounds of Žolíky at tables of four, balanced seating",
+                value={
+                    "name": "Winter cup",
+                    "date": "2026-12-12",
+                    "family": "zoliky",
+                    "options": {"joker_penalty": 30},
+                    "rounds": 3,
+                    "round_hands": 0,
+                    "table_preferred": 4,
+                    "byes_allowed": True,
+                    "seating": "balanced",
+                    "seat_order": "rotating",
+                    "points": "table",
+                    "tiebreaks": ["points", "game_score", "average_place", "firsts"],
+                },
+                request_only=True,
+            )
+        ],
     )
     def post(self, request: Request, slug: str) -> Response:
         club, _role = club_for(request, slug, manage=True)
@@ -568,6 +589,14 @@ class TournamentDetail(APIView):
         tags=TAGS,
         parameters=[PUBLIC_ID, IF_MATCH, IDEMPOTENCY_KEY],
         request=SettingsPatchSerializer,
+        examples=[
+            OpenApiExample(
+                "Four rounds with custom points",
+                summary="Only the settings sent change",
+                value={"rounds": 4, "points": "custom", "custom_points": "4: 5 3 2 0; 3: 4 2 0"},
+                request_only=True,
+            )
+        ],
         responses={200: TournamentSerializer, **problems(400, 401, 403, 404, 412, 428)},
     )
     def patch(self, request: Request, public_id: str) -> Response:
@@ -629,6 +658,14 @@ class Entries(APIView):
         tags=TAGS,
         parameters=[PUBLIC_ID, IDEMPOTENCY_KEY],
         request=EntriesAddSerializer,
+        examples=[
+            OpenApiExample(
+                "Known players and new names",
+                summary="Players 12 and 15 of the club, and two new names, checked in at once",
+                value={"players": [12, 15], "names": ["Ann Novak", "Bob Cerny"], "checked_in": True},
+                request_only=True,
+            )
+        ],
         responses={201: EntryListSerializer, **problems(400, 401, 403, 404)},
     )
     def post(self, request: Request, public_id: str) -> Response:
@@ -723,6 +760,10 @@ class EntryPin(APIView):
         tags=TAGS,
         parameters=[PUBLIC_ID, ENTRY, IF_MATCH, IDEMPOTENCY_KEY],
         request=PinSerializer,
+        examples=[
+            OpenApiExample("Pin to table 2", value={"table": 2}, request_only=True),
+            OpenApiExample("Unpin", summary="Let him move again", value={"table": None}, request_only=True),
+        ],
         responses={200: EntrySerializer, **problems(400, 401, 403, 404, 412, 428)},
     )
     def post(self, request: Request, public_id: str, entry_id: int) -> Response:
@@ -860,6 +901,15 @@ class RoundMove(APIView):
         tags=TAGS,
         parameters=[PUBLIC_ID, NUMBER, IF_MATCH, IDEMPOTENCY_KEY],
         request=MoveSerializer,
+        examples=[
+            OpenApiExample("Move to table 3", value={"entry": 41, "to_table": 3}, request_only=True),
+            OpenApiExample(
+                "Give the bye",
+                summary="Table 0 is the bye",
+                value={"entry": 41, "to_table": 0},
+                request_only=True,
+            ),
+        ],
         responses={200: RoundSerializer, **problems(400, 401, 403, 404, 412, 428)},
     )
     def post(self, request: Request, public_id: str, number: int) -> Response:
@@ -936,6 +986,55 @@ class Standings(APIView):
         tags=TAGS,
         parameters=[PUBLIC_ID],
         responses={200: StandingsSerializer, **problems(404)},
+        examples=[
+            OpenApiExample(
+                "Two players after two rounds",
+                value={
+                    "provisional": False,
+                    "tiebreaks": ["points", "game_score", "average_place", "firsts", "opponents_points"],
+                    "rows": [
+                        {
+                            "rank": 1,
+                            "entry": 41,
+                            "player_id": 12,
+                            "name": "Ann Novak",
+                            "dropped": False,
+                            "points": "13",
+                            "points_value": 13.0,
+                            "game_score": -42,
+                            "average_place": "1",
+                            "average_place_value": 1.0,
+                            "firsts": 2,
+                            "opponents_points": "17/2",
+                            "opponents_points_value": 8.5,
+                            "tables": 2,
+                            "byes": 0,
+                            "separated_by": None,
+                        },
+                        {
+                            "rank": 2,
+                            "entry": 42,
+                            "player_id": 15,
+                            "name": "Bob Cerny",
+                            "dropped": False,
+                            "points": "9/2",
+                            "points_value": 4.5,
+                            "game_score": 118,
+                            "average_place": "5/2",
+                            "average_place_value": 2.5,
+                            "firsts": 0,
+                            "opponents_points": "29/2",
+                            "opponents_points_value": 14.5,
+                            "tables": 2,
+                            "byes": 0,
+                            "separated_by": "points",
+                        },
+                    ],
+                },
+                response_only=True,
+                status_codes=["200"],
+            )
+        ],
     )
     def get(self, request: Request, public_id: str) -> Response:
         tournament, _role = _tournament(request, public_id)
