@@ -94,7 +94,7 @@ def derived(club: Club) -> dict[str, Any]:
         )
         for e in RatingEvent.objects.filter(club=club)
         .select_related("player")
-        .order_by("played_at", "game_id")
+        .order_by("played_at", "game_id", "player__key")  # within a game: by name, on every database
     ]
     seasons = [
         sorted(
