@@ -21,7 +21,6 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from rest_framework import exceptions, status
-from rest_framework.pagination import CursorPagination
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
@@ -141,24 +140,6 @@ def _jsonable(params: Mapping[str, Any]) -> dict[str, Any]:
             value = str(value)
         out[str(key)] = value
     return out
-
-
-class CursorPage(CursorPagination):
-    """Every list: a cursor (stable while rows are added), newest first unless a view says."""
-
-    page_size = 50
-    max_page_size = 200
-    page_size_query_param = "page_size"
-    ordering = "-pk"
-
-    def get_page_size(self, request: Any) -> int:
-        raw = request.query_params.get(self.page_size_query_param)
-        if raw is None:
-            return self.page_size
-        if not raw.isdigit() or not 1 <= int(raw) <= self.max_page_size:
-            message = _("A whole number from 1 to %(most)d.") % {"most": self.max_page_size}
-            raise exceptions.ValidationError({self.page_size_query_param: [message]})
-        return int(raw)
 
 
 class ApiLanguage:

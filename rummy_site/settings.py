@@ -187,7 +187,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["games.api.auth.TokenScope"],
-    "DEFAULT_PAGINATION_CLASS": "rummy_site.api.CursorPage",
+    "DEFAULT_PAGINATION_CLASS": "games.api.common.CursorPage",
     "DEFAULT_FILTER_BACKENDS": [
         "django_filters.rest_framework.DjangoFilterBackend",
         "rest_framework.filters.OrderingFilter",

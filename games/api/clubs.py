@@ -26,7 +26,16 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.common import IDEMPOTENCY_KEY, IF_MATCH, ApiError, etag, idempotency_key, if_match, problems
+from games.api.common import (
+    IDEMPOTENCY_KEY,
+    IF_MATCH,
+    ApiError,
+    CursorPage,
+    etag,
+    idempotency_key,
+    if_match,
+    problems,
+)
 from games.models import Club, Membership, Player
 from games.names import loose_key
 from games.selectors.clubs import club_by_slug
@@ -34,7 +43,6 @@ from games.selectors.players import PlayerSummary, player_by_pk, player_summary
 from games.services.access import can_view_club, can_view_player, club_role, role_allows
 from games.services.errors import ServiceError
 from games.services.players import player_merge, player_rename
-from rummy_site.api import CursorPage
 
 Role = Membership.Role
 MAX_QUERY = 40

@@ -10,6 +10,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import exceptions, serializers
+from rest_framework.pagination import CursorPagination
 from rest_framework.request import Request
 
 
@@ -109,3 +110,21 @@ def if_match(request: Request, *, current: str, body: Any = None) -> None:
             current=body,
             etag=current,
         )
+
+
+class CursorPage(CursorPagination):
+    """Every list: a cursor (stable while rows are added), newest first unless a view says."""
+
+    page_size = 50
+    max_page_size = 200
+    page_size_query_param = "page_size"
+    ordering = "-pk"
+
+    def get_page_size(self, request: Any) -> int:
+        raw = request.query_params.get(self.page_size_query_param)
+        if raw is None:
+            return self.page_size
+        if not raw.isdigit() or not 1 <= int(raw) <= self.max_page_size:
+            message = _("A whole number from 1 to %(most)d.") % {"most": self.max_page_size}
+            raise exceptions.ValidationError({self.page_size_query_param: [message]})
+        return int(raw)

@@ -25,7 +25,7 @@ from games.engine.errors import EngineError
 from games.engine.melds import Meld
 from games.engine.notation import check_pack, code, codes, parse_hand, parse_melds
 from games.engine.rules import FAMILIES, RuleSet, rule_set
-from tournaments.messages import tournament_error
+from games.messages import error_message
 
 MAX_TEXT = 500  # characters of a cards or melds text
 MAX_OPTIONS = 30
@@ -197,7 +197,7 @@ def _too_many(field: str, maximum: int) -> serializers.ValidationError:
 
 
 def _failure(error: EngineError) -> dict[str, Any]:
-    return {"code": error.code, "message": tournament_error(error)}
+    return {"code": error.code, "message": error_message(error)}
 
 
 class EngineView(APIView):
