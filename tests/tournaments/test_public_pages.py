@@ -286,3 +286,31 @@ def test_nav_marks_the_current_page(client: Client, cup: tuple[Tournament, User]
         round_two = reverse("tournaments:round", kwargs={"public_id": tournament.public_id, "number": 2})
     page = text(client.get(round_two))
     assert re.findall(r'<a href="([^"]+)" aria-current="page">', page) == [round_two]
+
+
+def test_standings_rows_escape_names_and_mark_who_dropped_out() -> None:
+    from tournaments.templatetags.tournament_tags import StandingItem, standings_rows
+
+    class Row:
+        name = "<b>Eve</b>"
+        dropped = True
+        player_id = 1
+        standing = type("S", (), {"firsts": 0, "tables": 1, "byes": 1})()
+
+    item = StandingItem(
+        row=Row(),  # type: ignore[arg-type]
+        rank="2",
+        shared=False,
+        first_shared=False,
+        note="Below <i>Ann</i> on points",
+        game_score=3,
+        url="/c/x/players/1/",
+        points="4",
+        game_score_text="3",
+        average_place="2",
+        opponents_points="7",
+    )
+    html = str(standings_rows([item]))
+    assert html.startswith('<tr class="dropped">') and "&lt;b&gt;Eve&lt;/b&gt;" in html
+    assert "Below &lt;i&gt;Ann&lt;/i&gt; on points" in html and '<td class="points">4</td>' in html
+    assert "+1 bye" in html

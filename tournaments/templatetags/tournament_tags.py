@@ -12,6 +12,8 @@ from fractions import Fraction
 from django import template
 from django.urls import reverse
 from django.utils.formats import get_format
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -234,3 +236,51 @@ def change_summary(change: TournamentChange) -> list[str]:
 def rating_after(event: RatingEvent) -> int:
     """The rating (as displayed) a player had after a rated game."""
     return display(Rating(event.mu, event.sigma))
+
+
+DROPPED = SafeString(' class="dropped"')
+ROW = (
+    '<tr{}><td class="rank">{}</td><th scope="row" class="name"><a href="{}">{}</a>{}</th>'
+    '<td class="points">{}</td><td class="game-score">{}</td><td class="secondary">{}</td>'
+    '<td class="secondary">{}</td><td class="secondary">{}</td><td>{}{}</td></tr>'
+)
+
+
+@register.simple_tag
+def standings_rows(items: Sequence[StandingItem]) -> SafeString:
+    """The standings' rows, drawn here rather than by a template loop: a hundred rows of a
+    template cost more than everything else the page does (bench/bench_tournament.py)."""
+    dropped = _("dropped out")
+    shared = _("Shared place: equal on every tie-break")
+    rows = []
+    for item in items:
+        standing = item.row.standing
+        notes = [
+            format_html('<span class="badge out">{}</span>', dropped) if item.row.dropped else "",
+            format_html('<small class="tiebreak">{}</small>', item.note) if item.note else "",
+            format_html('<small class="tiebreak shared">{}</small>', shared) if item.first_shared else "",
+        ]
+        byes = ""
+        if standing.byes:
+            byes = format_html(
+                " <small>{}</small>",
+                ngettext("+%(counter)s bye", "+%(counter)s byes", standing.byes) % {"counter": standing.byes},
+            )
+        rows.append(
+            format_html(
+                ROW,
+                DROPPED if item.row.dropped else "",
+                item.rank,
+                item.url,
+                item.row.name,
+                format_html("{}{}{}", *notes),
+                item.points,
+                item.game_score_text,
+                item.average_place,
+                standing.firsts,
+                item.opponents_points,
+                standing.tables,
+                byes,
+            )
+        )
+    return SafeString("".join(rows))
