@@ -6,6 +6,8 @@ club's organisers. Everything works without JavaScript."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -365,56 +367,51 @@ def round_move_view(request: HttpRequest, public_id: str, number: int) -> HttpRe
     return redirect(_round_url(tournament, number))
 
 
-@require_POST
-@login_required
-def round_start_view(request: HttpRequest, public_id: str, number: int) -> HttpResponse:
+def _round_step(
+    request: HttpRequest,
+    public_id: str,
+    number: int,
+    step: Callable[..., Round],
+    done: str,
+    then: str,
+) -> HttpResponse:
+    """Start or confirm a round (``step``): the version the organiser saw and a request id,
+    then ``done`` (a message with the round's number) and the page ``then``; on an error, the
+    round's page with the message."""
     tournament, _role = _tournament(request, public_id, manage=True)
     played = _round(tournament, number)
     form = VersionedForm(request.POST)
     if not form.is_valid():
         _form_errors(request, form)
-    else:
-        try:
-            round_start(
-                played=played,
-                round_version=form.cleaned_data["version"],
-                user=request.user,
-                request_id=form.cleaned_data["request_id"],
-            )
-        except EngineError as error:
-            _error(request, error)
-        else:
-            messages.success(
-                request, _("Round %(number)d started: give each table its link.") % {"number": number}
-            )
-            return redirect("tournaments:round_links", public_id=tournament.public_id, number=number)
-    return redirect(_round_url(tournament, number))
+        return redirect(_round_url(tournament, number))
+    try:
+        step(
+            played=played,
+            round_version=form.cleaned_data["version"],
+            user=request.user,
+            request_id=form.cleaned_data["request_id"],
+        )
+    except EngineError as error:
+        _error(request, error)
+        return redirect(_round_url(tournament, number))
+    messages.success(request, done % {"number": number})
+    return redirect(then)
+
+
+@require_POST
+@login_required
+def round_start_view(request: HttpRequest, public_id: str, number: int) -> HttpResponse:
+    links = reverse("tournaments:round_links", kwargs={"public_id": public_id, "number": number})
+    done = _("Round %(number)d started: give each table its link.")
+    return _round_step(request, public_id, number, round_start, done, links)
 
 
 @require_POST
 @login_required
 def round_confirm_view(request: HttpRequest, public_id: str, number: int) -> HttpResponse:
-    tournament, _role = _tournament(request, public_id, manage=True)
-    played = _round(tournament, number)
-    form = VersionedForm(request.POST)
-    if not form.is_valid():
-        _form_errors(request, form)
-    else:
-        try:
-            round_confirm(
-                played=played,
-                round_version=form.cleaned_data["version"],
-                user=request.user,
-                request_id=form.cleaned_data["request_id"],
-            )
-        except EngineError as error:
-            _error(request, error)
-        else:
-            messages.success(
-                request, _("Round %(number)d confirmed: its results are final.") % {"number": number}
-            )
-            return redirect("tournaments:standings", public_id=tournament.public_id)
-    return redirect(_round_url(tournament, number))
+    standings = reverse("tournaments:standings", kwargs={"public_id": public_id})
+    done = _("Round %(number)d confirmed: its results are final.")
+    return _round_step(request, public_id, number, round_confirm, done, standings)
 
 
 @never_cache  # private, no-store: shows the tables' edit links
