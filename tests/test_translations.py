@@ -11,16 +11,18 @@ LOCALE = Path(settings.BASE_DIR) / "locale"
 TRANSLATED = [code for code, _ in settings.LANGUAGES if code != "en"]
 
 
-def po_entries(path: Path) -> dict[str, str]:
-    """msgid -> msgstr of a .po file (singular entries, fuzzy ones skipped)."""
-    entries: dict[str, str] = {}
-    msgid = msgstr = None
+def po_entries(path: Path) -> dict[tuple[str | None, str], str]:
+    """(msgctxt, msgid) -> msgstr of a .po file (singular entries, fuzzy ones skipped)."""
+    entries: dict[tuple[str | None, str], str] = {}
+    msgctxt = msgid = msgstr = None
     fuzzy = False
     current = ""
     for line in [*path.read_text(encoding="utf-8").splitlines(), ""]:
         line = line.strip()
         if line.startswith("#,") and "fuzzy" in line:
             fuzzy = True
+        elif line.startswith("msgctxt "):
+            msgctxt = ast.literal_eval(line[8:])
         elif line.startswith("msgid "):
             msgid, current = ast.literal_eval(line[6:]), "id"
         elif line.startswith("msgstr "):
@@ -31,8 +33,8 @@ def po_entries(path: Path) -> dict[str, str]:
             msgstr += ast.literal_eval(line)
         elif not line:
             if msgid and msgstr is not None and not fuzzy:
-                entries[msgid] = msgstr
-            msgid = msgstr = None
+                entries[(msgctxt, msgid)] = msgstr
+            msgctxt = msgid = msgstr = None
             fuzzy, current = False, ""
     return entries
 
@@ -43,9 +45,13 @@ def test_every_string_is_translated_and_compiled(language: str) -> None:
     mo = po.with_suffix(".mo")
     entries = po_entries(po)
     assert entries, f"{po} has no entries"
-    untranslated = [msgid for msgid, msgstr in entries.items() if not msgstr]
+    untranslated = [msgid for (_, msgid), msgstr in entries.items() if not msgstr]
     assert not untranslated, f"{language}: untranslated {untranslated[:5]}"
     with mo.open("rb") as handle:
         catalogue = gettext.GNUTranslations(handle)
-    stale = [msgid for msgid, msgstr in entries.items() if catalogue.gettext(msgid) != msgstr]
+    stale = [
+        msgid
+        for (context, msgid), msgstr in entries.items()
+        if (catalogue.pgettext(context, msgid) if context else catalogue.gettext(msgid)) != msgstr
+    ]
     assert not stale, f"{mo} is older than {po}: run `make messages` ({stale[:3]})"
