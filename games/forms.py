@@ -13,8 +13,8 @@ from typing import Any
 from django import forms
 from django.core.validators import RegexValidator
 from django.http import QueryDict
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
 from games.engine.errors import EngineError
 from games.engine.rules import OPTIONS, Option, RuleSet, rule_set
@@ -24,6 +24,7 @@ from games.names import MAX_NAME, loose_key
 from games.services.errors import ServiceError
 from games.services.players import check_name
 from scoring.families import family_info
+from scoring.roles import unstated_roles
 
 GIN_HAND = 10  # cards in a gin hand: two such hands are scored with layoffs by the engine
 ASCII_NUMBER = RegexValidator(r"\A[0-9]+\Z", _("Not a plain number."))
@@ -78,10 +79,29 @@ FLAG_LABELS: Mapping[str, Any] = {
     "kept_joker": _("Kept a joker"),
     "gin": _("Gin (no deadwood)"),
 }
+# Said under a flag before anyone types (the form's role and count fields follow from it).
+FLAG_HINTS: Mapping[str, Any] = {
+    "gin": _("With gin the knocker's count may stay empty: it is 0."),
+}
+# A role with a "Nobody" choice must still be answered (none is preselected): what to say when
+# it was not. A role naming a player answers the others (one player knocks or goes out).
+ROLE_UNANSWERED: Mapping[str, Any] = {
+    "knocker": _("Choose who knocked, or Nobody."),
+    "out": _("Choose who went out, or Nobody."),
+    "winner": _("Choose who went out, or Nobody (the pool ran dry)."),
+}
 # Flags offered only under a house rule (and stored only when set).
 FLAG_OPTIONS: Mapping[str, str] = {"kept_joker": "keep_joker"}
 # Carousel's deck count follows the number of players (one deck for two): not a house rule.
 DERIVED_OPTIONS = {("carousel", "decks")}
+
+
+class AnswerRadios(forms.RadioSelect):
+    """Radios that check nothing until a choice is made: an unanswered field (None) does not
+    check the "Nobody" choice, whose value is the empty text (as RadioSelect would)."""
+
+    def format_value(self, value: Any) -> list[str]:
+        return [] if value is None else super().format_value(value)
 
 
 def numeric(**attrs: object) -> forms.NumberInput:
@@ -90,18 +110,49 @@ def numeric(**attrs: object) -> forms.NumberInput:
 
 def option_field(option: Option) -> forms.Field:
     label = OPTION_LABELS.get(option.name, option.name)
+    # data-default: the rule's default, which static/js/seats.js compares with the value to
+    # keep the house rules' one-line summary of what differs up to date.
     if isinstance(option.default, bool):
-        return forms.BooleanField(label=label, required=False, initial=option.default)
+        default = "1" if option.default else "0"
+        return forms.BooleanField(
+            label=label,
+            required=False,
+            initial=option.default,
+            widget=forms.CheckboxInput(attrs={"data-default": default}),
+        )
     if option.choices:
         choices = [(str(c), CHOICE_LABELS.get(c, str(c))) for c in option.choices]
-        return forms.ChoiceField(label=label, choices=choices, initial=str(option.default))
+        return forms.ChoiceField(
+            label=label,
+            choices=choices,
+            initial=str(option.default),
+            widget=forms.Select(attrs={"data-default": str(option.default)}),
+        )
     return forms.IntegerField(
         label=label,
         initial=option.default,
         min_value=option.minimum,
         max_value=option.maximum,
-        widget=numeric(),
+        widget=numeric(**{"data-default": str(option.default)}),
     )
+
+
+def option_shown(field: forms.BoundField) -> str | None:
+    """How a house rule reads in the one-line summary when it differs from its default
+    ("Gin bonus: 20"); None when it is the default. Values as typed (a form shown again)."""
+    default = field.field.widget.attrs.get("data-default")
+    value = field.value()
+    if isinstance(field.field, forms.BooleanField):
+        on = bool(value)
+        if ("1" if on else "0") == default:
+            return None
+        return f"{field.label}: {gettext('yes') if on else gettext('no')}"
+    text = "" if value is None else str(value).strip()
+    if text == default:
+        return None
+    if isinstance(field.field, forms.ChoiceField):
+        text = str(dict(field.field.choices).get(text, text))  # type: ignore[arg-type]
+    return f"{field.label}: {text}"
 
 
 def did_you_mean(name: str, known: Sequence[str]) -> str:
@@ -154,12 +205,24 @@ class NewGameForm(forms.Form):
                     )
                 },
             )
+        # Each seat by the name typed there (a form shown again; seats.js relabels as names
+        # are typed), an empty seat by its number.
         self.fields["first_dealer"] = forms.TypedChoiceField(
             label=_("First dealer"),
             coerce=int,
-            choices=[(i, _("Seat %(number)s") % {"number": i + 1}) for i in range(self.seats)],
+            choices=[(i, self._seat_name(i + 1)) for i in range(self.seats)],
             initial=0,
+            widget=forms.Select(attrs={"data-seat-label": _("Seat %(number)s") % {"number": "%s"}}),
         )
+
+    def _seat_name(self, seat: int) -> str:
+        typed = self.data.get(f"player_{seat}") if self.is_bound else None
+        name = " ".join(typed.split()) if isinstance(typed, str) else ""
+        return name[:MAX_NAME] or str(_("Seat %(number)s") % {"number": seat})
+
+    def house_rules_changed(self) -> list[str]:
+        """The house rules that differ from the defaults, as the summary lists them."""
+        return [shown for field in self.option_fields() if (shown := option_shown(field)) is not None]
 
     def option_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in self.fields if name.startswith("opt_")]
@@ -279,6 +342,8 @@ class HandForm(forms.Form):
         self.info = info
         people = [(name, name) for name in self.players]
         for role in info.roles:
+            # No choice is made for the scorer, "Nobody" included: a forgotten choice must not
+            # score (the rule is checked in clean()).
             nobody = [] if info.role_required else [("", NOBODY_LABELS[role])]
             self.fields[role] = self._role(ROLE_LABELS[role], [*nobody, *people], required=info.role_required)
         for flag in info.flags:
@@ -308,7 +373,10 @@ class HandForm(forms.Form):
                 label=_("Knocker's melds (with cards)"),
                 required=False,
                 max_length=300,
-                help_text=_("Melds separated by |, e.g. 7H 8H 9H | KS KD KC"),
+                help_text=_(
+                    "Only with both whole hands (10 cards each) tapped in above; otherwise leave it "
+                    "empty. Melds separated by |, e.g. 7H 8H 9H | KS KD KC"
+                ),
             )
 
     def clean_version(self) -> int | None:
@@ -317,9 +385,12 @@ class HandForm(forms.Form):
 
     def clean(self) -> dict[str, Any] | None:
         cleaned = super().clean()
-        if any(self[name].errors for name in ("request_id", "version", "dealt_in")):
+        hidden = ("request_id", "version", "dealt_in", "for_hand")
+        if any(self[name].errors for name in hidden if name in self.fields):
             # Hidden fields are not shown, so their errors would go unseen: say it above the form.
             self.add_error(None, error_message(ServiceError("form_damaged", "a hidden field is malformed")))
+        for role in self.unanswered_roles():
+            self.add_error(role, ROLE_UNANSWERED.get(role, _("Choose one.")))
         if self.shown_with is not None:
             raise forms.ValidationError(
                 _(
@@ -329,9 +400,21 @@ class HandForm(forms.Form):
             )
         return cleaned
 
+    def unanswered_roles(self) -> list[str]:
+        """The roles with a "Nobody" choice that were left unanswered while none of the roles
+        names a player (then they are all answered: one player knocked or went out)."""
+        if self.info.role_required or not all(role in self.fields for role in self.info.roles):
+            return []  # a required role is checked by its field; a form without roles asks none
+        given = {role: self[role].data for role in self.info.roles}
+        return unstated_roles(self.info, {role: value for role, value in given.items() if value is not None})
+
     @staticmethod
     def _role(label: Any, choices: list[tuple[str, Any]], *, required: bool = True) -> forms.ChoiceField:
-        return forms.ChoiceField(label=label, choices=choices, widget=forms.RadioSelect, required=required)
+        return forms.ChoiceField(label=label, choices=choices, widget=AnswerRadios, required=required)
+
+    def flag_rows(self) -> list[tuple[forms.BoundField, object]]:
+        """Each flag's field with what is said under it (or None)."""
+        return [(field, FLAG_HINTS.get(field.name)) for field in self.flag_fields()]
 
     # ---------------------------------------------------------------- layout helpers
 
@@ -373,6 +456,8 @@ class HandForm(forms.Form):
         missing: list[str] = []
         for name, i in self.seat.items():
             count = self._count(i)
+            if count is None and name == emptied and data.get("gin"):
+                count = 0  # gin: the knocker has no deadwood, nothing to type
             if count is None:
                 if name == emptied and not info.declares_melds:
                     continue
@@ -460,6 +545,20 @@ class HandForm(forms.Form):
         elif isinstance(field, str) and field in self.fields:
             target = field
         self.add_error(target, message)
+
+
+class NewHandForm(HandForm):
+    """A hand to record: a :class:`HandForm` that also carries ``for_hand``, the game's
+    ``next_hand_number`` when the form was drawn, so that a hand another phone recorded
+    meanwhile is noticed instead of this one silently becoming the hand after it."""
+
+    for_hand = forms.CharField(
+        required=False, max_length=9, validators=[ASCII_NUMBER], widget=forms.HiddenInput
+    )
+
+    def clean_for_hand(self) -> int | None:
+        value = self.cleaned_data.get("for_hand") or ""
+        return int(value) if value else None
 
 
 class MissingCountsForm(HandForm):

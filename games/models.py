@@ -176,6 +176,12 @@ class Game(models.Model):
     event_table = models.PositiveSmallIntegerField(null=True, blank=True)
     event_path = models.CharField(max_length=200, blank=True, default="")
     next_hand_number = models.PositiveIntegerField(default=1)
+    # A rematch: the game it was started from (same players and rules), and the request id of
+    # the rematch, so that a resend finds the game it already started.
+    rematch_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches"
+    )
+    request_id = models.UUIDField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -183,6 +189,9 @@ class Game(models.Model):
         ordering = ["-updated_at"]
         verbose_name = _("game")
         verbose_name_plural = _("games")
+        constraints = [
+            models.UniqueConstraint(fields=["rematch_of", "request_id"], name="game_unique_rematch_request")
+        ]
 
     def __str__(self) -> str:
         return f"{self.get_family_display()} {self.public_id}"

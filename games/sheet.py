@@ -14,6 +14,7 @@ from games.engine.rules import RuleSet, rule_set
 from games.models import Change, Game, Hand
 from scoring.families import FamilyInfo, family_info
 from scoring.game import GameState, unmarked
+from scoring.kinds import HandKind, hand_kind
 
 
 def game_rules(*, game: Game) -> RuleSet:
@@ -39,6 +40,7 @@ class SheetRow:
     totals: tuple[int, ...]  # running totals after this hand, in seat order
     missing: tuple[bool, ...] = ()  # in seat order: the player's count is missing in this hand
     provisional: tuple[bool, ...] = ()  # in seat order: a count missing in this hand or before
+    kind: HandKind | None = None  # how the hand ended (knock, gin, closed from hand...), who ended it
 
     @property
     def cells(self) -> list[Cell]:
@@ -161,6 +163,7 @@ def build_sheet(
                     totals=tuple(totals[p] for p in players),
                     missing=tuple(p in result.missing for p in players),
                     provisional=tuple(p in short for p in players),
+                    kind=hand_kind(result),
                 )
             )
     finished = state is not None and state.finished

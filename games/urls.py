@@ -1,6 +1,16 @@
 from django.urls import path
 
-from games import club_views, link_views, views
+from games import (
+    arrange_views,
+    club_views,
+    conflict,
+    ending_views,
+    link_views,
+    live_views,
+    rematch_views,
+    rules_views,
+    views,
+)
 
 app_name = "games"
 urlpatterns = [
@@ -9,15 +19,22 @@ urlpatterns = [
     path("games/new/<slug:family>/", views.game_new_family, name="new_family"),
     path("g/<str:public_id>/", views.game_detail, name="detail"),
     path("g/<str:public_id>/hands/", views.hand_create, name="hand_create"),
+    path("g/<str:public_id>/hands/conflict/", conflict.conflict_resolve, name="hand_conflict"),
     path("g/<str:public_id>/hands/<int:number>/", views.hand_edit_view, name="hand_edit"),
     path("g/<str:public_id>/hands/<int:number>/delete/", views.hand_delete_view, name="hand_delete"),
     path("g/<str:public_id>/missing/", views.missing_counts, name="missing_counts"),
+    path("g/<str:public_id>/live/", live_views.game_live, name="live"),
     path("g/<str:public_id>/history/", views.history, name="history"),
     path("g/<str:public_id>/history/<int:change_id>/undo/", views.undo, name="undo"),
     path("g/<str:public_id>/end/", views.end, name="end"),
     path("g/<str:public_id>/settlement/", views.settlement, name="settlement"),
+    path("g/<str:public_id>/rematch/", rematch_views.rematch, name="rematch"),
+    path("g/<str:public_id>/rules/", rules_views.game_rules_page, name="rules"),
+    path("rules/<slug:family>/", rules_views.family_rules_page, name="family_rules"),
     path("g/<str:public_id>/check/", views.meld_check, name="check"),
+    path("g/<str:public_id>/arrange/", arrange_views.arrange_page, name="arrange"),
     path("g/<str:public_id>/count/", views.count, name="count"),
+    path("g/<str:public_id>/hands/ending/", ending_views.hand_ending_preview, name="hand_ending"),
     # The edit link: the token in the fragment (docs/DESIGN.md, "Hardening"); the older form with
     # the token in the path, already shared, still works.
     path("g/<str:public_id>/edit/", link_views.edit_link_page, name="edit_link_page"),

@@ -24,21 +24,28 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 from django_htmx.middleware import HtmxDetails
 
+from games.after_save_web import remember_saved, saved_from_messages
+from games.conflict import conflict_before_check, conflict_page
+from games.ending_views import unconfirmed_ending
 from games.engine import notation, values
 from games.engine.errors import EngineError
 from games.engine.laydown import check_laydown
 from games.engine.rules import OPTIONS
 from games.extensions import panels
 from games.families import family_table
-from games.forms import HandForm, MissingCountsForm, NewGameForm
+from games.forms import HandForm, MissingCountsForm, NewGameForm, NewHandForm
+from games.links import ShareLinks, site_url
+from games.live import live_etag
 from games.messages import error_message
 from games.models import Game, Hand
+from games.selectors.after_save import saved_line, undo_asks, undo_preview
 from games.selectors.clubs import recording_clubs
-from games.selectors.games import game_by_public_id, game_change, user_games
+from games.selectors.games import game_by_public_id, game_change, game_rows, user_club_roles, user_games
 from games.selectors.players import recent_players
 from games.selectors.sheets import game_history, game_sheet, game_table, recent_sheet
 from games.services.access import (
     can_edit,
+    can_rematch,
     can_renew_link,
     can_view_club,
     club_role,
@@ -84,14 +91,19 @@ def _writable(request: HtmxHttpRequest, public_id: str) -> Game:
 
 def _new_hand_form(sheet: Sheet, data: QueryDict | None = None) -> HandForm:
     players = sheet.players_before(len(sheet.rows) + 1)
-    return HandForm(
-        data, rules=sheet.rules, players=players, seating=sheet.players, initial={"request_id": uuid.uuid4()}
-    )
+    initial = {"request_id": uuid.uuid4(), "for_hand": sheet.game.next_hand_number}
+    return NewHandForm(data, rules=sheet.rules, players=players, seating=sheet.players, initial=initial)
 
 
 def game_list(request: HtmxHttpRequest) -> HttpResponse:
     games = user_games(user=request.user, game_ids=session_game_ids(request=request))
-    return render(request, "games/list.html", {"games": games})
+    roles = user_club_roles(user=request.user)
+    admin = request.user.is_authenticated and request.user.is_superuser
+    rows = []
+    for row in game_rows(games):
+        role = "organiser" if admin else roles.get(row.game.club_id or 0)
+        rows.append((row, can_rematch(request=request, game=row.game, role=role, known=True)))
+    return render(request, "games/list.html", {"rows": rows, "rematch_request_id": uuid.uuid4()})
 
 
 def game_new(request: HtmxHttpRequest) -> HttpResponse:
@@ -140,7 +152,8 @@ SHEET_PARTS: Recent[tuple[object, ...], dict[str, SafeString]] = Recent(512)
 def _sheet_parts(sheet: Sheet, editable: bool) -> dict[str, SafeString]:
     def draw() -> dict[str, SafeString]:
         context = {"game": sheet.game, "sheet": sheet, "editable": editable}
-        return {name: render_to_string(f"games/_{name}.html", context) for name in ("totals", "sheet")}
+        names = ("totals", "sheet", "chart")  # chart: games/sheet_charts.py
+        return {name: render_to_string(f"games/_{name}.html", context) for name in names}
 
     return SHEET_PARTS.get_or_make((*sheet_version(sheet.game), editable, get_language()), draw)
 
@@ -216,13 +229,17 @@ def _detail_context(
         "game": game,
         "sheet": sheet,
         "parts": _sheet_parts(sheet, editable),
+        "live_etag": live_etag(request, sheet.game, role, editable),  # games/live_views.py
         "editable": editable,
         "form": form,
         "rules": sheet.rules,
         "club": club,
         # Only for those who may write: the link carries the token.
         "edit_url": edit_url(game) if editable else None,
+        "share": ShareLinks(request, game, editable=editable),  # templates/games/_share.html
         "can_renew_link": editable and can_renew_link(request=request, game=game, role=role),
+        "can_rematch": can_rematch(request=request, game=game, role=role, known=True),
+        "rematch_request_id": uuid.uuid4(),
         "end_request_id": uuid.uuid4(),
         "renew_request_id": uuid.uuid4(),
     }
@@ -233,10 +250,13 @@ def game_detail(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     role, editable = _viewer(request, game)
     renew = editable and can_renew_link(request=request, game=game, role=role)
     visible = game.club is not None and can_view_club(club=game.club, role=role)
-    etag = _etag(request, game, "detail", editable, renew, visible)
+    rematch = can_rematch(request=request, game=game, role=role, known=True)
+    # site_url: the share card's links name it (a LAN address found anew after a network change).
+    etag = _etag(request, game, "detail", editable, renew, visible, rematch, site_url(request))
     if _not_modified(request, etag):
         return _with_etag(HttpResponse(status=304), etag, editable)
     context = _detail_context(request, game, viewer=(role, editable))
+    context["saved"] = saved_from_messages(request) if editable else None
     # What apps built on games add (a tournament's win chances): not part of the ETag, which
     # must stay one query; such panels change rarely and only before the first hand.
     context["panels"] = panels("game", request, game)
@@ -248,29 +268,45 @@ def game_detail(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
 def hand_create(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     game = _writable(request, public_id)
     table = game_table(game=game)
-    form = HandForm(
+    form = NewHandForm(
         request.POST,
         rules=table.rules,
         players=table.dealt_in,
         seating=table.seating,
         initial={"request_id": uuid.uuid4()},
     )
+    if form.shown_with is not None and (taken := conflict_before_check(request, game, form)) is not None:
+        return taken  # another phone's hand took this place and changed who is dealt in
+    ending = None  # the hand ends the game: said first, saved once confirmed (ending_views)
     if form.is_valid():
         outcome = form.outcome()
         if outcome is not None:
+            ending = unconfirmed_ending(request, game, outcome)
+        if outcome is not None and ending is None:
             try:
                 saved = hand_record(
-                    game=game, outcome=outcome, request_id=form.cleaned_data["request_id"], user=request.user
+                    game=game,
+                    outcome=outcome,
+                    request_id=form.cleaned_data["request_id"],
+                    user=request.user,
+                    for_hand=form.cleaned_data["for_hand"],
                 )
             except EngineError as error:
+                if error.code == "hand_taken":  # another phone recorded this hand meanwhile
+                    return conflict_page(request, game, form, outcome, error)
                 form.add_engine_error(error)
             else:
+                # Say what was saved, with an Undo (docs/design/table.md, "After a save").
+                line = saved_line(sheet=saved.sheet or game_sheet(game=game), number=saved.hand.number)
                 if request.htmx:
                     context = _detail_context(request, game, sheet=saved.sheet)
+                    context["saved"] = line
                     return render(request, "games/detail.html#game-body", context)
+                if line is not None:
+                    remember_saved(request, line)
                 return redirect("games:detail", public_id=game.public_id)
     template = "games/detail.html#game-body" if request.htmx else "games/detail.html"
-    return render(request, template, _detail_context(request, game, form))
+    return render(request, template, {**_detail_context(request, game, form), "ending": ending})
 
 
 def _hand(game: Game, number: int) -> tuple[Hand, int]:
@@ -489,6 +525,11 @@ def undo(request: HtmxHttpRequest, public_id: str, change_id: int) -> HttpRespon
     change = game_change(game=game, pk=change_id)
     if change is None:
         raise Http404
+    back = "game" if request.POST.get("back") == "game" else "history"
+    if request.POST.get("confirm") != "1" and undo_asks(change=change):
+        # An old change: say which hands it changes and how the totals move, then ask.
+        context = {"game": game, "change": change, "preview": undo_preview(change=change), "back": back}
+        return render(request, "games/undo_confirm.html", context)
     try:
         change_undo(change=change, user=request.user)
     except EngineError as error:
@@ -496,7 +537,7 @@ def undo(request: HtmxHttpRequest, public_id: str, change_id: int) -> HttpRespon
         messages.error(request, _("The change was not undone: %(reason)s") % {"reason": reason})
     else:
         messages.success(request, _("Change undone."))
-    return redirect("games:history", public_id=game.public_id)
+    return redirect("games:detail" if back == "game" else "games:history", public_id=game.public_id)
 
 
 def _bad_request(request: HtmxHttpRequest, game: Game) -> HttpResponse:
@@ -523,6 +564,10 @@ def end(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
         return _bad_request(request, game)
     if ended is None:
         return _bad_request(request, game)
+    if ended and not game.ended and request.POST.get("confirm") != "1":
+        # Hard to take back at the table: asked first, without JavaScript too.
+        context = {"game": game, "request_id": request_id or uuid.uuid4()}
+        return render(request, "games/end_confirm.html", context)
     change = game_end(game=game, ended=ended, user=request.user, request_id=request_id)
     if change is not None:
         if game.ended:

@@ -57,6 +57,13 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["*"] if DEBUG else [])
 if not DEBUG and not ALLOWED_HOSTS:
     raise ImproperlyConfigured("ALLOWED_HOSTS is not set. Production mode needs the site's host names.")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+# The address other phones open the site at, for shared links and QR codes (games/links.py):
+# PUBLIC_URL in production (https://rummy.example.org); LAN_URL is what `make run` found on
+# the Wi-Fi (http://192.168.1.5:8000), used when the organiser's browser is at localhost;
+# without either, LAN_DETECT looks for this machine's LAN address then.
+PUBLIC_URL = os.environ.get("PUBLIC_URL", "").strip().rstrip("/")
+LAN_URL = os.environ.get("LAN_URL", "").strip().rstrip("/")
+LAN_DETECT = env_bool("LAN_DETECT", DEBUG)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -82,6 +89,9 @@ MIDDLEWARE = [
     # Under /api/ every error is a problem document, never an HTML page (rummy_site/api.py).
     "rummy_site.api.ApiErrorPages",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    # Static files gzipped, pages never (BREACH; rummy_site/compression.py). Before WhiteNoise,
+    # which answers static requests itself: this sees its responses on their way out.
+    "rummy_site.compression.StaticGZipMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",

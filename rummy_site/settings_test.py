@@ -18,3 +18,9 @@ AUTHENTICATION_BACKENDS = [
     "tests.auth_backends.AxesBackendAllowingTestClientLogin",
     "django.contrib.auth.backends.ModelBackend",
 ]
+
+# Shared links name the test server itself: it listens on loopback only, so a LAN address
+# (LAN_DETECT) would not reach it. Tests that check the other cases override these.
+PUBLIC_URL = ""
+LAN_URL = ""
+LAN_DETECT = False

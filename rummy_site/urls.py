@@ -3,15 +3,19 @@ from django.contrib import admin
 from django.urls import include, path
 
 from games import club_views
-from rummy_site import views
+from rummy_site import pwa, views
 
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
+    # The service worker at the root: it can only control the paths under its own address.
+    path("sw.js", pwa.service_worker, name="service_worker"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/v1/", include("rummy_site.api_urls")),
 ]
 urlpatterns += i18n_patterns(
     path("", views.home, name="home"),
+    path("manifest.webmanifest", pwa.manifest, name="manifest"),
+    path("offline/", pwa.offline, name="offline"),
     path("", include("games.urls")),
     path("", include("tournaments.urls")),
     path("accounts/signup/", club_views.signup, name="signup"),

@@ -42,6 +42,11 @@ class FamilyInfo:
     max_players: int
     # The table size a tournament prefers when seating (tables hold min..max_players).
     table_preferred: int
+    # The house rule whose value the running totals head for, drawn as a line on the chart of
+    # the evening: Žolíky's elimination limit (a total to stay under, as ``lower_is_better``
+    # says), the target of gin and Carousel (one to reach). None: no such line (Rummikub).
+    # The option's value 0 (an open evening) draws no line either.
+    chart_line: str | None = None
 
 
 def _info(
@@ -58,6 +63,7 @@ def _info(
     opening: bool,
     preferred: int,
     eliminates: bool = False,
+    chart_line: str | None = None,
 ) -> FamilyInfo:
     rules = rule_set(key)
     return FamilyInfo(
@@ -76,6 +82,7 @@ def _info(
         min_players=rules.min_players,
         max_players=rules.max_players,
         table_preferred=preferred,
+        chart_line=chart_line,
     )
 
 
@@ -93,6 +100,7 @@ FAMILY_INFO: MappingProxyType[Family, FamilyInfo] = MappingProxyType(
             opening=True,
             preferred=4,
             eliminates=True,
+            chart_line="elimination",
         ),
         "gin": _info(
             "gin",
@@ -106,6 +114,7 @@ FAMILY_INFO: MappingProxyType[Family, FamilyInfo] = MappingProxyType(
             settles_in_crowns=False,
             opening=False,
             preferred=2,
+            chart_line="target",
         ),
         "carousel": _info(
             "carousel",
@@ -117,6 +126,7 @@ FAMILY_INFO: MappingProxyType[Family, FamilyInfo] = MappingProxyType(
             settles_in_crowns=False,
             opening=False,
             preferred=4,
+            chart_line="target",
         ),
         "rummikub": _info(
             "rummikub",

@@ -19,6 +19,32 @@ CHROMIUM_ARGS = [
 ]
 
 
+@pytest.fixture(scope="session", autouse=True)
+def serial_live_server_on_in_memory_sqlite() -> Iterator[None]:
+    """On the in-memory SQLite test database the live server's threads all share the test's one
+    connection (Django's connections override), and two requests at once on it fail ("bad
+    parameter or other API misuse"). The game pages poll (live view, end-of-game preview,
+    offline queue), so several phones' requests do overlap: on SQLite the live server answers
+    one request at a time. PostgreSQL keeps the threaded server (real concurrency is tested
+    there, and by the two-server-process test)."""
+    from django.conf import settings
+    from django.core.servers.basehttp import WSGIServer
+    from django.test.testcases import LiveServerThread
+
+    class SerialWSGIServer(WSGIServer):
+        # Requests are answered in the server's own thread, which already uses the shared
+        # connection (LiveServerThread.run installs the override there).
+        def __init__(self, *args: Any, connections_override: Any = None, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+
+    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":
+        yield
+        return
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(LiveServerThread, "server_class", SerialWSGIServer)
+        yield
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     """A headless Chromium. Missing browser: skipped locally, a failure under CI."""

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -23,6 +22,7 @@ from django.views.decorators.http import require_POST
 from games.club_forms import put_error
 from games.engine.errors import EngineError
 from games.engine.rules import FAMILIES
+from games.links import absolute_url, qr_svg
 from games.models import Membership
 from games.selectors.clubs import club_by_slug
 from games.services.access import can_view_club, club_role, edit_url, role_allows
@@ -427,8 +427,8 @@ def round_links(request: HttpRequest, public_id: str, number: int) -> HttpRespon
     for table in played.tables:
         if table.game is None:
             continue
-        url = request.build_absolute_uri(edit_url(table.game))
-        svg = segno.make(url, error="m").svg_inline(scale=4, dark="#000", light="#fff", omitsize=False)
+        url = absolute_url(request, edit_url(table.game))  # the address the tables' phones reach
+        svg = qr_svg(url, label=_("QR code of table %(number)d's link") % {"number": table.number})
         links.append((table, url, svg))
     context = {
         "tournament": tournament,

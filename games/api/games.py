@@ -15,7 +15,7 @@ from typing import Any
 import django_filters  # type: ignore[import-untyped]
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 from django.http import Http404
-from django.urls import URLPattern, path
+from django.urls import URLPattern, path, reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
@@ -29,6 +29,7 @@ from games.api.auth import GameLink
 from games.api.common import IDEMPOTENCY_KEY, IF_MATCH, ApiError, etag, idempotency_key, if_match, problems
 from games.engine.errors import EngineError
 from games.engine.rules import FAMILIES
+from games.links import absolute_url
 from games.messages import error_message
 from games.models import FAMILY_CHOICES, Change, Club, Game, Hand, Membership, Result, Seat
 from games.selectors.clubs import club_by_slug
@@ -37,16 +38,22 @@ from games.selectors.sheets import recent_sheet
 from games.services.access import (
     Role,
     can_edit,
+    can_rematch,
     can_view_club,
     club_role,
     edit_url,
+    grant_edit,
     role_allows,
     session_game_ids,
 )
-from games.services.errors import StaleEdit
-from games.services.games import game_end, game_start
+from games.services.errors import ServiceError, StaleEdit
+from games.services.games import game_end, game_rematch, game_start
 from games.services.hands import change_undo, hand_delete, hand_edit, hand_find, hand_record
 from games.sheet import Sheet, SheetRow, marks_only, sheet_ordinals
+from games.sheet_charts import chart_line_data
+from scoring.errors import ScoringError
+from scoring.families import family_info
+from scoring.roles import unstated_roles
 
 MAX_ID = 2**31 - 1  # hand numbers and change ids beyond this cannot exist
 
@@ -92,6 +99,11 @@ class GameHandSerializer(serializers.Serializer[Any]):
     missing = serializers.ListField(
         child=serializers.CharField(), help_text="Players whose count is missing."
     )
+    kind = serializers.CharField(
+        allow_null=True,
+        help_text="How the hand ended: closed, from_hand, knock, undercut, gin, void, out, stock, pool_dry.",
+    )
+    ended_by = serializers.CharField(allow_null=True, help_text="Who closed, knocked or went out, if anyone.")
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
 
@@ -137,6 +149,14 @@ class GameMissingSerializer(serializers.Serializer[Any]):
     players = serializers.ListField(child=serializers.CharField())
 
 
+class GameChartLineSerializer(serializers.Serializer[Any]):
+    option = serializers.CharField(help_text="The house rule the line comes from: elimination | target.")
+    value = serializers.IntegerField()
+    kind = serializers.ChoiceField(
+        choices=["limit", "target"], help_text="limit: stay under it; target: reach it."
+    )
+
+
 class GameSerializer(GameItemSerializer):
     options = serializers.DictField(help_text="The house rules, as stored.")
     first_dealer = serializers.IntegerField()
@@ -152,7 +172,18 @@ class GameSerializer(GameItemSerializer):
     incomplete = serializers.BooleanField(help_text="Some count is missing: totals are provisional.")
     missing = GameMissingSerializer(many=True)
     next_dealer = serializers.CharField(allow_null=True)
+    next_hand_number = serializers.IntegerField(
+        help_text="The number the next hand will be stored under: send it as the new hand's `for_hand`."
+    )
     settlement = GameSettlementSerializer(allow_null=True, help_text="Žolíky only, once no count is missing.")
+    share_url = serializers.CharField(
+        help_text="The link to watch the score sheet, at the address other phones reach (the page's QR code)."
+    )
+    chart_line = GameChartLineSerializer(
+        allow_null=True,
+        help_text="The line the running totals head for on the chart of the evening (Žolíky's elimination "
+        "limit, the gin and Carousel target); null when the family or an open evening has none.",
+    )
 
 
 class GameCreatedSerializer(GameSerializer):
@@ -271,6 +302,8 @@ def _hand(row: SheetRow | None, hand: Hand, players: tuple[str, ...]) -> dict[st
         "missing": [str(n) for n in hand.outcome.get("missing") or []]
         if isinstance(hand.outcome, dict)
         else [],
+        "kind": row.kind.kind if row and row.kind else None,
+        "ended_by": row.kind.player if row and row.kind else None,
         "created_at": hand.created_at,
         "updated_at": hand.updated_at,
     }
@@ -322,11 +355,14 @@ def _game_body(request: Request, game: Game, sheet: Sheet | None = None) -> dict
         "incomplete": sheet.incomplete,
         "missing": [m.as_dict() for m in state.missing] if state else [],
         "next_dealer": sheet.next_dealer,
+        "next_hand_number": game.next_hand_number,
         "settlement": (
             state.settlement.as_dict()
             if state and state.settlement is not None and not sheet.incomplete
             else None
         ),
+        "share_url": absolute_url(request, reverse("games:detail", kwargs={"public_id": game.public_id})),
+        "chart_line": chart_line_data(sheet),
     }
     return dict(GameSerializer(body).data)
 
@@ -568,7 +604,24 @@ GAME_EXAMPLE: dict[str, Any] = {
 }
 
 
+def _unchanged(request: Request, tag: str) -> bool:
+    wanted = request.headers.get("If-None-Match", "")
+    return tag in (t.strip().removeprefix("W/") for t in wanted.split(","))
+
+
 class GameDetail(APIView):
+    # A scoreboard polls this with If-None-Match. Its 304 costs the game's row, one query;
+    # counting it against the throttles would cost a dozen more (the counts are shared in the
+    # database), so an unchanged game is answered before them and only a 200 is counted.
+    found: Game | None = None
+
+    def check_throttles(self, request: Request) -> None:
+        if request.method in ("GET", "HEAD") and request.headers.get("If-None-Match"):
+            self.found = _game(self.kwargs["public_id"])
+            if _unchanged(request, _game_etag(self.found)):
+                return
+        super().check_throttles(request)
+
     @extend_schema(
         operation_id="games_retrieve",
         summary="A game and its score sheet",
@@ -586,10 +639,9 @@ class GameDetail(APIView):
         ],
     )
     def get(self, request: Request, public_id: str) -> Response:
-        game = _game(public_id)
+        game = self.found or _game(public_id)
         tag = _game_etag(game)
-        wanted = request.headers.get("If-None-Match", "")
-        if tag in (t.strip().removeprefix("W/") for t in wanted.split(",")):
+        if _unchanged(request, tag):
             response = Response(status=304)
         else:
             response = _game_response(request, game)
@@ -651,10 +703,17 @@ OUTCOME_EXAMPLES = [
 ]
 
 
-def _outcome(request: Request) -> dict[str, Any]:
+def _outcome(request: Request, game: Game) -> dict[str, Any]:
+    """The posted outcome. It must say how the hand ended: a role that may name nobody
+    (Carousel's ``knocker``/``out``, Rummikub's ``winner``) is given, ``null`` for nobody,
+    unless another role names a player — an absent one is refused (``missing_field``), never
+    read as nobody (docs/design/table.md, "Hand form and new game")."""
     data = request.data
     if not isinstance(data, dict):
         raise serializers.ValidationError({"non_field_errors": [_("The hand must be a JSON object.")]})
+    open_roles = unstated_roles(family_info(game.family), data)
+    if open_roles:
+        raise ScoringError("missing_field", field=open_roles[0])
     return dict(data)
 
 
@@ -678,8 +737,16 @@ class HandList(APIView):
         operation_id="games_hands_create",
         summary="Record the next hand",
         description="The body is the hand's scoring outcome, keyed by the players' names, as the hand form "
-        "builds it (one shape per family; see the examples and /engine/). With an Idempotency-Key a "
-        "resend records nothing again and answers 200 with the hand recorded the first time.",
+        "builds it (one shape per family; see the examples and /engine/). It says how the hand ended: a "
+        "role that may name nobody (Carousel's `knocker` and `out`, Rummikub's `winner`) is given, `null` "
+        "for nobody, unless another role names a player; left out, it is refused (400 `missing_field`). "
+        "With an Idempotency-Key a resend records nothing again and answers 200 with the hand recorded "
+        "the first time. An optional "
+        "`for_hand` member next to the outcome is the game's `next_hand_number` when the client drew its "
+        "form: if another client recorded a hand since, nothing is recorded and the answer is 409 "
+        "`hand_taken`, naming that hand (`hand`: its row on the sheet, `number`) with it in `current` and "
+        "its `etag` (replace it with a PUT and If-Match, or post again with `for_hand` set to "
+        "`next_hand_number`).",
         request=OpenApiTypes.OBJECT,
         parameters=[IDEMPOTENCY_KEY],
         examples=OUTCOME_EXAMPLES,
@@ -688,19 +755,56 @@ class HandList(APIView):
             200: OpenApiResponse(
                 GameHandSerializer, description="A resend: the hand recorded the first time."
             ),
-            **problems(400, 401, 403, 404),
+            **problems(400, 401, 403, 404, 409),
         },
     )
     def post(self, request: Request, public_id: str) -> Response:
         game = _writable(request, public_id)
         key = idempotency_key(request)
-        saved = hand_record(game=game, outcome=_outcome(request), request_id=key, user=request.user)
+        outcome = _outcome(request, game)
+        for_hand = _for_hand(outcome.pop("for_hand", None))
+        try:
+            saved = hand_record(
+                game=game, outcome=outcome, request_id=key, user=request.user, for_hand=for_hand
+            )
+        except ServiceError as error:
+            if error.code != "hand_taken":
+                raise
+            raise _hand_taken(game, error) from None
         game = _fresh(game)
         body = _hand_body(game, saved.hand)
         response = Response(body, status=status.HTTP_201_CREATED if saved.created else status.HTTP_200_OK)
         response["ETag"] = etag("hand", saved.hand.pk, body["version"])
         response["Location"] = f"/api/v1/games/{game.public_id}/hands/{saved.hand.number}/"
         return response
+
+
+def _for_hand(value: object) -> int | None:
+    """The body's ``for_hand``: the game's ``next_hand_number`` when the client drew its form."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ID:
+        raise serializers.ValidationError({"for_hand": [_("A hand number (the game's next_hand_number).")]})
+    return value
+
+
+def _hand_taken(game: Game, error: ServiceError) -> ApiError:
+    """409: another client recorded a hand in the place this one was meant for; the body names
+    it (``hand``: its row on the sheet, ``number``) and holds it in ``current`` with its ``etag``
+    (to replace it with a PUT and If-Match, or post again with the new ``for_hand``)."""
+    game = _fresh(game)
+    number = error.params.get("number")
+    taken = Hand.objects.filter(game=game, number=number).first() if isinstance(number, int) else None
+    return ApiError(
+        status_code=409,
+        code="hand_taken",
+        message=error_message(error),
+        hand=error.params.get("hand"),
+        number=number,
+        next_hand_number=game.next_hand_number,
+        current=_hand_body(game, taken) if taken is not None else None,
+        etag=_hand_etag(taken) if taken is not None else None,
+    )
 
 
 class HandDetail(APIView):
@@ -732,7 +836,7 @@ class HandDetail(APIView):
         game = _writable(request, public_id)
         hand = _find_hand(game, number)
         if_match(request, current=_hand_etag(hand), body=_hand_body(game, hand))
-        outcome = _outcome(request)
+        outcome = _outcome(request, game)
         try:
             saved = hand_edit(hand=hand, outcome=outcome, version=hand.version, user=request.user)
         except StaleEdit:
@@ -839,11 +943,50 @@ class UndoView(APIView):
         return Response(body, status=status.HTTP_201_CREATED)
 
 
+class GameRematchView(APIView):
+    @extend_schema(
+        operation_id="games_rematch",
+        summary="Start a rematch",
+        description="Starts the next game at the same table: the same players, family, house rules and "
+        "hand limit, in the same club, the first dealer the seat after the old game's first dealer. "
+        "Allowed to whoever could start the game anew: a club's scorekeepers and organisers, a "
+        "private game's owner, or (for a game started without an account) the browser session "
+        "holding its edit link; not to a bearer of the edit link. With an Idempotency-Key, a "
+        "resend answers with the game the first request started.",
+        request=None,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={201: GameCreatedSerializer, **problems(400, 401, 403, 404)},
+    )
+    def post(self, request: Request, public_id: str) -> Response:
+        game = _game(public_id)
+        if isinstance(request.auth, GameLink):
+            raise exceptions.PermissionDenied(_("A game's edit link cannot start other games."))
+        anonymous_session = not request.user.is_authenticated and request.auth is None
+        if not can_rematch(request=request._request, game=game):
+            if anonymous_session:
+                raise exceptions.NotAuthenticated()
+            raise exceptions.PermissionDenied(
+                _("Only its owner, or its club's scorekeepers, can start a rematch of this game.")
+            )
+        if anonymous_session:
+            authentication.SessionAuthentication().enforce_csrf(request)
+        key = idempotency_key(request)
+        new = _fresh(game_rematch(game=game, user=request.user, request_id=key))
+        if anonymous_session:
+            grant_edit(request=request._request, game=new, started=True)
+        body = {**_game_body(request, new), "edit_url": edit_url(new)}
+        response = Response(body, status=status.HTTP_201_CREATED)
+        response["ETag"] = _game_etag(new)
+        response["Location"] = f"/api/v1/games/{new.public_id}/"
+        return response
+
+
 urlpatterns: list[URLPattern] = [
     path("games/", GameListCreate.as_view(), name="games"),
     path("games/<str:public_id>/", GameDetail.as_view(), name="game"),
     path("games/<str:public_id>/end/", GameEndView.as_view(), name="game-end"),
     path("games/<str:public_id>/reopen/", GameReopenView.as_view(), name="game-reopen"),
+    path("games/<str:public_id>/rematch/", GameRematchView.as_view(), name="game-rematch"),
     path("games/<str:public_id>/hands/", HandList.as_view(), name="game-hands"),
     path("games/<str:public_id>/hands/<int:number>/", HandDetail.as_view(), name="game-hand"),
     path("games/<str:public_id>/history/", HistoryList.as_view(), name="game-history"),

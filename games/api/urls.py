@@ -1,3 +1,10 @@
-from games.api import clubs, engine, games, tokens
+from games.api import arrange, clubs, engine, games, rules, tokens
 
-urlpatterns = [*games.urlpatterns, *engine.urlpatterns, *clubs.urlpatterns, *tokens.urlpatterns]
+urlpatterns = [
+    *games.urlpatterns,
+    *rules.urlpatterns,
+    *arrange.urlpatterns,
+    *engine.urlpatterns,
+    *clubs.urlpatterns,
+    *tokens.urlpatterns,
+]

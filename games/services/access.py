@@ -137,6 +137,21 @@ def can_renew_link(*, request: HttpRequest, game: Game, role: str | None = None)
     return _club_allows(request, game, role, Role.ORGANISER)
 
 
+def can_rematch(*, request: HttpRequest, game: Game, role: str | None = None, known: bool = False) -> bool:
+    """May start a rematch of the game (the same players in a new game): whoever could start
+    it anew. A club's game: the club's scorekeepers and organisers (a game in the club's name);
+    a private game: its owner; a game started without an account: a browser holding its edit
+    link. ``role``: the user's role in the game's club, if the caller knows it already (then
+    ``known``: None means none)."""
+    if game.club_id is not None:
+        if known:
+            return request.user.is_authenticated and role_allows(role, Role.SCOREKEEPER)
+        return _club_allows(request, game, role, Role.SCOREKEEPER)
+    if game.owner_id is not None:
+        return _is_owner(request, game)
+    return holds_link(request=request, game=game)
+
+
 def token_matches(*, game: Game, token: str) -> bool:
     return secrets.compare_digest(game.edit_token.encode(), token.encode())
 

@@ -12,7 +12,7 @@ from django.db import transaction
 
 from games.engine.errors import EngineError
 from games.engine.rules import OPTIONS, rule_set
-from games.models import Change, Club, Game, Seat, new_edit_token
+from games.models import Change, Club, Game, Player, Seat, new_edit_token
 from games.names import name_key
 from scoring.game import start
 
@@ -164,3 +164,61 @@ def edit_link_renew(
             user=user if user is not None and user.is_authenticated else None,
             request_id=request_id,
         )
+
+
+def current_player(player: Player) -> Player:
+    """The player a merged one now lives on (merges may chain)."""
+    seen = {player.pk}
+    while player.merged_into_id is not None and player.merged_into_id not in seen:
+        assert player.merged_into is not None
+        player = player.merged_into
+        seen.add(player.pk)
+    return player
+
+
+def game_rematch(
+    *,
+    game: Game,
+    user: User | AnonymousUser | None,
+    request_id: uuid.UUID | None = None,
+) -> Game:
+    """Start the next game at the same table: the same players (the same roster players, so
+    their club or private statistics go on), the same family and house rules and hand limit,
+    in the same club, never for the old game's event. The deal moves on: the first dealer is
+    the seat after the old game's first dealer. Owned by ``user`` when logged in (like a game
+    started anew), else by nobody (the browser keeps the edit link). A resend with the same
+    ``request_id`` returns the game it started and starts nothing. Whether ``user`` may do it
+    is the caller's check (``access.can_rematch``)."""
+    with transaction.atomic():
+        locked = Game.objects.select_for_update().get(pk=game.pk)
+        if request_id is not None:
+            again = Game.objects.filter(rematch_of=locked, request_id=request_id).first()
+            if again is not None:
+                return again
+        seats = list(
+            Seat.objects.filter(game=locked).select_related("player__merged_into").order_by("position")
+        )
+        rules = rule_set(locked.family, locked.options)
+        new = Game.objects.create(
+            family=locked.family,
+            options={name: value for name, value in rules.options.items()},
+            owner=user if user is not None and user.is_authenticated else None,
+            first_dealer=(locked.first_dealer + 1) % len(seats) if seats else 0,
+            club=locked.club,
+            hand_limit=locked.hand_limit,
+            rematch_of=locked,
+            request_id=request_id,
+        )
+        # Each under his current name (renamed, or merged into another player since).
+        people = [current_player(seat.player) for seat in seats]
+        names = [player.name for player in people]
+        if len({name_key(name) for name in names}) < len(names):
+            # Two seats' players were merged since, or renamed alike: keep them as they sat.
+            people = [seat.player for seat in seats]
+            names = [seat.name for seat in seats]
+        new_seats = Seat.objects.bulk_create(
+            Seat(game=new, position=i, name=name, player=player)
+            for i, (name, player) in enumerate(zip(names, people, strict=True))
+        )
+        store_derived(new, new_seats, [], score(new, new_seats, []))
+    return new

@@ -151,9 +151,36 @@ def _check(state: GameState) -> GameState:
     return state
 
 
-def hand_record(*, game: Game, outcome: Outcome, request_id: uuid.UUID | None, user: Actor) -> Recorded:
+def hand_taken(*, game: Game, for_hand: int) -> tuple[Hand, int] | None:
+    """The hand that took the place a new-hand form was drawn for (``for_hand``: the game's
+    ``next_hand_number`` then) and its place on the sheet, or None if the place is free.
+
+    Hands recorded since the form was drawn have numbers ``>= for_hand``; the first of them
+    still present took the place. If every such hand was deleted since, the place is free
+    again: the new hand takes the place the form showed (and gets the next number)."""
+    if game.next_hand_number <= for_hand:
+        return None
+    taken = Hand.objects.filter(game=game, number__gte=for_hand).order_by("number").first()
+    if taken is None:
+        return None
+    return taken, _ordinal(game, taken.number)
+
+
+def hand_record(
+    *,
+    game: Game,
+    outcome: Outcome,
+    request_id: uuid.UUID | None,
+    user: Actor,
+    for_hand: int | None = None,
+) -> Recorded:
     """Add the next hand. Returns (hand, created, sheet): a resend with the same
-    ``request_id`` returns the hand it recorded the first time and changes nothing."""
+    ``request_id`` returns the hand it recorded the first time and changes nothing.
+
+    ``for_hand``: the game's ``next_hand_number`` when the form was drawn. If another phone
+    recorded a hand since (see :func:`hand_taken`), nothing is recorded and ServiceError
+    ``hand_taken`` names that hand (``hand``: its place on the sheet, ``number``, ``version``);
+    a resend is still answered with the hand it recorded, whatever its ``for_hand``."""
     if request_id is not None:
         existing = Hand.objects.filter(game=game, request_id=request_id).first()
         if existing is not None:
@@ -170,6 +197,16 @@ def hand_record(*, game: Game, outcome: Outcome, request_id: uuid.UUID | None, u
                     raise ServiceError("resent_deleted", "this hand was recorded and has been deleted since")
             if locked.ended:
                 raise ServiceError("game_ended", "the game was ended; reopen it to record more hands")
+            taken = hand_taken(game=locked, for_hand=for_hand) if for_hand is not None else None
+            if taken is not None:
+                other, ordinal = taken
+                raise ServiceError(
+                    "hand_taken",
+                    f"hand {ordinal} was just recorded on another phone",
+                    hand=ordinal,
+                    number=other.number,
+                    version=other.version,
+                )
             stored = dict(outcome)
             hands = list(locked.hands.all())
             _check_counts(stored, (), ordinal=len(hands) + 1)

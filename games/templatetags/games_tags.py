@@ -7,16 +7,17 @@ from collections.abc import Mapping
 from django import template
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.html import escape, format_html
+from django.utils.html import conditional_escape, escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from games import families
+from games import card_names, families
 from games.engine import notation
-from games.engine.cards import RANKS, SUITS, Card
+from games.engine.cards import COLOUR_LETTERS, RANKS, SUITS, Card
 from games.engine.errors import EngineError
 from games.engine.rules import RuleSet
+from games.hand_kinds import kind_label
 from games.messages import error_message
 from games.models import Change, Membership
 from games.sheet import Sheet, marks_only
@@ -57,23 +58,42 @@ def error_text(error: EngineError) -> str:
     return error_message(error)
 
 
-SUIT_CSS = ("suit-black", "suit-red", "suit-red", "suit-black")
-TILE_CSS = ("tile-black", "tile-blue", "tile-red", "tile-yellow")
-
-
 @register.filter
 def picker_rows(rules: RuleSet) -> list[dict[str, object]]:
-    """Rows of the card (or tile) picker: one per suit or colour, every rank."""
+    """Rows of the card (or tile) picker: one per suit or colour, every rank. A tile shows its
+    colour letter as well as its colour; every key is named for screen readers ("red 7",
+    "king of hearts"; games/card_names.py)."""
     rows: list[dict[str, object]] = []
     for suit in SUITS:
         keys = []
         for rank in RANKS:
             card = Card(rank, suit)
             code = notation.code(card, rules)
-            label = str(rank) if rules.tiles else notation.display(card, rules)
-            keys.append({"code": code, "label": label, "aria": notation.display(card, rules)})
-        rows.append({"css": (TILE_CSS if rules.tiles else SUIT_CSS)[suit], "keys": keys})
+            label = str(rank) if rules.tiles else card_names.face(card, rules)
+            letter = COLOUR_LETTERS[suit] if rules.tiles else ""
+            aria = card_names.spoken_name(card, rules)
+            keys.append({"code": code, "label": label, "letter": letter, "aria": aria})
+        css = card_names.TILE_CSS if rules.tiles else card_names.CARD_CSS
+        rows.append({"css": css[suit], "keys": keys})
     return rows
+
+
+@register.filter
+def cards(text: object, rules: RuleSet) -> SafeString | str:
+    """Typed cards (``KH 5S``, melds split by ``|``) drawn as K♥ 5♠ chips with spoken names;
+    anything else as it is."""
+    return card_names.render_text(text, rules)
+
+
+@register.filter
+def rules_of(game: object) -> RuleSet | None:
+    """A game's rule set (for the ``cards`` filter); None when its options no longer read."""
+    from games.sheet import game_rules
+
+    try:
+        return game_rules(game=game)  # type: ignore[arg-type]
+    except EngineError:
+        return None
 
 
 # The card picker as drawn, per rules and language: it shows nothing else (no game, no token).
@@ -93,10 +113,15 @@ def picker(rules: RuleSet) -> SafeString:
 
 
 @register.filter
-def outcome_summary(outcome: Mapping[str, object] | None) -> str:
-    """A one-line reading of a stored outcome for the history page."""
+def outcome_summary(outcome: Mapping[str, object] | None, rules: RuleSet | None = None) -> SafeString:
+    """A one-line reading of a stored outcome for the history page; with the game's ``rules``,
+    cards typed as counts or melds are drawn as cards (K♥ 5♠)."""
     if not outcome:
-        return "—"
+        return mark_safe("—")
+
+    def shown(value: object) -> str:
+        return conditional_escape(card_names.render_text(value, rules) if rules is not None else str(value))
+
     parts: list[str] = []
     roles = {
         "closer": _("%(name)s closed"),
@@ -107,19 +132,26 @@ def outcome_summary(outcome: Mapping[str, object] | None) -> str:
     for key, text in roles.items():
         name = outcome.get(key)
         if isinstance(name, str) and name:
-            parts.append(text % {"name": name})
+            parts.append(escape(text % {"name": name}))
     if outcome.get("from_hand"):
-        parts.append(_("from hand"))
+        parts.append(escape(_("from hand")))
     if outcome.get("gin"):
-        parts.append(_("gin"))
+        parts.append(escape(_("gin")))
     for key in ("left", "deadwood", "hands"):
         counts = outcome.get(key)
         if isinstance(counts, Mapping):
-            parts.extend(f"{name} {value}" for name, value in counts.items())
+            parts.extend(f"{escape(name)} {shown(value)}" for name, value in counts.items())
+    melds = outcome.get("melds")
+    if isinstance(melds, str) and melds:
+        parts.append(f"{escape(_('melds'))} {shown(melds)}")
+    laid = outcome.get("laid")
+    if isinstance(laid, Mapping):
+        label = escape(_("laid down"))
+        parts.extend(f"{escape(name)} {label} {shown(value)}" for name, value in laid.items())
     missing = outcome.get("missing")
     if isinstance(missing, list):
-        parts.extend(_("%(name)s: count missing") % {"name": name} for name in missing)
-    return "; ".join(parts)
+        parts.extend(escape(_("%(name)s: count missing") % {"name": name}) for name in missing)
+    return mark_safe("; ".join(parts))  # every part escaped
 
 
 @register.filter(name="marks_only")
@@ -178,5 +210,8 @@ def sheet_rows(sheet: Sheet, editable: bool) -> SafeString:
                 row.points, row.totals, row.missing, row.provisional, strict=True
             )
         )
+        kind = kind_label(row.kind)
+        if kind:
+            head += f'<span class="kind">{escape(kind)}</span>'
         rows.append(f'<tr><th scope="row">{head}</th>{cells}</tr>')
     return mark_safe("\n".join(rows))  # numbers, and the escaped head

@@ -8,14 +8,19 @@
     button.hidden = false;
     button.addEventListener("click", function () {
       var url = field.value;
-      if (navigator.share) {
-        navigator.share({ title: document.title, url: url }).catch(function () {});
-      } else if (navigator.clipboard) {
+      var copy = function () {
+        if (!navigator.clipboard) { field.select(); return; }
         navigator.clipboard.writeText(url).then(function () {
           button.textContent = button.dataset.done;
+        }, function () { field.select(); });
+      };
+      if (navigator.share) {
+        // data-share-title tells the links of one page apart ("Watch" / "Record hands").
+        navigator.share({ title: button.dataset.shareTitle || document.title, url: url }).catch(function (error) {
+          if (error && error.name !== "AbortError") { copy(); }  // refused, not cancelled
         });
       } else {
-        field.select();
+        copy();
       }
     });
   });

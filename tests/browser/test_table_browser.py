@@ -87,6 +87,7 @@ def test_zoliky_evening_from_start_to_settlement(table_phone: Any, live_server: 
     assert no_horizontal_scroll(page)
     correct_first_hand(page, "points_1", "33", ["7", "32", "50"])
     page.get_by_role("button", name="End the game now").click()
+    page.get_by_role("button", name="Yes, end the game").click()  # asked first
     expect(page).to_have_url(re.compile(r"/settlement/$"))
     expect(page.locator("table.settlement tbody tr")).to_have_count(3)
     expect(page.locator(".payments li").first).to_contain_text("pays")
@@ -158,16 +159,19 @@ def test_recording_works_without_javascript(browser: Any, live_server: Any) -> N
     context.close()
 
 
-def test_a_save_on_lost_wifi_says_so_and_the_retry_records_once(table_phone: Any, live_server: Any) -> None:
+def test_a_save_on_lost_wifi_waits_on_the_phone_and_is_recorded_once(
+    table_phone: Any, live_server: Any
+) -> None:
+    # More in tests/browser/test_offline_browser.py (static/js/offline.js).
     page = table_phone
     start_game(page, live_server.url, "rummikub", ["Anna", "Piotr"])
     page.locator("input[name=winner][value='Anna']").check()
     page.locator("input[name=points_1]").fill("9")
     page.context.set_offline(True)
     page.locator("button.save").click()
-    expect(page.locator(".offline")).to_be_visible()
+    expect(page.locator("#offline-queue")).to_have_text("1 hand waiting to be sent")
+    expect(page.locator(".offline")).to_be_hidden()
     page.context.set_offline(False)
-    page.locator("button.save").click()
     expect(page.locator(".totals .total")).to_have_text(["9", "−9"])
-    expect(page.locator(".offline")).to_have_count(1)
+    expect(page.locator("#offline-queue")).to_be_hidden()
     assert Hand.objects.count() == 1

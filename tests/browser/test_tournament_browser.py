@@ -104,6 +104,8 @@ def play_table(phone: Any, link: str, table: int, number: int, language: str) ->
     phone.locator(f"input[name=winner][value='{names[0]}']").check()
     for i, left in ((1, "5"), (2, "10"), (3, "15")):
         phone.locator(f"input[name=points_{i}]").fill(left)
+    # The round is one hand: the form says, before it is saved, that this hand ends the game.
+    expect(phone.locator("#hand-ending .ends-game")).to_be_visible()
     phone.locator("button.save").click()
     expect(phone.locator(".totals .total")).to_have_text(["30", "−5", "−10", "−15"])
     expect(phone.locator("a[href$='/hands/1/']")).to_have_count(1)  # on the sheet

@@ -421,7 +421,7 @@ def finished_game(club: Club, keeper: User) -> Game:
         {"request_id": str(uuid.uuid4()), "closer": "Ann", "points_1": "23", "points_2": "45"},
     )
     assert response.status_code == 302
-    response = client.post(f"/g/{game.public_id}/end/", {"ended": "1"})
+    response = client.post(f"/g/{game.public_id}/end/", {"ended": "1", "confirm": "1"})
     assert response.status_code == 302 and response["Location"] == f"/g/{game.public_id}/settlement/"
     return game
 

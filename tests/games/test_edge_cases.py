@@ -157,7 +157,10 @@ def test_undoing_the_hand_that_eliminated_a_player_brings_him_back_with_his_coun
     client, game = zoliky_with_bob_out()
     added = Change.objects.filter(action="added").order_by("id").first()
     assert added is not None
-    response = client.post(f"/g/{game.public_id}/history/{added.pk}/undo/", follow=True)
+    # Hand 2 came after it: the undo asks first, then undoes.
+    asked = client.post(f"/g/{game.public_id}/history/{added.pk}/undo/")
+    assert "Undo this change?" in text(asked) and len(outcomes(game)) == 2
+    response = client.post(f"/g/{game.public_id}/history/{added.pk}/undo/", {"confirm": "1"}, follow=True)
     assert alerts(response) == []
     assert "Change undone." in text(response)
     assert totals(client, game) == ["−10", "0", "7"]
@@ -188,7 +191,9 @@ def test_a_hand_after_the_game_is_over_is_refused(
 ) -> None:
     game = GameFactory.create(family=family, players=players)
     client = editor(game)
-    assert client.post(f"/g/{game.public_id}/hands/", finishing).status_code == 302
+    # The finishing hand says it ends the game before it is saved; confirmed, it is saved.
+    assert client.post(f"/g/{game.public_id}/hands/", finishing).status_code == 200
+    assert client.post(f"/g/{game.public_id}/hands/", {**finishing, "confirm_end": "1"}).status_code == 302
     response = client.post(f"/g/{game.public_id}/hands/", {"request_id": str(uuid.uuid4()), **later})
     assert response.status_code == 200
     assert message in alerts(response)
@@ -200,7 +205,7 @@ def test_a_hand_after_the_evening_was_ended_is_refused_until_reopened() -> None:
     client = editor(game)
     stale_phone = editor(game)
     client.post(f"/g/{game.public_id}/hands/", {"knocker": "Ann", "points_0": "3", "points_1": "20"})
-    client.post(f"/g/{game.public_id}/end/", {"ended": "1"})
+    client.post(f"/g/{game.public_id}/end/", {"ended": "1", "confirm": "1"})
     hand = {"request_id": str(uuid.uuid4()), "knocker": "Bob", "points_0": "30", "points_1": "2"}
     response = stale_phone.post(f"/g/{game.public_id}/hands/", hand, HTTP_HX_REQUEST="true")
     assert response.status_code == 200

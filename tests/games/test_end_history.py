@@ -53,7 +53,8 @@ def test_ending_shows_in_the_history_and_undo_reopens_then_ends_again() -> None:
     client.force_login(owner)
     data = {"request_id": str(uuid.uuid4()), "winner": "Ann", "points_1": "12"}
     assert client.post(f"/g/{game.public_id}/hands/", data).status_code == 302
-    response = client.post(f"/g/{game.public_id}/end/", {"ended": "1", "request_id": str(uuid.uuid4())})
+    data = {"ended": "1", "confirm": "1", "request_id": str(uuid.uuid4())}
+    response = client.post(f"/g/{game.public_id}/end/", data)
     assert response.status_code == 302
     assert ended(game) and finished(game)
     [end] = Change.objects.filter(game=game, action=Change.Action.ENDED)
@@ -95,7 +96,7 @@ def test_a_resent_end_is_recorded_once_even_after_a_reopening() -> None:
 def test_a_resent_end_form_changes_nothing() -> None:
     game = rummikub()
     client = owner_of(game)
-    form = {"ended": "1", "request_id": str(uuid.uuid4())}
+    form = {"ended": "1", "confirm": "1", "request_id": str(uuid.uuid4())}
     assert client.post(f"/g/{game.public_id}/end/", form).status_code == 302
     assert client.post(f"/g/{game.public_id}/end/", {"ended": "0"}).status_code == 302
     assert client.post(f"/g/{game.public_id}/end/", form).status_code == 302
@@ -158,5 +159,5 @@ def test_a_damaged_request_id_on_the_end_form_is_a_bad_request() -> None:
     client = owner_of(game)
     response = client.post(f"/g/{game.public_id}/end/", {"ended": "1", "request_id": "not-a-uuid"})
     assert response.status_code == 400 and not ended(game)
-    assert client.post(f"/g/{game.public_id}/end/", {"ended": "1"}).status_code == 302
+    assert client.post(f"/g/{game.public_id}/end/", {"ended": "1", "confirm": "1"}).status_code == 302
     assert ended(game)

@@ -109,7 +109,7 @@ def test_fixing_a_wrong_elimination_through_the_pages() -> None:
     assert history.count("Undo this change") == 4 + 4  # four recordings, the correction, three fills
     # Undo the fill of hand 3 in the history: that hand misses Bob's count again.
     fill_3 = Change.objects.filter(game=game, hand_number=3).latest("id")
-    response = client.post(f"/g/{game.public_id}/history/{fill_3.pk}/undo/", follow=True)
+    response = client.post(f"/g/{game.public_id}/history/{fill_3.pk}/undo/", {"confirm": "1"}, follow=True)
     assert "Change undone." in page(response)
     assert "Bob's count missing in hand 3" in page(client.get(f"/g/{game.public_id}/"))
 

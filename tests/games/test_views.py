@@ -75,7 +75,7 @@ def test_htmx_save_answers_with_the_new_totals_and_a_fresh_form() -> None:
     )
     html = response.content.decode()
     assert response.status_code == 200
-    assert html.lstrip().startswith('<div id="game-body">')
+    assert html.lstrip().startswith('<div id="game-body"')
     assert "<html" not in html
     assert re.findall(r'<span class="total">([^<]+)</span>', html) == ["20", "−20"]
     assert "Hand 2" in html
@@ -238,7 +238,7 @@ def test_zoliky_evening_ends_on_the_settlement_page() -> None:
     game = GameFactory.create(family="zoliky", options={"elimination": 0}, players=["Ann", "Bob", "Cid"])
     client = editor(game)
     client.post(f"/g/{game.public_id}/hands/", {"closer": "Ann", "points_1": "286", "points_2": "45"})
-    response = client.post(f"/g/{game.public_id}/end/", {"ended": "1"})
+    response = client.post(f"/g/{game.public_id}/end/", {"ended": "1", "confirm": "1"})
     assert response["Location"] == f"/g/{game.public_id}/settlement/"
     html = client.get(response["Location"]).content.decode()
     # Crowns: Ann -10 -> -1, Bob 286 -> 29, Cid 45 -> 5 (rounded half up).

@@ -1,26 +1,10 @@
 """Print the addresses that phones on the same network can open."""
 
-import socket
-import subprocess
 from typing import Any
 
 from django.core.management.base import BaseCommand
 
-
-def lan_addresses() -> list[str]:
-    """IPv4 addresses of this machine other than loopback, without sending any traffic."""
-    found: set[str] = set()
-    try:
-        out = subprocess.run(["hostname", "-I"], capture_output=True, text=True, timeout=5, check=False)
-        found.update(a for a in out.stdout.split() if "." in a)
-    except (OSError, subprocess.SubprocessError):
-        pass
-    try:
-        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            found.add(str(info[4][0]))
-    except OSError:
-        pass
-    return sorted(a for a in found if not a.startswith("127."))
+from games.links import lan_addresses
 
 
 class Command(BaseCommand):
@@ -28,10 +12,22 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--port", default="8000")
+        parser.add_argument(
+            "--first-url",
+            action="store_true",
+            help="Print only the first LAN address as a URL (nothing if there is none), for LAN_URL.",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         port = options["port"]
+        found = lan_addresses()
+        if options["first_url"]:
+            if found:
+                self.stdout.write(f"http://{found[0]}:{port}")
+            return
         self.stdout.write("The site is served on all interfaces. Open it at:")
         self.stdout.write(f"  this computer:   http://localhost:{port}/")
-        for address in lan_addresses():
+        for address in found:
             self.stdout.write(f"  phones on Wi-Fi: http://{address}:{port}/")
+        if found:
+            self.stdout.write("Shared links and QR codes use the first Wi-Fi address.")

@@ -1,0 +1,94 @@
+"""A game's rules as its rules page shows them (games/rules_views.py): the house rules in force,
+how a hand is scored under them, and the family's example hand scored under them. Read by anyone
+with the game's address, like the game; texts in the request's language."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404
+from django.urls import URLPattern, path
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api.common import problems
+from games.engine.errors import EngineError
+from games.rules_text import HOW_SCORED, shown_rules, worked_example
+from games.selectors.games import game_by_public_id
+from games.sheet import game_rules
+
+
+class RuleSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField(help_text="The option's name (see /engine/ and the game's `options`).")
+    label = serializers.CharField(help_text="What the page calls it, in the request's language.")  # type: ignore[assignment]
+    value = serializers.JSONField(help_text="The value in force.")
+    usual = serializers.JSONField(help_text="The family's usual value.")
+    changed = serializers.BooleanField(help_text="A house rule: differs from the usual value.")
+
+
+class ExampleRowSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField()
+    held = serializers.CharField(
+        help_text="The cards or tiles he held, as displayed; empty for points given."
+    )
+    count = serializers.IntegerField(allow_null=True, help_text="What they are worth.")
+    points = serializers.IntegerField(help_text="What he scored in the hand.")
+
+
+class ExampleSerializer(serializers.Serializer[Any]):
+    said = serializers.CharField(help_text="What happened in the hand, in words.")
+    rows = ExampleRowSerializer(many=True)
+
+
+class GameRulesSerializer(serializers.Serializer[Any]):
+    family = serializers.CharField()
+    hand_limit = serializers.IntegerField(
+        help_text="The game ends after this many hands at the latest; 0: none."
+    )
+    rules = RuleSerializer(many=True)
+    how = serializers.ListField(
+        child=serializers.CharField(), help_text="How a hand is scored, sentence by sentence."
+    )
+    example = ExampleSerializer(
+        allow_null=True, help_text="Null when the house rules cannot play the example."
+    )
+
+
+class GameRulesView(APIView):
+    @extend_schema(
+        operation_id="games_rules",
+        summary="A game's rules, with a worked example",
+        description="The house rules in force (with the family's usual values), how a hand is scored "
+        "under them, and the family's example hand scored by the real scoring under them. Texts are "
+        "in the request's language (Accept-Language).",
+        responses={200: GameRulesSerializer, **problems(404)},
+    )
+    def get(self, request: Request, public_id: str) -> Response:
+        game = game_by_public_id(public_id=public_id)
+        if game is None:
+            raise Http404
+        rules = game_rules(game=game)
+        try:
+            said, rows = worked_example(rules)
+            example: dict[str, Any] | None = {"said": said, "rows": [row.__dict__ for row in rows]}
+        except EngineError:
+            example = None
+        body = {
+            "family": game.family,
+            "hand_limit": game.hand_limit,
+            "rules": [
+                {"name": r.name, "label": r.label, "value": r.raw, "usual": r.usual, "changed": r.changed}
+                for r in shown_rules(rules)
+            ],
+            "how": HOW_SCORED[game.family](rules.options),
+            "example": example,
+        }
+        return Response(GameRulesSerializer(body).data)
+
+
+urlpatterns: list[URLPattern] = [
+    path("games/<str:public_id>/rules/", GameRulesView.as_view(), name="game-rules"),
+]

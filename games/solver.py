@@ -1,0 +1,123 @@
+"""Arrange a hand at the table: the engine's best arrangement and what it means under the game's
+house rules (may the hand knock, may it open), for the arrange page and its API.
+
+Nothing here is stored. Which questions are asked follows the rule set's options, not the
+family's name: a rule set with ``knock_limit`` asks "may this hand knock?", one with
+``opening_points`` asks "may this hand open, and with which melds?" (``CHECKS``).
+See docs/design/table.md, "Arrange a hand".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from games.engine.arrange import Arrangement, arrange
+from games.engine.cards import Card
+from games.engine.errors import EngineError
+from games.engine.gin import knock_check
+from games.engine.melds import Meld
+from games.engine.notation import parse_hand
+from games.engine.opening import best_opening
+from games.engine.rules import RuleSet
+
+# The solver's work grows fast with the hand: a hand holds at most 14 cards (13 dealt and one
+# drawn), a Rummikub rack may grow longer (the same bounds as the API's engine resources).
+MAX_CARDS = 14
+MAX_TILES = 24
+MAX_TEXT = 500
+
+
+@dataclass(frozen=True)
+class Knock:
+    """May the hand knock: its deadwood (after the best discard, with 11 cards) within the limit."""
+
+    possible: bool
+    gin: bool
+    deadwood_points: int
+    limit: int
+    discard: Card | None
+    melds: tuple[tuple[Card, ...], ...]
+    deadwood: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class Opening:
+    """May the hand open (a first laydown): the best one, or the most any laydown is worth."""
+
+    possible: bool
+    points: int
+    required: int
+    melds: tuple[tuple[tuple[Card, ...], int], ...]  # each meld's cards (jokers declared), points
+    error: EngineError | None  # no_opening (too_low or no_pure_run)
+
+
+@dataclass(frozen=True)
+class Advice:
+    cards: tuple[Card, ...]
+    arrangement: Arrangement
+    knock: Knock | None
+    opening: Opening | None
+
+
+class TooManyCards(ValueError):
+    def __init__(self, maximum: int) -> None:
+        super().__init__(maximum)
+        self.maximum = maximum
+
+
+def _knock(cards: Sequence[Card], rules: RuleSet) -> Knock:
+    check = knock_check(cards, rules)
+    return Knock(
+        possible=check.can_knock,
+        gin=check.gin,
+        deadwood_points=check.arrangement.deadwood_points,
+        limit=rules.opt_int("knock_limit"),
+        discard=check.discard,
+        melds=check.arrangement.melds,
+        deadwood=check.arrangement.deadwood,
+    )
+
+
+def _opening(cards: Sequence[Card], rules: RuleSet) -> Opening:
+    required = rules.opt_int("opening_points")
+    try:
+        laydown = best_opening(cards, rules)
+    except EngineError as error:
+        best = error.params.get("best_points")
+        return Opening(False, best if isinstance(best, int) else 0, required, (), error)
+    return Opening(
+        True, laydown.points, required, tuple((_declared(m), m.points) for m in laydown.melds), None
+    )
+
+
+def _declared(meld: Meld) -> tuple[Card, ...]:
+    """A checked meld's cards, each joker carrying the card it stands for."""
+    return tuple(
+        Card(card.rank, card.suit, stands_for=meld.jokers[i]) if i in meld.jokers else card
+        for i, card in enumerate(meld.cards)
+    )
+
+
+# What to ask about a hand, by the house-rule option that makes the question meaningful.
+CHECKS: dict[str, Callable[[Sequence[Card], RuleSet], object]] = {
+    "knock_limit": _knock,
+    "opening_points": _opening,
+}
+
+
+def max_cards(rules: RuleSet) -> int:
+    return MAX_TILES if rules.tiles else MAX_CARDS
+
+
+def advise(text: str, rules: RuleSet) -> Advice:
+    """Read a hand (EngineError when it cannot be read; TooManyCards) and arrange it."""
+    cards = parse_hand(text[:MAX_TEXT], rules)
+    if len(cards) > max_cards(rules):
+        raise TooManyCards(max_cards(rules))
+    found = {option: check(cards, rules) for option, check in CHECKS.items() if option in rules.options}
+    knock = found.get("knock_limit")
+    opening = found.get("opening_points")
+    assert knock is None or isinstance(knock, Knock)
+    assert opening is None or isinstance(opening, Opening)
+    return Advice(tuple(cards), arrange(cards, rules), knock, opening)
