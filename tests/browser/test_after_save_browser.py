@@ -222,7 +222,7 @@ def test_an_ordinary_four_player_zoliky_hand_is_five_taps_without_a_scroll(
     taps: list[str] = []
 
     def act(selector: str, value: str | None = None) -> None:
-        assert scroll_y(page) == before, selector  # no step before it scrolled the page
+        assert scroll_y(page) == before, (selector, scroll_y(page), before)  # no step scrolled the page
         target = page.locator(selector)
         box = target.bounding_box()
         assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= HEIGHT, (selector, box)
@@ -242,7 +242,10 @@ def test_an_ordinary_four_player_zoliky_hand_is_five_taps_without_a_scroll(
     act("button.save")  # after it the page shows the saved line and the totals (a scroll of its own)
     expect(page.locator(".totals .total")).to_have_text(["5", "5", "5", "−10"])
     assert len(taps) == 5
-    # The page now shows the saved line at the top: the next hand, again without a scroll.
+    # The page now shows the saved line at the top (moved there once the answer settled, and
+    # focused): the next hand, again without a scroll.
+    expect(page.locator("#saved-line")).to_have_attribute("data-shown", "1")
+    expect(page.locator("#saved-line")).to_be_focused()
     taps.clear()
     before = scroll_y(page)
     act("input[name=closer][value='Ann']")
