@@ -100,6 +100,10 @@ def test_save_is_reachable_without_scrolling_with_six_players(phone: Any, live_s
     page = phone
     start_game(page, live_server.url, "zoliky", ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay"])
     assert scroll_y(page) == 0
+    # Untouched, the form lies flat (no row half under a bar); the first choice makes Save stick.
+    assert page.evaluate("getComputedStyle(document.querySelector('button.save')).position") == "static"
+    choose(page, "closer", "Ann")
+    assert scroll_y(page) == 0
     assert in_view(page, "button.save")
     assert page.evaluate("getComputedStyle(document.querySelector('button.save')).position") == "sticky"
     # A field focused behind the bar is brought above it (scroll-padding).
