@@ -21,10 +21,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.engine.arrange import arrange
-from games.engine.cards import JOKER, Card
-from games.engine.gin import knock_check
-from games.engine.rules import RuleSet, rule_set
+from engine.arrange import arrange
+from engine.cards import JOKER, Card
+from engine.gin import knock_check
+from engine.rules import RuleSet, rule_set
 
 DECK = [Card(rank, suit) for suit in range(4) for rank in range(1, 14)]
 

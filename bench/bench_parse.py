@@ -9,7 +9,7 @@ Every figure is printed beside its goal or its peer and the ratio (see bench/REA
 - in-process: the engine's ``arrange`` on parsed cards against RLCard's
   ``get_best_meld_clusters`` on its own parsed cards, the same seeded hands, each hand timed
   once with ``perf_counter_ns`` inside its own process after the same warm-up.
-- CLI: whole-process wall time of ``python -m games.engine arrange --rules gin`` against
+- CLI: whole-process wall time of ``python -m engine arrange --rules gin`` against
   ``bench/peer_rlcard.py cli`` (read the line, best melds, JSON line out), both fed the same
   hands on standard input: one hand per process (start-up included, as a script calling the
   CLI per hand would see it) and all the hands through one process. Runs alternate A B A B,
@@ -38,10 +38,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.engine.arrange import arrange
-from games.engine.cards import JOKER, Card
-from games.engine.notation import codes, parse_hand
-from games.engine.rules import RuleSet, rule_set
+from engine.arrange import arrange
+from engine.cards import JOKER, Card
+from engine.notation import codes, parse_hand
+from engine.rules import RuleSet, rule_set
 
 ROOT = Path(__file__).resolve().parents[1]
 PEER_VENV = ROOT / "bench" / ".peer-venv"
@@ -140,7 +140,7 @@ def whole_process(command: Sequence[str], stdin_path: str) -> tuple[float, float
 
 def cli_pair(texts: Sequence[str], runs: int) -> tuple[tuple[float, float], tuple[float, float]]:
     """Median (CPU, wall) seconds of the engine's CLI and of the peer's, alternating, on ``texts``."""
-    engine = [sys.executable, "-m", "games.engine", "arrange", "--rules", "gin"]
+    engine = [sys.executable, "-m", "engine", "arrange", "--rules", "gin"]
     peer = [str(PEER_PYTHON), str(PEER_SCRIPT), "cli"]
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False, encoding="utf-8") as handle:
         handle.write("\n".join(texts) + "\n")
@@ -170,7 +170,7 @@ def main() -> None:
     parser.add_argument("--cli-runs", type=int, default=5, help="alternating runs per CLI figure")
     parser.add_argument("--no-peer", action="store_true", help="engine figures only")
     args = parser.parse_args()
-    os.chdir(ROOT)  # python -m games.engine
+    os.chdir(ROOT)  # python -m engine
     rng = random.Random(args.seed)
     n = args.hands
     hands = {
@@ -220,7 +220,7 @@ def main() -> None:
 
     # Bytecode as an installed site has it (PYTHONDONTWRITEBYTECODE would otherwise make every
     # engine run compile its modules again, while the peer's site-packages are compiled).
-    subprocess.run([sys.executable, "-m", "compileall", "-q", "games/engine"], check=True)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", "engine"], check=True)
     print("CLI arrange --rules gin vs RLCard script (whole process, ms CPU [wall], median of runs)")
     for kind, texts in gin_texts.items():
         goal = 3 if kind == "random gin" else 2

@@ -6,7 +6,7 @@
 Hands are lines of 10 two-letter cards (``AS TH 7C ...``, RLCard's own text form).
 ``time`` reads every hand first, then times ``get_best_meld_clusters`` on each (the in-process
 peer of the engine's ``arrange`` on parsed cards) and prints the times and the best deadwood
-values as one JSON object. ``cli`` is the peer of ``python -m games.engine arrange --rules gin``:
+values as one JSON object. ``cli`` is the peer of ``python -m engine arrange --rules gin``:
 for each line it reads the cards, finds the best melds and writes the melds, the deadwood and
 its value as one JSON line. Not imported by the project (it needs rlcard and numpy).
 """

@@ -8,8 +8,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
+from engine.errors import EngineError
 from games import card_names
-from games.engine.errors import EngineError
 from games.messages import error_message
 from games.selectors.games import game_by_public_id
 from games.sheet import game_rules

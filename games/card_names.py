@@ -1,6 +1,6 @@
 """Cards and tiles as people read and hear them: K♥ on screen, "king of hearts" to a screen reader.
 
-The engine writes cards in notation (``KH``, ``R7``, ``JK``; ``games.engine.notation``); this
+The engine writes cards in notation (``KH``, ``R7``, ``JK``; ``engine.notation``); this
 module names them in the user's language and draws them as small chips (suit symbol or colour
 letter, red or black, with an accessible name). Used by the card picker, the arrange page and
 the history (``cards`` filter in ``games_tags``). See docs/design/table.md, "Cards and tiles".
@@ -15,10 +15,10 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 
-from games.engine.cards import COLOUR_LETTERS, RANK_LETTERS, SUIT_SYMBOLS, Card
-from games.engine.errors import EngineError
-from games.engine.notation import parse_token
-from games.engine.rules import RuleSet
+from engine.cards import COLOUR_LETTERS, RANK_LETTERS, SUIT_SYMBOLS, Card
+from engine.errors import EngineError
+from engine.notation import parse_token
+from engine.rules import RuleSet
 
 # By suit index: spades, hearts, diamonds, clubs; tiles black, blue, red, yellow.
 SUIT_NAMES = (

@@ -15,7 +15,7 @@ from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
-from games.engine.errors import EngineError
+from engine.errors import EngineError
 from games.forms import ASCII_NUMBER
 from games.messages import error_message
 from games.models import ApiToken, Club, Membership, Player

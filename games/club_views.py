@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
+from engine.errors import EngineError
 from games.club_forms import (
     AccountForm,
     ClubForm,
@@ -31,7 +32,6 @@ from games.club_forms import (
     TokenForm,
     put_error,
 )
-from games.engine.errors import EngineError
 from games.extensions import panels
 from games.messages import error_message
 from games.models import ApiToken, Club, Membership, Player

@@ -26,7 +26,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games.engine.errors import EngineError
+from engine.errors import EngineError
 from games.forms import FLAG_LABELS, NOBODY_LABELS, ROLE_LABELS, NewHandForm
 from games.messages import error_message
 from games.models import Game, Hand

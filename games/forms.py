@@ -16,8 +16,8 @@ from django.http import QueryDict
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from games.engine.errors import EngineError
-from games.engine.rules import OPTIONS, Option, RuleSet, rule_set
+from engine.errors import EngineError
+from engine.rules import OPTIONS, Option, RuleSet, rule_set
 from games.messages import error_message
 from games.models import Club
 from games.names import MAX_NAME, loose_key

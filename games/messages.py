@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext, gettext_noop
 
-from games.engine.errors import EngineError
-from games.engine.messages import MESSAGES as ENGINE_MESSAGES
+from engine.errors import EngineError
+from engine.messages import MESSAGES as ENGINE_MESSAGES
 from scoring.messages import MESSAGES as SCORING_MESSAGES
 
 SERVICE_MESSAGES: dict[str, str] = {

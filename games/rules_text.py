@@ -17,8 +17,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from games.engine import notation
-from games.engine.rules import OPTIONS, RuleSet, rule_set
+from engine import notation
+from engine.rules import OPTIONS, RuleSet, rule_set
 from games.forms import CHOICE_LABELS, OPTION_LABELS
 from scoring.game import score_game
 

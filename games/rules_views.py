@@ -6,8 +6,8 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from games.engine.errors import EngineError
-from games.engine.rules import OPTIONS, RuleSet, rule_set
+from engine.errors import EngineError
+from engine.rules import OPTIONS, RuleSet, rule_set
 from games.families import family_name
 from games.models import Game
 from games.rules_text import HOW_SCORED, shown_rules, worked_example

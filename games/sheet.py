@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from games.engine.errors import EngineError
-from games.engine.rules import RuleSet, rule_set
+from engine.errors import EngineError
+from engine.rules import RuleSet, rule_set
 from games.models import Change, Game, Hand
 from scoring.families import FamilyInfo, family_info
 from scoring.game import GameState, unmarked

@@ -12,14 +12,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from games.engine.arrange import Arrangement, arrange
-from games.engine.cards import Card
-from games.engine.errors import EngineError
-from games.engine.gin import knock_check
-from games.engine.melds import Meld
-from games.engine.notation import parse_hand
-from games.engine.opening import best_opening
-from games.engine.rules import RuleSet
+from engine.arrange import Arrangement, arrange
+from engine.cards import Card
+from engine.errors import EngineError
+from engine.gin import knock_check
+from engine.melds import Meld
+from engine.notation import parse_hand
+from engine.opening import best_opening
+from engine.rules import RuleSet
 
 # The solver's work grows fast with the hand: a hand holds at most 14 cards (13 dealt and one
 # drawn), a Rummikub rack may grow longer (the same bounds as the API's engine resources).

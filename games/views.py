@@ -24,13 +24,13 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 from django_htmx.middleware import HtmxDetails
 
+from engine import notation, values
+from engine.errors import EngineError
+from engine.laydown import check_laydown
+from engine.rules import OPTIONS
 from games.after_save_web import remember_saved, saved_from_messages
 from games.conflict import conflict_before_check, conflict_page
 from games.ending_views import unconfirmed_ending
-from games.engine import notation, values
-from games.engine.errors import EngineError
-from games.engine.laydown import check_laydown
-from games.engine.rules import OPTIONS
 from games.extensions import panels
 from games.families import family_table
 from games.forms import HandForm, MissingCountsForm, NewGameForm, NewHandForm

@@ -25,8 +25,8 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
+from engine.errors import EngineError
 from games.api.common import PROBLEM, ApiError
-from games.engine.errors import EngineError
 from tournaments.messages import tournament_error
 
 logger = logging.getLogger(__name__)

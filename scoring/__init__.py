@@ -1,6 +1,6 @@
 """Scoring of the four rummy families: hands, games, and Žolíky's settlement in crowns.
 
-Plain Python (no Django); cards and tiles are read and valued by ``games.engine``. The
+Plain Python (no Django); cards and tiles are read and valued by ``engine``. The
 service API for the web layer is keyword-only:
 
 - ``score_hand(rules=..., outcome={...}, players=[...]) -> HandResult``

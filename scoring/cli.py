@@ -16,8 +16,8 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from games.engine.errors import EngineError
-from games.engine.rules import FAMILIES, OPTIONS, RuleSet, parse_settings, rule_set
+from engine.errors import EngineError
+from engine.rules import FAMILIES, OPTIONS, RuleSet, parse_settings, rule_set
 
 from .errors import ScoringError
 from .game import score_game
@@ -92,7 +92,7 @@ HAND RESULT
   rummikub: ending (out|pool_dry), winner, left_tiles
   missing:  [names] whose count is missing (only then; 0 in points, not in counts)
   error:    {"ok": false, "code", "error", "params"} (codes: scoring/messages.py and
-            games/engine/messages.py)
+            engine/messages.py)
 
 GAME RESULT
   {"ok": true, "family", "players", "options", "hands": [hand result, ...],

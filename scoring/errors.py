@@ -1,13 +1,13 @@
 """Scoring's own exception: an outcome or a game that cannot happen.
 
-``ScoringError`` is an :class:`games.engine.errors.EngineError`, so the web layer and the
+``ScoringError`` is an :class:`engine.errors.EngineError`, so the web layer and the
 command line handle engine and scoring errors alike: a stable ``code``, ``params`` for the
 translated message (``scoring.messages.MESSAGES[code]``) and an English ``message``.
 """
 
 from __future__ import annotations
 
-from games.engine.errors import EngineError
+from engine.errors import EngineError
 
 from .messages import MESSAGES
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
 
-from games.engine.messages import gettext_noop
-from games.engine.rules import FAMILIES, Family, rule_set
+from engine.messages import gettext_noop
+from engine.rules import FAMILIES, Family, rule_set
 
 CountKind = Literal["cards", "tiles"]
 

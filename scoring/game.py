@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from games.engine.errors import EngineError
-from games.engine.rules import Family, RuleSet
+from engine.errors import EngineError
+from engine.rules import Family, RuleSet
 
 from .errors import ScoringError, in_hand
 from .families import family_info

@@ -14,11 +14,11 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from games.engine import melds, notation, values
-from games.engine.arrange import arrange
-from games.engine.cards import Card
-from games.engine.gin import layoff
-from games.engine.rules import Family, RuleSet
+from engine import melds, notation, values
+from engine.arrange import arrange
+from engine.cards import Card
+from engine.gin import layoff
+from engine.rules import Family, RuleSet
 
 from .errors import ScoringError
 from .outcomes import CarouselOutcome, GinOutcome, Outcome, RummikubOutcome, ZolikyOutcome, parse_outcome

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from games.engine.rules import Family
+from engine.rules import Family
 
 from .hands import HandResult
 

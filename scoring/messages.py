@@ -1,6 +1,6 @@
 """English message templates of every error code scoring raises.
 
-Same shape as ``games.engine.messages``: ``MESSAGES[code]`` is a ``str.format`` template
+Same shape as ``engine.messages``: ``MESSAGES[code]`` is a ``str.format`` template
 over the error's params. ``gettext_noop`` is the engine's identity marker, so Django's
 ``makemessages`` extracts the strings while this package never imports Django; the web
 layer translates with ``gettext(MESSAGES[error.code]).format(**error.params)``.
@@ -8,7 +8,7 @@ layer translates with ``gettext(MESSAGES[error.code]).format(**error.params)``.
 
 from __future__ import annotations
 
-from games.engine.messages import gettext_noop
+from engine.messages import gettext_noop
 
 MESSAGES: dict[str, str] = {
     # The shape of the input.

@@ -26,11 +26,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from games.engine import melds as engine_melds
-from games.engine import notation, values
-from games.engine.cards import Card
-from games.engine.errors import EngineError
-from games.engine.rules import RuleSet
+from engine import melds as engine_melds
+from engine import notation, values
+from engine.cards import Card
+from engine.errors import EngineError
+from engine.rules import RuleSet
 
 from .errors import ScoringError, for_player
 from .families import family_info

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from games.engine.rules import RuleSet
+from engine.rules import RuleSet
 
 from .errors import ScoringError
 from .outcomes import check_player_count

@@ -39,8 +39,8 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 
-from games.engine.errors import EngineError
-from games.engine.rules import rule_set
+from engine.errors import EngineError
+from engine.rules import rule_set
 from games.models import Club, Game, Hand, Player, Seat
 from games.names import loose_key, name_key
 from games.selectors.sheets import game_sheet

@@ -13,9 +13,9 @@ from django.http import QueryDict
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from engine.errors import EngineError
+from engine.rules import OPTIONS
 from games.club_forms import _Write
-from games.engine.errors import EngineError
-from games.engine.rules import OPTIONS
 from games.forms import DERIVED_OPTIONS, did_you_mean, numeric, option_field
 from games.models import FAMILY_CHOICES
 from games.names import loose_key

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext, gettext_noop
 
-from games.engine.errors import EngineError
+from engine.errors import EngineError
 from games.messages import error_message
 
 MESSAGES: dict[str, str] = {

@@ -12,8 +12,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from games.engine.errors import EngineError
-from games.engine.rules import FAMILIES
+from engine.errors import EngineError
+from engine.rules import FAMILIES
 from games.models import Club, Membership, Player
 from games.selectors.clubs import club_by_slug
 from games.services.access import can_view_club, club_role, role_allows

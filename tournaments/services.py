@@ -23,8 +23,8 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from games.engine.errors import EngineError
-from games.engine.rules import FAMILIES, rule_set
+from engine.errors import EngineError
+from engine.rules import FAMILIES, rule_set
 from games.models import Club, Player
 from games.services.errors import ServiceError
 from games.services.games import EventLabel, game_end, game_start

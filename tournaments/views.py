@@ -19,9 +19,9 @@ from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
+from engine.errors import EngineError
+from engine.rules import FAMILIES
 from games.club_forms import put_error
-from games.engine.errors import EngineError
-from games.engine.rules import FAMILIES
 from games.links import absolute_url, qr_svg
 from games.models import Membership
 from games.selectors.clubs import club_by_slug

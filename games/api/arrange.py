@@ -16,10 +16,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from engine.cards import Card
+from engine.notation import code, codes
+from engine.rules import RuleSet
 from games.api.common import problems
-from games.engine.cards import Card
-from games.engine.notation import code, codes
-from games.engine.rules import RuleSet
 from games.messages import error_message
 from games.selectors.games import game_by_public_id
 from games.sheet import game_rules

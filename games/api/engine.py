@@ -1,5 +1,5 @@
 """The engine resources of the API (see games/api/urls.py): the command line's operations
-(``python -m games.engine check|laydown|value|arrange|layoff``) over HTTP.
+(``python -m engine check|laydown|value|arrange|layoff``) over HTTP.
 
 Nothing is written: anyone may call them (a read-only token too), throttled like every other
 resource. Every request names a rule family and its house-rule options; an unknown family or
@@ -20,11 +20,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from engine.errors import EngineError
+from engine.melds import Meld
+from engine.notation import check_pack, code, codes, parse_hand, parse_melds
+from engine.rules import FAMILIES, RuleSet, rule_set
 from games.api.common import problems
-from games.engine.errors import EngineError
-from games.engine.melds import Meld
-from games.engine.notation import check_pack, code, codes, parse_hand, parse_melds
-from games.engine.rules import FAMILIES, RuleSet, rule_set
 from games.messages import error_message
 
 MAX_TEXT = 500  # characters of a cards or melds text
@@ -230,8 +230,8 @@ class CheckMeldView(EngineView):
         text: str = data["melds"]
         parts = text.split("|")
         results: list[dict[str, Any]] = []
-        from games.engine.laydown import check_laydown, is_flush
-        from games.engine.melds import check_meld
+        from engine.laydown import check_laydown, is_flush
+        from engine.melds import check_meld
 
         parsed: list[list[Any]] = []
         for index, part in enumerate(parts, start=1):
@@ -299,7 +299,7 @@ class ValueView(EngineView):
     def post(self, request: Request) -> Response:
         data = _valid(ValueSerializer, request)
         rules = _rules(data)
-        from games.engine.values import hand_value
+        from engine.values import hand_value
 
         cards = parse_hand(data["cards"], rules)
         return Response(
@@ -331,7 +331,7 @@ class ArrangeView(EngineView):
         maximum = MAX_TILES if rules.tiles else MAX_CARDS
         if len(cards) > maximum:
             raise _too_many("hand", maximum)
-        from games.engine.arrange import arrange
+        from engine.arrange import arrange
 
         result = arrange(cards, rules)
         answer: dict[str, Any] = {
@@ -342,7 +342,7 @@ class ArrangeView(EngineView):
             "opening": None,
         }
         if rules.family == "gin" and len(cards) in (10, 11):
-            from games.engine.gin import knock_check
+            from engine.gin import knock_check
 
             knock = knock_check(cards, rules)
             answer["knock"] = {
@@ -367,7 +367,7 @@ def _meld_codes(meld: Meld, rules: RuleSet) -> list[str]:
 
 
 def _opening(cards: list[Any], rules: RuleSet) -> dict[str, Any]:
-    from games.engine.opening import best_opening
+    from engine.opening import best_opening
 
     required = rules.opt_int("opening_points")
     try:
@@ -416,8 +416,8 @@ class LayoffsView(EngineView):
     def post(self, request: Request) -> Response:
         data = _valid(LayoffsSerializer, request)
         rules = _rules(data, family="gin")
-        from games.engine.gin import layoff
-        from games.engine.laydown import check_laydown
+        from engine.gin import layoff
+        from engine.laydown import check_laydown
 
         knocker = parse_melds(data["knocker_melds"], rules)
         hand = parse_hand(data["hand"], rules)

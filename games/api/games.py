@@ -25,10 +25,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from engine.errors import EngineError
+from engine.rules import FAMILIES
 from games.api.auth import GameLink
 from games.api.common import IDEMPOTENCY_KEY, IF_MATCH, ApiError, etag, idempotency_key, if_match, problems
-from games.engine.errors import EngineError
-from games.engine.rules import FAMILIES
 from games.links import absolute_url
 from games.messages import error_message
 from games.models import FAMILY_CHOICES, Change, Club, Game, Hand, Membership, Result, Seat

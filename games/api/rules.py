@@ -14,8 +14,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from engine.errors import EngineError
 from games.api.common import problems
-from games.engine.errors import EngineError
 from games.rules_text import HOW_SCORED, shown_rules, worked_example
 from games.selectors.games import game_by_public_id
 from games.sheet import game_rules

@@ -7,8 +7,8 @@ Results are derived from the stored hands by the scoring package, as every later
 
 from django.db import migrations
 
-from games.engine.errors import EngineError
-from games.engine.rules import rule_set
+from engine.errors import EngineError
+from engine.rules import rule_set
 from games.names import clean_name, loose_key, name_key
 from scoring.game import score_game
 from scoring.ranking import seat_results

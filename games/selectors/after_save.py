@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-from games.engine.errors import EngineError
+from engine.errors import EngineError
 from games.hand_kinds import kind_line
 from games.models import Change, Game, Hand
 from games.sheet import Sheet, game_rules, marks_only, sheet_ordinals

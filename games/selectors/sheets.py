@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.engine.errors import EngineError
-from games.engine.rules import RuleSet
+from engine.errors import EngineError
+from engine.rules import RuleSet
 from games.models import Change, Game
 from games.sheet import Sheet, build_sheet, game_rules, sheet_ordinals
 from games.sheet_cache import SHEETS, sheet_version

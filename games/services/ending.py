@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from games.engine.errors import EngineError
+from engine.errors import EngineError
 from games.services.hands import MAX_HAND_POINTS
 from games.sheet import Sheet
 from scoring.game import rescore

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from games.engine.errors import EngineError
+from engine.errors import EngineError
 
 
 class ServiceError(EngineError):

@@ -10,8 +10,8 @@ from typing import NamedTuple
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 
-from games.engine.errors import EngineError
-from games.engine.rules import OPTIONS, rule_set
+from engine.errors import EngineError
+from engine.rules import OPTIONS, rule_set
 from games.models import Change, Club, Game, Player, Seat, new_edit_token
 from games.names import name_key
 from scoring.game import start

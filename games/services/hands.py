@@ -18,7 +18,7 @@ from typing import NamedTuple
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import IntegrityError, transaction
 
-from games.engine.errors import EngineError
+from engine.errors import EngineError
 from games.models import Change, Game, Hand, Seat
 from games.sheet import Sheet, build_sheet, game_rules, marks_only, sheet_ordinals
 from games.sheet_cache import remember_sheet

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games.engine.errors import EngineError
+from engine.errors import EngineError
 from games.models import Game, Hand, Result, Score, Seat
 from games.sheet import game_rules
 from games.signals import results_changed

@@ -12,11 +12,11 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from engine import notation
+from engine.cards import COLOUR_LETTERS, RANKS, SUITS, Card
+from engine.errors import EngineError
+from engine.rules import RuleSet
 from games import card_names, families
-from games.engine import notation
-from games.engine.cards import COLOUR_LETTERS, RANKS, SUITS, Card
-from games.engine.errors import EngineError
-from games.engine.rules import RuleSet
 from games.hand_kinds import kind_label
 from games.messages import error_message
 from games.models import Change, Membership

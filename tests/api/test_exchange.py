@@ -26,7 +26,7 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
-from games.engine.errors import EngineError
+from engine.errors import EngineError
 from games.models import Club, Game, Hand, Membership, Player, Result
 from games.services.games import game_end, game_start
 from games.services.hands import hand_record

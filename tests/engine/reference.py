@@ -1,4 +1,4 @@
-"""A deliberately simple brute-force solver, the yardstick for games.engine.arrange.
+"""A deliberately simple brute-force solver, the yardstick for engine.arrange.
 
 It knows nothing about runs, groups or jokers: it tries every way to split a hand into
 melds and deadwood and asks ``melds.check_meld`` which melds are legal. Only memoisation
@@ -11,11 +11,11 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from itertools import combinations
 
-from games.engine.cards import JOKER, Card
-from games.engine.errors import EngineError
-from games.engine.melds import check_meld
-from games.engine.rules import RuleSet
-from games.engine.values import card_value
+from engine.cards import JOKER, Card
+from engine.errors import EngineError
+from engine.melds import check_meld
+from engine.rules import RuleSet
+from engine.values import card_value
 
 Key = tuple[tuple[int, int], ...]  # a multiset of cards: sorted (rank, suit), jokers (0, 0)
 

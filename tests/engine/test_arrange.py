@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine.arrange import Arrangement, arrange
-from games.engine.cards import Card
-from games.engine.errors import EngineError
-from games.engine.melds import check_meld
-from games.engine.notation import codes, parse_hand
-from games.engine.rules import rule_set
+from engine.arrange import Arrangement, arrange
+from engine.cards import Card
+from engine.errors import EngineError
+from engine.melds import check_meld
+from engine.notation import codes, parse_hand
+from engine.rules import rule_set
 
 
 def solve(family: str, hand: str, **options: object) -> Arrangement:

@@ -8,11 +8,11 @@ from collections.abc import Sequence
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine.arrange import Arrangement, arrange
-from games.engine.cards import JOKER, Card
-from games.engine.melds import check_meld
-from games.engine.rules import RuleSet, rule_set
-from games.engine.values import hand_value
+from engine.arrange import Arrangement, arrange
+from engine.cards import JOKER, Card
+from engine.melds import check_meld
+from engine.rules import RuleSet, rule_set
+from engine.values import hand_value
 from tests.engine.reference import least_deadwood
 
 MAX_CARDS = 9  # the reference tries every partition: keep it small

@@ -10,16 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from games.engine.cli import main
-from games.engine.messages import MESSAGES
-from games.engine.rules import OPTIONS
+from engine.cli import main
+from engine.messages import MESSAGES
+from engine.rules import OPTIONS
 from tests.cli import run_module
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return run_module("games.engine", *args, stdin=stdin)
+    return run_module("engine", *args, stdin=stdin)
 
 
 def lines(result: subprocess.CompletedProcess[str]) -> list[dict[str, object]]:
@@ -152,7 +152,7 @@ def test_in_process_layoff_line_format() -> None:
 def test_in_process_internal_error_is_reported_and_run_goes_on(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from games.engine import cli
+    from engine import cli
 
     def broken(line: str, rules: object) -> dict[str, object]:
         if line == "boom":
@@ -170,7 +170,7 @@ def test_in_process_internal_error_is_reported_and_run_goes_on(
 
 
 def test_every_code_raised_by_the_engine_has_a_message() -> None:
-    engine = ROOT / "games" / "engine"
+    engine = ROOT / "engine"
     raised: set[str] = set()
     for path in engine.glob("*.py"):
         raised |= set(re.findall(r'(?:fail|EngineError)\(\s*"([a-z_]+)"', path.read_text(encoding="utf-8")))
@@ -200,8 +200,8 @@ def test_arrange_and_layoff_are_wired_to_the_solver() -> None:
 
 
 def test_public_api_is_importable_from_the_package() -> None:
-    import games.engine as engine
+    import engine as engine
 
     for name in engine.__all__:
         assert getattr(engine, name) is not None
-    assert engine.knock_check.__module__ == "games.engine.gin"
+    assert engine.knock_check.__module__ == "engine.gin"

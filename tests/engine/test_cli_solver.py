@@ -8,7 +8,7 @@ from tests.cli import run_module
 
 
 def run(*args: str, lines: list[str]) -> list[dict[str, object]]:
-    done = run_module("games.engine", *args, stdin="\n".join(lines) + "\n")
+    done = run_module("engine", *args, stdin="\n".join(lines) + "\n")
     assert done.returncode == 0, done.stderr
     return [json.loads(line) for line in done.stdout.splitlines()]
 

@@ -6,12 +6,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine.cards import Card
-from games.engine.errors import EngineError
-from games.engine.gin import knock_check, layoff
-from games.engine.melds import check_meld
-from games.engine.notation import codes, parse_hand, parse_melds
-from games.engine.rules import RuleSet, rule_set
+from engine.cards import Card
+from engine.errors import EngineError
+from engine.gin import knock_check, layoff
+from engine.melds import check_meld
+from engine.notation import codes, parse_hand, parse_melds
+from engine.rules import RuleSet, rule_set
 from tests.engine.reference import least_after_discard, least_after_layoffs
 
 GIN = rule_set("gin")

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine.cards import Card
-from games.engine.errors import EngineError
-from games.engine.laydown import Laydown, check_laydown
-from games.engine.notation import parse_hand, parse_melds
-from games.engine.rules import RuleSet, rule_set
+from engine.cards import Card
+from engine.errors import EngineError
+from engine.laydown import Laydown, check_laydown
+from engine.notation import parse_hand, parse_melds
+from engine.rules import RuleSet, rule_set
 
 ZOLIKY = rule_set("zoliky")
 RUMMIKUB = rule_set("rummikub")

@@ -9,12 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine.cards import JOKER, Card
-from games.engine.errors import EngineError
-from games.engine.melds import Meld, check_meld
-from games.engine.messages import MESSAGES
-from games.engine.notation import code, parse_hand
-from games.engine.rules import RuleSet, rule_set
+from engine.cards import JOKER, Card
+from engine.errors import EngineError
+from engine.melds import Meld, check_meld
+from engine.messages import MESSAGES
+from engine.notation import code, parse_hand
+from engine.rules import RuleSet, rule_set
 
 ZOLIKY = rule_set("zoliky")
 GIN = rule_set("gin")

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine.cards import Card
-from games.engine.errors import EngineError
-from games.engine.notation import code, codes, display, parse_hand, parse_melds, parse_token
-from games.engine.rules import FAMILIES, RuleSet, rule_set
+from engine.cards import Card
+from engine.errors import EngineError
+from engine.notation import code, codes, display, parse_hand, parse_melds, parse_token
+from engine.rules import FAMILIES, RuleSet, rule_set
 
 ZOLIKY = rule_set("zoliky")
 GIN = rule_set("gin")

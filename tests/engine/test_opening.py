@@ -6,11 +6,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine.errors import EngineError
-from games.engine.laydown import Laydown, check_laydown
-from games.engine.notation import codes, parse_hand
-from games.engine.opening import best_opening
-from games.engine.rules import RuleSet, rule_set
+from engine.errors import EngineError
+from engine.laydown import Laydown, check_laydown
+from engine.notation import codes, parse_hand
+from engine.opening import best_opening
+from engine.rules import RuleSet, rule_set
 from tests.engine.reference import most_opening_points
 from tests.engine.test_arrange_props import hands
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine.cards import JOKER, Card
-from games.engine.errors import EngineError
-from games.engine.notation import parse_hand
-from games.engine.rules import rule_set
-from games.engine.values import ACE_HIGH, card_value, hand_value, slot_value
+from engine.cards import JOKER, Card
+from engine.errors import EngineError
+from engine.notation import parse_hand
+from engine.rules import rule_set
+from engine.values import ACE_HIGH, card_value, hand_value, slot_value
 
 
 @pytest.mark.parametrize(

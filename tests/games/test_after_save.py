@@ -10,7 +10,7 @@ import uuid
 import pytest
 from django.test import Client
 
-from games.engine.rules import rule_set
+from engine.rules import rule_set
 from games.models import Change, Game, Hand
 from games.selectors.after_save import undo_asks, undo_preview
 from games.services.hands import hand_edit, hand_record

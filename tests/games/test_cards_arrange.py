@@ -11,9 +11,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
+from engine.cards import JOKER, Card
+from engine.rules import rule_set
 from games.card_names import render_text, spoken_name
-from games.engine.cards import JOKER, Card
-from games.engine.rules import rule_set
 from games.services.hands import hand_record
 from games.templatetags.games_tags import outcome_summary, picker_rows
 from tests.factories import GameFactory

@@ -11,7 +11,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
-from games.engine.rules import OPTIONS, rule_set
+from engine.rules import OPTIONS, rule_set
 from games.models import Club, Game, Hand, Membership, Player, Result, Score
 from games.services.results import rebuild
 

@@ -14,7 +14,7 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from games.engine.rules import rule_set
+from engine.rules import rule_set
 from games.models import Game, Hand, Player, Result, Seat
 from games.names import name_key
 from scoring.game import score_game

@@ -14,7 +14,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from games.engine.errors import EngineError
+from engine.errors import EngineError
 from games.models import Club, ClubChange, Game, Hand, Invite, Membership, Player, Result, Seat
 from games.names import MAX_NAME, loose_key, name_key
 from games.services.clubs import (

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from games.engine.errors import EngineError
-from games.engine.rules import rule_set
+from engine.errors import EngineError
+from engine.rules import rule_set
 from games.models import Change, Club, Game, Hand, Result, Score, Seat
 from games.services.games import game_end
 from games.services.hands import change_undo, hand_delete, hand_edit, hand_record

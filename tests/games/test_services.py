@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from games.engine.errors import EngineError
+from engine.errors import EngineError
 from games.models import Change, Hand, Score
 from games.selectors.sheets import game_sheet
 from games.services.errors import ServiceError, StaleEdit

@@ -6,8 +6,8 @@ from collections.abc import Mapping, Sequence
 
 import pytest
 
-from games.engine.errors import EngineError
-from games.engine.rules import RuleSet, rule_set
+from engine.errors import EngineError
+from engine.rules import RuleSet, rule_set
 from scoring import HandResult, score_hand
 from scoring.messages import MESSAGES
 

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from games.engine.rules import OPTIONS
+from engine.rules import OPTIONS
 from tests.cli import run_module
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from games.engine.errors import EngineError
+from engine.errors import EngineError
 from scoring import GameState, score_game, start
 from scoring.messages import MESSAGES
 

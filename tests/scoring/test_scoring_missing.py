@@ -13,7 +13,7 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from games.engine.errors import EngineError
+from engine.errors import EngineError
 from scoring import GameState, mark_missing_counts, rescore, score_game, score_hand, start
 from scoring.messages import MESSAGES
 from tests.cli import run_module

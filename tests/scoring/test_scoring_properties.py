@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine.errors import EngineError
+from engine.errors import EngineError
 from scoring import Game, score_game, score_hand, start
 
 from ._support import rules

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine.errors import EngineError
+from engine.errors import EngineError
 from scoring import Payment, fewest_transfers, settle, to_crowns
 
 from ._support import rules

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from games.engine.errors import EngineError
-from games.engine.messages import MESSAGES as ENGINE_MESSAGES
+from engine.errors import EngineError
+from engine.messages import MESSAGES as ENGINE_MESSAGES
 from scoring import score_hand
 from scoring.errors import ScoringError
 from scoring.messages import MESSAGES

@@ -16,7 +16,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from games.engine.rules import OPTIONS
+from engine.rules import OPTIONS
 from games.models import Club, Hand, Membership
 from games.services.access import edit_url
 from tests.factories import ClubFactory, UserFactory, add_member

@@ -10,7 +10,7 @@ import uuid
 import pytest
 from django.db import connection
 
-from games.engine.errors import EngineError
+from engine.errors import EngineError
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.support import tournament
 from tournaments.models import Round, TableSeat, TournamentChange

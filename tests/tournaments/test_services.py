@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from games.engine.errors import EngineError
+from engine.errors import EngineError
 from games.models import Hand
 from games.services.hands import hand_edit, hand_record
 from tests.factories import ClubFactory, UserFactory

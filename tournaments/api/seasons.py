@@ -21,8 +21,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from engine.rules import FAMILIES
 from games.api.common import IDEMPOTENCY_KEY, IF_MATCH, etag, idempotency_key, if_match, problems
-from games.engine.rules import FAMILIES
 from games.models import Club, Player
 from scoring.league import DEFAULT_LEAGUE_TIEBREAKS, LEAGUE_TIEBREAKS
 from scoring.ratings import Rating, display

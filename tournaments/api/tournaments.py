@@ -27,8 +27,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from engine.rules import FAMILIES
 from games.api.common import IDEMPOTENCY_KEY, IF_MATCH, ApiError, etag, idempotency_key, if_match, problems
-from games.engine.rules import FAMILIES
 from games.models import Club, Membership, Player
 from games.names import name_key
 from games.selectors.clubs import club_by_slug

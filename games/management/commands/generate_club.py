@@ -40,7 +40,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection, models, transaction
 from django.utils import timezone
 
-from games.engine.rules import FAMILIES, OPTIONS, RuleSet, rule_set
+from engine.rules import FAMILIES, OPTIONS, RuleSet, rule_set
 from games.models import Club, Game, Hand, Membership, Player, Result, Score, Seat
 from games.names import loose_key, name_key
 from games.services.clubs import club_create

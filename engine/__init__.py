@@ -2,8 +2,8 @@
 
 Plain Python, no Django. The public API (see docs/CONTRACT.md) is re-exported here. The
 solver function ``arrange`` is deliberately not re-exported under its own name, because the
-package attribute ``games.engine.arrange`` is its module; use
-``from games.engine.arrange import arrange``.
+package attribute ``engine.arrange`` is its module; use
+``from engine.arrange import arrange``.
 """
 
 from __future__ import annotations

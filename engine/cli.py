@@ -1,4 +1,4 @@
-"""``python -m games.engine COMMAND --rules FAMILY [--set NAME=VALUE ...]``.
+"""``python -m engine COMMAND --rules FAMILY [--set NAME=VALUE ...]``.
 
 Reads one item per line on standard input, writes one JSON object per line, in order: exactly
 one output line for every input line, so a caller can zip them. A bad line (blank lines
@@ -20,7 +20,7 @@ from .messages import fail
 from .notation import check_pack, code, codes, parse_hand, parse_melds
 from .rules import FAMILIES, OPTIONS, RuleSet, parse_settings, rule_set
 
-PROG = "python -m games.engine"
+PROG = "python -m engine"
 _JSON = json.JSONEncoder(ensure_ascii=False, default=str)  # one encoder for every line
 Result = dict[str, object]
 
