@@ -9,13 +9,11 @@ button then carries the confirmation itself.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from engine.errors import EngineError
 from games.forms import HandForm
-from games.models import Game
 from games.selectors.games import game_by_public_id
 from games.selectors.sheets import recent_sheet
 from games.services.access import can_edit
@@ -24,11 +22,19 @@ from games.services.ending import Ending, hand_ending
 CONFIRM_FIELD = "confirm_end"
 
 
-def unconfirmed_ending(request: HttpRequest, game: Game, outcome: Mapping[str, object]) -> Ending | None:
-    """How the game ends with this hand, unless the post confirmed it (then None: save)."""
-    if request.POST.get(CONFIRM_FIELD) == "1":
+def confirmed(request: HttpRequest) -> bool:
+    """Whether the post confirmed that its hand may end the game (the notice's button, or Save
+    relabelled by the preview)."""
+    return request.POST.get(CONFIRM_FIELD) == "1"
+
+
+def ending_refused(error: EngineError) -> Ending | None:
+    """The notice for a save refused only because its hand ends the game unconfirmed
+    (``hand_record(confirm_end=False)``); None for any other error."""
+    if error.code != "hand_ends_game":
         return None
-    return hand_ending(sheet=recent_sheet(game=game), outcome=outcome)
+    winners = error.params.get("winners") or []
+    return Ending(reason=str(error.params.get("reason")), winners=tuple(str(name) for name in winners))
 
 
 def hand_ending_preview(request: HttpRequest, public_id: str) -> HttpResponse:

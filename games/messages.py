@@ -20,6 +20,7 @@ SERVICE_MESSAGES: dict[str, str] = {
     ),
     "hand_gone": gettext_noop("Hand {hand} was deleted meanwhile."),
     "hand_taken": gettext_noop("Hand {hand} was just recorded on another phone."),
+    "hand_ends_game": gettext_noop("This hand ends the game."),
     "already_undone": gettext_noop("This change was already undone."),
     "changed_since": gettext_noop("This was changed again afterwards; undo the later change first."),
     "not_undoable": gettext_noop(

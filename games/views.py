@@ -30,7 +30,7 @@ from engine.laydown import check_laydown
 from engine.rules import OPTIONS
 from games.after_save_web import remember_saved, saved_from_messages
 from games.conflict import conflict_before_check, conflict_page
-from games.ending_views import unconfirmed_ending
+from games.ending_views import confirmed, ending_refused
 from games.extensions import panels
 from games.families import family_table
 from games.forms import HandForm, MissingCountsForm, NewGameForm, NewHandForm
@@ -281,8 +281,6 @@ def hand_create(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     if form.is_valid():
         outcome = form.outcome()
         if outcome is not None:
-            ending = unconfirmed_ending(request, game, outcome)
-        if outcome is not None and ending is None:
             try:
                 saved = hand_record(
                     game=game,
@@ -290,11 +288,14 @@ def hand_create(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
                     request_id=form.cleaned_data["request_id"],
                     user=request.user,
                     for_hand=form.cleaned_data["for_hand"],
+                    confirm_end=confirmed(request),
                 )
             except EngineError as error:
                 if error.code == "hand_taken":  # another phone recorded this hand meanwhile
                     return conflict_page(request, game, form, outcome, error)
-                form.add_engine_error(error)
+                ending = ending_refused(error)
+                if ending is None:
+                    form.add_engine_error(error)
             else:
                 # Say what was saved, with an Undo (docs/design/table.md, "After a save").
                 line = saved_line(sheet=saved.sheet or game_sheet(game=game), number=saved.hand.number)

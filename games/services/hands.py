@@ -173,6 +173,7 @@ def hand_record(
     request_id: uuid.UUID | None,
     user: Actor,
     for_hand: int | None = None,
+    confirm_end: bool = True,
 ) -> Recorded:
     """Add the next hand. Returns (hand, created, sheet): a resend with the same
     ``request_id`` returns the hand it recorded the first time and changes nothing.
@@ -180,7 +181,11 @@ def hand_record(
     ``for_hand``: the game's ``next_hand_number`` when the form was drawn. If another phone
     recorded a hand since (see :func:`hand_taken`), nothing is recorded and ServiceError
     ``hand_taken`` names that hand (``hand``: its place on the sheet, ``number``, ``version``);
-    a resend is still answered with the hand it recorded, whatever its ``for_hand``."""
+    a resend is still answered with the hand it recorded, whatever its ``for_hand``.
+
+    ``confirm_end=False`` (the new-hand form before its player confirmed): a hand that would end
+    the game is not recorded; ServiceError ``hand_ends_game`` says how (``reason``, ``winners``).
+    The save's own scoring answers it, rolled back: a save still scores the game once."""
     if request_id is not None:
         existing = Hand.objects.filter(game=game, request_id=request_id).first()
         if existing is not None:
@@ -216,6 +221,14 @@ def hand_record(
             locked.next_hand_number += 1
             locked.save(update_fields=["next_hand_number"])
             sheet = _apply(locked, [*hands, hand], hands, user=user, written={hand.number})
+            state = sheet.state
+            if not confirm_end and state is not None and state.finish_reason is not None:
+                raise ServiceError(
+                    "hand_ends_game",
+                    "this hand ends the game; it is saved once confirmed",
+                    reason=state.finish_reason,
+                    winners=list(state.winners),
+                )
             Change.objects.create(
                 game=locked,
                 hand_number=hand.number,

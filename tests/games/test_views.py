@@ -355,13 +355,19 @@ def test_sheet_and_history_number_hands_alike_after_a_delete() -> None:
 def test_an_htmx_save_scores_the_game_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """The saved hand's answer is drawn from the scoring the save did, not a second one."""
     import games.selectors.sheets as sheets
+    import games.services.ending as ending
     import games.services.hands as hands
     import games.services.results as results
 
     game = GameFactory.create(family="rummikub", players=["Ann", "Bob"])
     client = editor(game)
     calls = {"n": 0}
-    for module, name in ((sheets, "score_game"), (results, "score_game"), (hands, "rescore")):
+    for module, name in (
+        (sheets, "score_game"),
+        (results, "score_game"),
+        (hands, "rescore"),
+        (ending, "rescore"),
+    ):
         real = getattr(module, name)
 
         def counting(*args: object, _real=real, **kwargs: object) -> object:  # type: ignore[no-untyped-def]
