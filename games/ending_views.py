@@ -33,8 +33,9 @@ def ending_refused(error: EngineError) -> Ending | None:
     (``hand_record(confirm_end=False)``); None for any other error."""
     if error.code != "hand_ends_game":
         return None
-    winners = error.params.get("winners") or []
-    return Ending(reason=str(error.params.get("reason")), winners=tuple(str(name) for name in winners))
+    winners = error.params.get("winners")
+    names = tuple(str(name) for name in winners) if isinstance(winners, list) else ()
+    return Ending(reason=str(error.params.get("reason")), winners=names)
 
 
 def hand_ending_preview(request: HttpRequest, public_id: str) -> HttpResponse:
