@@ -18,7 +18,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers, patch_cache_control
 from django.utils.safestring import SafeString
-from django.utils.translation import get_language, ngettext
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
@@ -40,7 +40,14 @@ from games.messages import error_message
 from games.models import Game, Hand
 from games.selectors.after_save import saved_line, undo_asks, undo_preview
 from games.selectors.clubs import recording_clubs
-from games.selectors.games import game_by_public_id, game_change, game_rows, user_club_roles, user_games
+from games.selectors.games import (
+    game_by_public_id,
+    game_change,
+    game_rows,
+    game_to_revalidate,
+    user_club_roles,
+    user_games,
+)
 from games.selectors.players import recent_players
 from games.selectors.sheets import game_history, game_sheet, game_table, recent_sheet
 from games.services.access import (
@@ -77,6 +84,14 @@ class HtmxHttpRequest(HttpRequest):
 
 def _game(public_id: str) -> Game:
     game = game_by_public_id(public_id=public_id)
+    if game is None:
+        raise Http404
+    return game
+
+
+def _to_revalidate(public_id: str) -> Game:
+    """The game as a page's ETag check reads it (selectors.games.game_to_revalidate)."""
+    game = game_to_revalidate(public_id=public_id)
     if game is None:
         raise Http404
     return game
@@ -211,6 +226,34 @@ def _with_etag(response: HttpResponse, etag: str | None, editable: bool) -> Http
     return response
 
 
+# What the new-hand form's button says on the score sheet.
+SAVE_HAND = gettext_lazy("Save hand")
+
+# The new-hand form's fields as drawn (everything but the CSRF token and the hidden fields, which
+# name the hand and the request): the same for every hand while the players dealt in stay the
+# same, so a save draws the next hand's form from here. The key holds all the fields depend on.
+FORM_FIELDS: Recent[tuple[object, ...], SafeString] = Recent(512)
+
+
+def _form_fields(sheet: Sheet, form: HandForm) -> SafeString:
+    rules = sheet.rules
+    key = (
+        sheet.game.pk,
+        sheet.game.public_id,
+        rules.family,
+        tuple(sorted(rules.options.items())),
+        tuple(form.players),
+        tuple(sheet.players),
+        get_language(),
+    )
+
+    def draw() -> SafeString:
+        context = {"form": form, "rules": rules, "game": sheet.game, "htmx": True, "submit_label": SAVE_HAND}
+        return render_to_string("games/_hand_form_fields.html", context)
+
+    return FORM_FIELDS.get_or_make(key, draw)
+
+
 def _detail_context(
     request: HtmxHttpRequest,
     game: Game,
@@ -222,8 +265,10 @@ def _detail_context(
     sheet = sheet or recent_sheet(game=game)
     role, editable = viewer or _viewer(request, game)
     finished = sheet.closed  # an end condition is met: no more hands, even with counts missing
+    form_fields = None
     if editable and form is None and not finished:
         form = _new_hand_form(sheet)
+        form_fields = _form_fields(sheet, form)
     club = game.club if game.club is not None and can_view_club(club=game.club, role=role) else None
     return {
         "game": game,
@@ -232,6 +277,8 @@ def _detail_context(
         "live_etag": live_etag(request, sheet.game, role, editable),  # games/live_views.py
         "editable": editable,
         "form": form,
+        "form_fields": form_fields,
+        "save_label": SAVE_HAND,
         "rules": sheet.rules,
         "club": club,
         # Only for those who may write: the link carries the token.
@@ -246,7 +293,7 @@ def _detail_context(
 
 
 def game_detail(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
-    game = _game(public_id)
+    game = _to_revalidate(public_id)
     role, editable = _viewer(request, game)
     renew = editable and can_renew_link(request=request, game=game, role=role)
     visible = game.club is not None and can_view_club(club=game.club, role=role)
@@ -255,6 +302,7 @@ def game_detail(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     etag = _etag(request, game, "detail", editable, renew, visible, rematch, site_url(request))
     if _not_modified(request, etag):
         return _with_etag(HttpResponse(status=304), etag, editable)
+    game = _game(public_id)  # the whole game, to draw the page
     context = _detail_context(request, game, viewer=(role, editable))
     context["saved"] = saved_from_messages(request) if editable else None
     # What apps built on games add (a tournament's win chances): not part of the ETag, which
@@ -500,11 +548,12 @@ def missing_counts(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
 
 
 def history(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
-    game = _game(public_id)
+    game = _to_revalidate(public_id)
     editable = can_edit(request=request, game=game)
     etag = _etag(request, game, "history", editable)
     if _not_modified(request, etag):
         return _with_etag(HttpResponse(status=304), etag, editable=False)
+    game = _game(public_id)  # the whole game, to draw the page
     found = game_history(game=game)
     response = render(
         request,
