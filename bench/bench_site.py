@@ -66,9 +66,11 @@ def posted(i: int) -> dict[str, str]:
 
 
 def forget() -> None:
-    """Empty this server's recent sheets: the next view is as on a server that did not write."""
+    """Empty this server's recent sheets and drawn forms: the next view is as on a server that
+    neither wrote nor drew this game."""
     sheet_cache.SHEETS.clear()
     views.SHEET_PARTS.clear()
+    views.FORM_FIELDS.clear()
 
 
 def median_ms(run: Callable[[], object], times: int, before: Callable[[], object] | None = None) -> float:
@@ -132,9 +134,10 @@ class Bench:
         assert game.hands.count() == start + count
         return statistics.median(samples) * 1000
 
-    def not_modified(self, game: Game, client: Client) -> tuple[float, int]:
-        """An unchanged sheet asked again with its ETag: time and queries of the 304."""
-        url = f"/g/{game.public_id}/"
+    def not_modified(self, game: Game, client: Client, page: str = "") -> tuple[float, int]:
+        """An unchanged sheet (``page``: or its live part, ``live/``) asked again with its
+        ETag: time and queries of the 304."""
+        url = f"/g/{game.public_id}/{page}"
         etag = get(client, url)["ETag"]  # type: ignore[index]
         queries: list[str] = []
 
@@ -211,6 +214,8 @@ def main() -> None:
     rows.append(
         (f"304 with ETag, owner ({owner_queries} queries: session, user, game)", owner304, healthz, "—")
     )
+    live304, live_queries = bench.not_modified(g30, bench.viewer, "live/")
+    rows.append((f"304 of the live view's poll, viewer ({live_queries} query)", live304, healthz, "—"))
     rows.append(("history, 50 hands", bench.history(g30), home, "—"))
     for label, value, base, goal in rows:
         print(f"{label:58} {value:8.2f}  {ratio(value, base)}  {goal}")

@@ -14,16 +14,25 @@ from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from games.live import live_etag
-from games.views import HtmxHttpRequest, _detail_context, _game, _not_modified, _viewer, _with_etag
+from games.views import (
+    HtmxHttpRequest,
+    _detail_context,
+    _game,
+    _not_modified,
+    _to_revalidate,
+    _viewer,
+    _with_etag,
+)
 
 
 @require_safe
 def game_live(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
-    game = _game(public_id)
+    game = _to_revalidate(public_id)
     role, editable = _viewer(request, game)
     etag = live_etag(request, game, role, editable)
     if _not_modified(request, etag):
         return _with_etag(HttpResponse(status=304), etag, editable)
+    game = _game(public_id)  # the whole game, to draw the part
     context = _detail_context(request, game, viewer=(role, editable))
     response = render(request, "games/_live.html", context)
     return _with_etag(response, etag, editable)

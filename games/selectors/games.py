@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import UTC
 from typing import NamedTuple
 
 from django.contrib.auth.models import AnonymousUser, User
+from django.db import connection
 from django.db.models import Prefetch, Q
+from django.utils import timezone
 
-from games.models import Change, Game, Membership, Seat
+from games.models import Change, Club, Game, Membership, Seat
 
 
 def user_games(*, user: User | AnonymousUser, game_ids: Sequence[str], limit: int = 50) -> list[Game]:
@@ -61,6 +64,43 @@ def game_by_public_id(*, public_id: str) -> Game | None:
     # No ORDER BY (the model's ordering, which .first() would add): public_id is unique.
     found = Game.objects.select_related("owner", "club").filter(public_id=public_id).order_by()[:1]
     return next(iter(found), None)
+
+
+def _revalidation_sql() -> str:
+    game, user, club = Game._meta.db_table, User._meta.db_table, Club._meta.db_table
+    return (
+        "SELECT g.id, g.public_id, g.owner_id, g.club_id, g.edit_token, g.updated_at,"
+        " u.username, u.first_name, c.slug, c.name, c.visibility, c.version"
+        f" FROM {game} g LEFT JOIN {user} u ON u.id = g.owner_id LEFT JOIN {club} c ON c.id = g.club_id"
+        " WHERE g.public_id = %s"
+    )
+
+
+def game_to_revalidate(*, public_id: str) -> Game | None:
+    """A game page's ETag check (1 query): the game with only what the tag and the access
+    checks read — its ids, edit token and version (``updated_at``), its owner's names, its club's
+    names, visibility and version. Not for drawing or writing: its other fields are left at
+    their defaults (a page drawn after the check loads the game with :func:`game_by_public_id`).
+
+    Every phone at a table polls its game this way, so the query is written out: building the
+    ORM's query for the whole game with its owner and club costs about 0.3 ms, more than the
+    rest of a 304 together (docs/design/performance.md)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_revalidation_sql(), [public_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    pk, public_id, owner_id, club_id, token, updated_at, username, first_name, *club = row
+    if timezone.is_naive(updated_at):  # SQLite keeps UTC without a zone; PostgreSQL gives one
+        updated_at = timezone.make_aware(updated_at, UTC)
+    game = Game(pk=pk, public_id=public_id, owner_id=owner_id, club_id=club_id, edit_token=token)
+    game.updated_at = updated_at  # auto_now: set after __init__, as a row read would
+    if owner_id is not None:
+        game.owner = User(pk=owner_id, username=username, first_name=first_name)
+    if club_id is not None:
+        slug, name, visibility, version = club
+        game.club = Club(pk=club_id, slug=slug, name=name, visibility=visibility, version=version)
+    return game
 
 
 def game_change(*, game: Game, pk: int) -> Change | None:

@@ -9,8 +9,10 @@ from django.test import Client
 from pytest_django import DjangoAssertNumQueries
 
 from games.models import Game
+from games.selectors.games import game_by_public_id, game_to_revalidate
 from games.services.hands import hand_record
-from tests.factories import GameFactory, UserFactory
+from games.sheet_cache import sheet_version
+from tests.factories import ClubFactory, GameFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -98,3 +100,45 @@ def test_the_history_answers_304_until_the_game_changes() -> None:
     assert viewer.get(url, HTTP_IF_NONE_MATCH=tag).status_code == 304
     hand_record(game=game, outcome={"winner": "Ann", "left": {"Bob": 7}}, request_id=None, user=None)
     assert viewer.get(url, HTTP_IF_NONE_MATCH=tag).status_code == 200
+
+
+@pytest.mark.parametrize("in_club", [True, False])
+def test_the_etag_check_reads_the_game_as_the_whole_game_reads_it(
+    in_club: bool, django_assert_num_queries: DjangoAssertNumQueries
+) -> None:
+    """The ETag check's one plain query (selectors.games.game_to_revalidate) gives the fields
+    the tag and the access checks read exactly as the ORM's whole game does, on either database."""
+    owner = UserFactory.create(first_name="Věra")
+    club = ClubFactory.create(name="Klub Žolíky") if in_club else None
+    game = GameFactory.create(family="rummikub", players=["Ann", "Bob"], owner=owner, club=club)
+    hand_record(game=game, outcome={"winner": "Ann", "left": {"Bob": 7}}, request_id=None, user=None)
+    whole = game_by_public_id(public_id=game.public_id)
+    with django_assert_num_queries(1):
+        checked = game_to_revalidate(public_id=game.public_id)
+        assert checked is not None and whole is not None
+        assert sheet_version(checked) == sheet_version(whole)
+        assert checked.updated_at == whole.updated_at and checked.updated_at.tzinfo is not None
+        fields = ("pk", "public_id", "owner_id", "club_id", "edit_token")
+        assert [getattr(checked, f) for f in fields] == [getattr(whole, f) for f in fields]
+        assert checked.owner is not None
+        assert (checked.owner.username, checked.owner.first_name) == (owner.username, "Věra")
+        if club is None:
+            assert checked.club is None
+        else:
+            assert checked.club is not None
+            fields = ("pk", "slug", "name", "visibility", "version")
+            assert [getattr(checked.club, f) for f in fields] == [getattr(club, f) for f in fields]
+            assert checked.club.name == "Klub Žolíky"
+    assert game_to_revalidate(public_id="nosuchgame12") is None
+
+
+def test_the_live_view_and_the_history_answer_304_from_one_query(
+    django_assert_num_queries: DjangoAssertNumQueries,
+) -> None:
+    game = GameFactory.create(family="rummikub", players=["Ann", "Bob"])
+    viewer = Client()
+    for url in (f"/g/{game.public_id}/live/", f"/g/{game.public_id}/history/"):
+        tag = etag(viewer, url)
+        with django_assert_num_queries(1):
+            response = viewer.get(url, HTTP_IF_NONE_MATCH=tag)
+        assert response.status_code == 304 and response["ETag"] == tag
