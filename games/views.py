@@ -346,9 +346,10 @@ def hand_create(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
                     form.add_engine_error(error)
             else:
                 # Say what was saved, with an Undo (docs/design/table.md, "After a save").
-                line = saved_line(sheet=saved.sheet or game_sheet(game=game), number=saved.hand.number)
+                sheet = saved.sheet or game_sheet(game=game)
+                line = saved_line(sheet=sheet, number=saved.hand.number, change_id=saved.change_id)
                 if request.htmx:
-                    context = _detail_context(request, game, sheet=saved.sheet)
+                    context = _detail_context(request, game, sheet=sheet)
                     context["saved"] = line
                     return render(request, "games/detail.html#game-body", context)
                 if line is not None:

@@ -30,8 +30,9 @@ class SavedLine:
     out: tuple[str, ...] = ()  # players this hand put out of the game
 
 
-def saved_line(*, sheet: Sheet, number: int) -> SavedLine | None:
-    """The line for the hand numbered ``number`` just saved (1 query: its change)."""
+def saved_line(*, sheet: Sheet, number: int, change_id: int | None = None) -> SavedLine | None:
+    """The line for the hand numbered ``number`` just saved (1 query: its change, unless the
+    save gives ``change_id``, the change it just recorded)."""
     row = next((r for r in sheet.rows if r.hand.number == number), None)
     if row is None or sheet.state is None:
         return None
@@ -49,7 +50,7 @@ def saved_line(*, sheet: Sheet, number: int) -> SavedLine | None:
     }
     for player in out:
         text += " " + _("%(name)s is out of the game.") % {"name": player}
-    change_id = (
+    change_id = change_id or (
         Change.objects.filter(
             game=sheet.game, hand_number=number, action=Change.Action.ADDED, undone_by__isnull=True
         )

@@ -50,6 +50,8 @@ class Recorded(NamedTuple):
     # The score sheet as the save left it, scored once by the save itself; None for a resend
     # (nothing was scored: the page reads the sheet as usual).
     sheet: Sheet | None
+    # The change that recorded the hand (what an Undo takes back); None for a resend.
+    change_id: int | None = None
 
 
 def _as_shown(error: EngineError, hands: Sequence[Hand], shown: Sequence[Hand]) -> EngineError:
@@ -79,6 +81,7 @@ def _apply(
     written: Collection[int] = (),
     typed: bool = True,
     follow: list[Change] | None = None,
+    took_number: bool = False,
 ) -> Sheet:
     """Check the game with these hands (in number order) scores, then store its scores and
     results; returns the sheet as it now stands (the one scoring of the write).
@@ -93,7 +96,8 @@ def _apply(
     unmarked when it put him out again. Such a hand is saved with a new version and its
     change recorded (by ``user``), so the history shows every change to every hand: at once,
     or appended to ``follow`` for the caller to save after its own change (the history then
-    lists them as following it)."""
+    lists them as following it). ``took_number``: the write added a hand, which took the game's
+    ``next_hand_number`` (saved with the game's version)."""
     seats = list(Seat.objects.filter(game=game))
     try:
         scored = rescore(
@@ -128,7 +132,7 @@ def _apply(
             mark.save()
         else:
             follow.append(mark)
-    store_derived(game, seats, hands, state)
+    store_derived(game, seats, hands, state, took_number=took_number)
     sheet = build_sheet(
         game=game, rules=game_rules(game=game), players=[s.name for s in seats], hands=hands, state=state
     )
@@ -186,10 +190,7 @@ def hand_record(
     ``confirm_end=False`` (the new-hand form before its player confirmed): a hand that would end
     the game is not recorded; ServiceError ``hand_ends_game`` says how (``reason``, ``winners``).
     The save's own scoring answers it, rolled back: a save still scores the game once."""
-    if request_id is not None:
-        existing = Hand.objects.filter(game=game, request_id=request_id).first()
-        if existing is not None:
-            return Recorded(existing, False, None)
+    # A resend is found under the game's lock, like any write: one check, no query before it.
     try:
         with transaction.atomic():
             locked = _locked(game)
@@ -218,9 +219,8 @@ def hand_record(
             hand = Hand.objects.create(
                 game=locked, number=locked.next_hand_number, outcome=stored, request_id=request_id
             )
-            locked.next_hand_number += 1
-            locked.save(update_fields=["next_hand_number"])
-            sheet = _apply(locked, [*hands, hand], hands, user=user, written={hand.number})
+            locked.next_hand_number += 1  # saved with the game's version (store_derived)
+            sheet = _apply(locked, [*hands, hand], hands, user=user, written={hand.number}, took_number=True)
             state = sheet.state
             if not confirm_end and state is not None and state.finish_reason is not None:
                 raise ServiceError(
@@ -229,7 +229,7 @@ def hand_record(
                     reason=state.finish_reason,
                     winners=list(state.winners),
                 )
-            Change.objects.create(
+            change = Change.objects.create(
                 game=locked,
                 hand_number=hand.number,
                 action=Change.Action.ADDED,
@@ -243,7 +243,7 @@ def hand_record(
         if existing is None:
             raise
         return Recorded(existing, False, None)
-    return Recorded(hand, True, sheet)
+    return Recorded(hand, True, sheet, change.pk)
 
 
 def _missing(outcome: object) -> list[str]:

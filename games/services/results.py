@@ -28,8 +28,12 @@ def score(game: Game, seats: Sequence[Seat], hands: Sequence[Hand]) -> GameState
     )
 
 
-def store_derived(game: Game, seats: Sequence[Seat], hands: Sequence[Hand], state: GameState) -> None:
-    """Rewrite the game's scores and results from ``state`` (the scoring of ``hands``)."""
+def store_derived(
+    game: Game, seats: Sequence[Seat], hands: Sequence[Hand], state: GameState, *, took_number: bool = False
+) -> None:
+    """Rewrite the game's scores and results from ``state`` (the scoring of ``hands``), and save
+    the game's version (``updated_at``); ``took_number``: also its ``next_hand_number``, which
+    the write's new hand took (one UPDATE of the game for both)."""
     by_name = {seat.name: seat for seat in seats}
     wanted = {
         (hand.pk, by_name[name].pk): points
@@ -76,7 +80,7 @@ def store_derived(game: Game, seats: Sequence[Seat], hands: Sequence[Hand], stat
         )
         for seat in seats
     )
-    game.save(update_fields=["updated_at"])
+    game.save(update_fields=["updated_at", "next_hand_number"] if took_number else ["updated_at"])
     if game.club_id is not None:
         results_changed.send(sender=Game, game=game, finished=state.finished)
 

@@ -129,7 +129,7 @@ def test_undo_is_refused_once_the_end_changed_since() -> None:
 
 def test_hand_changes_and_end_changes_share_the_history_and_its_numbering() -> None:
     game = GameFactory.create(family="rummikub", players=["Ann", "Bob"])
-    first, _, _ = hand_record(game=game, outcome=HAND, request_id=uuid.uuid4(), user=None)
+    first, _, _, _ = hand_record(game=game, outcome=HAND, request_id=uuid.uuid4(), user=None)
     hand_record(game=game, outcome={"winner": "Bob", "left": {"Ann": 4}}, request_id=uuid.uuid4(), user=None)
     game_end(game=game, ended=True)
     hand_delete(hand=first, version=first.version, user=None)

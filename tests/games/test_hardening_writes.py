@@ -19,7 +19,7 @@ MESSAGE = "This form did not say which version of the hand it changes"
 
 def game_with_a_hand() -> tuple[Game, Hand, Client]:
     game = GameFactory.create(players=["Ann", "Bob", "Cid"])
-    hand, _, _ = hand_record(game=game, outcome=FIRST, request_id=uuid.uuid4(), user=None)
+    hand, _, _, _ = hand_record(game=game, outcome=FIRST, request_id=uuid.uuid4(), user=None)
     return game, hand, editor(game)
 
 

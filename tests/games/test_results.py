@@ -259,7 +259,7 @@ def test_a_game_that_reaches_its_target_is_finished_without_ending_the_evening()
 
 def test_results_follow_a_correction_and_its_undo() -> None:
     game = GameFactory.create(family="zoliky", players=["Ann", "Bob", "Cid"])
-    hand, _, _ = hand_record(
+    hand, _, _, _ = hand_record(
         game=game, outcome={"closer": "Ann", "left": {"Bob": 5, "Cid": 6}}, request_id=None, user=None
     )
     hand_edit(hand=hand, outcome={"closer": "Cid", "left": {"Ann": 5, "Bob": 6}}, version=1, user=None)

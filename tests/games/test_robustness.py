@@ -61,9 +61,9 @@ def setup_game(family: str) -> tuple[Game, dict[str, str]]:
     ``{...}`` in a request: the game, both hand numbers, changes to undo, the deleted request id."""
     players = PLAYERS[:2] if family == "gin" else PLAYERS
     game = GameFactory.create(family=family, players=players)
-    first, _, _ = hand_record(game=game, outcome=RECORDED[family], request_id=uuid.uuid4(), user=None)
+    first, _, _, _ = hand_record(game=game, outcome=RECORDED[family], request_id=uuid.uuid4(), user=None)
     deleted_request = uuid.uuid4()
-    second, _, _ = hand_record(game=game, outcome=RECORDED[family], request_id=deleted_request, user=None)
+    second, _, _, _ = hand_record(game=game, outcome=RECORDED[family], request_id=deleted_request, user=None)
     hand_delete(hand=second, version=second.version, user=None)
     changes = Change.objects.filter(game=game)
     return game, {

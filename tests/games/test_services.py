@@ -60,7 +60,7 @@ def totals(game):  # type: ignore[no-untyped-def]
 def test_record_correct_delete_and_undo_in_every_family(family: str) -> None:
     players, first, expected, corrected, expected_after = OUTCOMES[family]
     game = GameFactory.create(family=family, players=players)
-    hand, created, _ = hand_record(game=game, outcome=first, request_id=uuid.uuid4(), user=None)
+    hand, created, _, _ = hand_record(game=game, outcome=first, request_id=uuid.uuid4(), user=None)
     assert created
     assert totals(game) == expected
     assert {s.seat.name: s.points for s in Score.objects.filter(hand=hand)} == expected
@@ -86,8 +86,8 @@ def test_a_resend_records_the_hand_once() -> None:
     game = GameFactory.create()
     key = uuid.uuid4()
     outcome = {"closer": "Ann", "left": {"Bob": 5, "Cid": 6}}
-    first, created, _ = hand_record(game=game, outcome=outcome, request_id=key, user=None)
-    again, created_again, _ = hand_record(game=game, outcome=outcome, request_id=key, user=None)
+    first, created, _, _ = hand_record(game=game, outcome=outcome, request_id=key, user=None)
+    again, created_again, _, _ = hand_record(game=game, outcome=outcome, request_id=key, user=None)
     assert created and not created_again
     assert first.pk == again.pk
     assert Hand.objects.count() == 1
@@ -96,7 +96,7 @@ def test_a_resend_records_the_hand_once() -> None:
 
 def test_a_stale_edit_is_refused_with_the_current_values() -> None:
     game = GameFactory.create()
-    hand, _, _ = hand_record(
+    hand, _, _, _ = hand_record(
         game=game, outcome={"closer": "Ann", "left": {"Bob": 5, "Cid": 6}}, request_id=None, user=None
     )
     hand_edit(hand=hand, outcome={"closer": "Ann", "left": {"Bob": 7, "Cid": 6}}, version=1, user=None)
@@ -125,7 +125,7 @@ def test_an_impossible_hand_is_refused_and_nothing_is_stored() -> None:
 def test_an_edit_that_breaks_a_later_hand_is_refused() -> None:
     """Raising Bob to 100 in hand 1 eliminates him, so hand 2, which he played, cannot stand."""
     game = GameFactory.create()
-    hand, _, _ = hand_record(
+    hand, _, _, _ = hand_record(
         game=game, outcome={"closer": "Ann", "left": {"Bob": 50, "Cid": 6}}, request_id=None, user=None
     )
     hand_record(
@@ -160,7 +160,7 @@ def test_dealers_rotate_in_seat_order() -> None:
 
 def test_undo_refuses_when_the_hand_changed_since_and_twice() -> None:
     game = GameFactory.create()
-    hand, _, _ = hand_record(
+    hand, _, _, _ = hand_record(
         game=game, outcome={"closer": "Ann", "left": {"Bob": 5, "Cid": 6}}, request_id=None, user=None
     )
     added = Change.objects.get(action="added")

@@ -385,3 +385,30 @@ def test_an_htmx_save_scores_the_game_once(monkeypatch: pytest.MonkeyPatch) -> N
     assert response.status_code == 200 and "Hand 2" in response.content.decode()
     # The save's own scoring draws the answer; the form's players come from the stored results.
     assert calls["n"] - before == 1
+
+
+def test_an_htmx_save_costs_a_fixed_number_of_queries(django_assert_num_queries) -> None:  # type: ignore[no-untyped-def]
+    """Every phone at a table saves through this path: its queries are counted, and do not grow
+    with the game's hands. The session; the game; who is still in; then, under the game's lock,
+    the resend checks, the hands, the new hand, the seats, the scores, the results, the game's
+    version and the change."""
+    game = GameFactory.create(family="rummikub", players=["Ann", "Bob"])
+    client = editor(game)
+
+    def save() -> None:
+        response = client.post(
+            f"/g/{game.public_id}/hands/",
+            {"request_id": str(uuid.uuid4()), "winner": "Ann", "cards_1": "R7"},
+            HTTP_HX_REQUEST="true",
+        )
+        assert response.status_code == 200 and "saved" in response.content.decode()
+
+    save()
+    with django_assert_num_queries(17):
+        save()
+    for _ in range(5):
+        save()
+    with django_assert_num_queries(17):
+        save()
+    assert game.hands.count() == 8
+    assert Game.objects.get(pk=game.pk).next_hand_number == 9
