@@ -15,20 +15,26 @@ How it works (reasons in docs/design/engine-solver.md):
   "room" for more jokers in the melds chosen, and (gin knock check) a discard still due.
 - Scores are ``points * 64 + cards``: the least deadwood value, and among equals the fewest
   deadwood cards; remaining ties go to the first arrangement in search order.
+- One deck and no jokers (every gin hand): no search at all, ``plain.py`` decides from the
+  groups a hand can form and the blocks of consecutive cards left (same scores; its own
+  order for the remaining ties).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, pairwise
 
-from .cards import ACE, JOKER, JOKER_RANK, Card
-from .melds import RUN_MAX
+from .cards import ACE, JOKER, JOKER_RANK, RUN_MAX, Card
 from .notation import check_pack
+from .plain import OneDeck
 from .rules import RuleSet
 from .values import ACE_HIGH, card_value, slot_value
+
+TYPE_CHECKING = False  # typing is not imported at run time: the command line starts faster
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 SHIFT = 16  # t = suit * SHIFT + rank
 WEIGHT = 64  # score = deadwood points * WEIGHT + deadwood cards
@@ -70,6 +76,7 @@ class Tables:
         "joker_group_rank",
         "joker_value",
         "low",
+        "one_deck",
         "run_points",
         "values",
     )
@@ -94,6 +101,10 @@ class Tables:
         self.group_points = [0] + [slot_value(rank, rules, in_group=True) for rank in range(1, 14)]
         self.costs: dict[int, list[list[int]]] = {}
         self.joker_group_rank = max(range(1, 14), key=lambda r: (self.group_points[r], r))
+        # One deck (gin): hands without jokers take the fast path of plain.py.
+        self.one_deck = None
+        if rules.decks == 1:
+            self.one_deck = OneDeck(self.values[:14], rules.ace_low, rules.ace_high, rules.group_max)
 
     def meldable(self, once: int) -> int:
         """The cards of ``once`` that are in some meld without jokers (bit-parallel)."""
@@ -527,5 +538,9 @@ def arrange(cards: Sequence[Card], rules: RuleSet) -> Arrangement:
     arrangements with equal deadwood value the one with fewer deadwood cards wins.
     """
     tables = solver_tables(rules)
+    if tables.one_deck is not None:  # gin: no jokers, one deck
+        found = tables.one_deck.arrange(cards)
+        if found is not None:
+            return Arrangement(*found)
     hand = Hand(cards, rules)
     return build(tables, hand, solve(tables, hand))

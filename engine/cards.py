@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 JOKER_RANK = 0
 ACE, JACK, QUEEN, KING = 1, 11, 12, 13
 RANKS = range(1, 14)
+RUN_MAX = 13  # the longest run: a suit has 13 ranks
 SUITS = range(4)
 
 # Cards: spades, hearts, diamonds, clubs. Tiles: black, blue, red, yellow (orange).

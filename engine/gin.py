@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
 
-from .arrange import SHIFT, Arrangement, Hand, Plan, build, solve, solver_tables
-from .cards import ACE, KING, Card
-from .melds import RUN_MAX, check_meld
+from .arrange import SHIFT, Arrangement, Hand, Plan, arrange, build, solve, solver_tables
+from .cards import ACE, KING, RUN_MAX, Card
+from .melds import check_meld
 from .notation import check_pack
 from .rules import RuleSet
 from .values import ACE_HIGH
@@ -46,12 +46,20 @@ def knock_check(cards: Sequence[Card], rules: RuleSet) -> KnockCheck:
     is left over. Between equally good discards the choice is deterministic: a card in no
     meld, the one worth most, when that is as good as any.
     """
+    discard: Card | None = None
+    if len(cards) != 11:  # the hand as it is (gin takes arrange's fast path)
+        arrangement = arrange(cards, rules)
+    else:
+        discard, arrangement = _best_discard(cards, rules)
+    limit = rules.opt_int("knock_limit") if "knock_limit" in rules.options else 0
+    return KnockCheck(arrangement.deadwood_points <= limit, not arrangement.deadwood, discard, arrangement)
+
+
+def _best_discard(cards: Sequence[Card], rules: RuleSet) -> tuple[Card, Arrangement]:
+    """The discard that leaves the least deadwood, and the arrangement it leaves."""
     tables = solver_tables(rules)
     hand = Hand(cards, rules)
-    discard: Card | None = None
-    if len(cards) != 11:
-        plan = solve(tables, hand)
-    elif not hand.jokers:
+    if not hand.jokers:
         plan = solve(tables, hand, discard=True)
         assert plan[3] is not None
         discard = hand.take(plan[3])
@@ -61,9 +69,7 @@ def knock_check(cards: Sequence[Card], rules: RuleSet) -> KnockCheck:
         plan, t = min(plans, key=lambda p: p[0][4])  # the first of equals
         discard = hand.jokers[0] if t == 0 else hand.take(t)
         hand = hand.without(t)
-    arrangement = build(tables, hand, plan)
-    limit = rules.opt_int("knock_limit") if "knock_limit" in rules.options else 0
-    return KnockCheck(arrangement.deadwood_points <= limit, not arrangement.deadwood, discard, arrangement)
+    return discard, build(tables, hand, plan)
 
 
 def _targets(knocker: Sequence[Sequence[Card]], hand: Hand, rules: RuleSet) -> list[list[tuple[int, ...]]]:

@@ -17,7 +17,7 @@ from itertools import pairwise
 from types import MappingProxyType
 from typing import Literal
 
-from .cards import ACE, KING, SUITS, Card
+from .cards import ACE, KING, RUN_MAX, SUITS, Card
 from .errors import EngineError
 from .messages import fail
 from .notation import display, displays
@@ -25,7 +25,6 @@ from .rules import RuleSet
 from .values import ACE_HIGH, slot_value
 
 Kind = Literal["group", "run", "flush"]
-RUN_MAX = 13
 
 
 @dataclass(frozen=True)
