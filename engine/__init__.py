@@ -8,14 +8,13 @@ package attribute ``engine.arrange`` is its module; use
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .cards import JOKER, Card, card_code, tile_code
 from .errors import EngineError
 from .messages import MESSAGES
 from .notation import code, codes, parse_hand, parse_melds
 from .rules import FAMILIES, OPTIONS, RuleSet, parse_settings, rule_set
 
+TYPE_CHECKING = False  # typing is not imported at run time: the command line starts faster
 if TYPE_CHECKING:
     from .arrange import Arrangement
     from .gin import KnockCheck, LayoffResult, knock_check, layoff

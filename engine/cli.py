@@ -8,17 +8,22 @@ on. A bad ``--rules``/``--set`` (or usage) exits with status 2 and a one-line me
 
 from __future__ import annotations
 
-import argparse
 import io
 import json
 import sys
-from collections.abc import Callable, Sequence
-from typing import NoReturn, TextIO
 
 from .errors import EngineError
 from .messages import fail
 from .notation import check_pack, code, codes, parse_hand, parse_melds
-from .rules import FAMILIES, OPTIONS, RuleSet, parse_settings, rule_set
+from .rules import FAMILIES, OPTIONS, parse_settings, rule_set
+
+TYPE_CHECKING = False  # typing is not imported at run time: the command line starts faster
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Callable, Sequence
+    from typing import NoReturn, TextIO
+
+    from .rules import RuleSet
 
 PROG = "python -m engine"
 _JSON = json.JSONEncoder(ensure_ascii=False, default=str)  # one encoder for every line
@@ -138,13 +143,14 @@ families and their options (--set NAME=VALUE, repeatable; default shown):
 """
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message}\n")
-
-
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
+    import argparse
+
+    class Parser(argparse.ArgumentParser):
+        def error(self, message: str) -> NoReturn:
+            self.exit(2, f"{self.prog}: error: {message}\n")
+
+    parser = Parser(
         prog=PROG,
         description="Validate, value and arrange rummy melds and hands, one per line of standard input.",
         epilog=EPILOG,
@@ -163,6 +169,46 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class Args:
+    """The command line, read."""
+
+    __slots__ = ("against_gin", "command", "rules", "set")
+
+    def __init__(self, command: str, rules: str, settings: list[str], against_gin: bool) -> None:
+        self.command, self.rules, self.set, self.against_gin = command, rules, settings, against_gin
+
+
+def parse_args(argv: Sequence[str]) -> Args:
+    """The command line. The usual shape, ``COMMAND --rules FAMILY [--set NAME=VALUE ...]
+    [--against-gin]``, is read here; anything else (help, errors, ``--rules=gin``, options
+    first, abbreviations) goes to argparse, which reads it to the same result: importing
+    argparse costs a one-hand run a tenth of its time (docs/design/performance.md)."""
+    if argv and argv[0] in COMMANDS:
+        rules: str | None = None
+        settings: list[str] = []
+        against_gin = False
+        rest = list(argv[1:])
+        while rest:
+            option = rest.pop(0)
+            if option == "--against-gin" and not against_gin:
+                against_gin = True
+            elif option in ("--rules", "--set") and rest and not rest[0].startswith("-"):
+                value = rest.pop(0)
+                if option == "--set":
+                    settings.append(value)
+                elif rules is None:
+                    rules = value
+                else:
+                    break
+            else:
+                break
+        else:
+            if rules is not None:
+                return Args(argv[0], rules, settings, against_gin)
+    parsed = build_parser().parse_args(argv)
+    return Args(parsed.command, parsed.rules, parsed.set, parsed.against_gin)
+
+
 def _utf8(stream: TextIO) -> None:
     if isinstance(stream, io.TextIOWrapper):
         stream.reconfigure(encoding="utf-8", errors="replace")
@@ -170,7 +216,7 @@ def _utf8(stream: TextIO) -> None:
 
 def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     """Run the command line; returns the exit status."""
-    args = build_parser().parse_args(argv)
+    args = parse_args(sys.argv[1:] if argv is None else argv)
     try:
         rules = rule_set(args.rules, parse_settings(args.set))
     except EngineError as error:

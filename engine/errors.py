@@ -6,7 +6,9 @@ command line and logs. Bugs are ordinary Python exceptions, never EngineError.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+TYPE_CHECKING = False  # typing is not imported at run time: the command line starts faster
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 
 class EngineError(ValueError):

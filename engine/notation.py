@@ -9,9 +9,6 @@ Tokens are separated by spaces or commas; case does not matter. See docs/design/
 
 from __future__ import annotations
 
-import re
-from collections import Counter
-from collections.abc import Iterable, Sequence
 from operator import eq
 
 from .cards import (
@@ -27,9 +24,15 @@ from .cards import (
 )
 from .errors import EngineError
 from .messages import fail
-from .rules import RuleSet
 
-_EQUALS = re.compile(r"\s*=\s*")
+TYPE_CHECKING = False  # typing is not imported at run time: the command line starts faster
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+    from re import Pattern
+
+    from .rules import RuleSet
+
+_equals: Pattern[str] | None = None  # spaces around "=", compiled on first use
 # The white suit symbols and the emoji variation selector are accepted too.
 _SUIT_CHARS = {c: i for i, c in enumerate(SUIT_LETTERS)} | {c: i for i, c in enumerate(SUIT_SYMBOLS)}
 _SUIT_CHARS |= {c: i for i, c in enumerate("♤♡♢♧")}
@@ -114,7 +117,12 @@ def _tokens(text: str) -> list[str]:
     """Tokens between spaces, commas and semicolons (``str.split`` knows the same whitespace
     as the regex ``\\s``); spaces around ``=`` are dropped first."""
     if "=" in text:
-        text = _EQUALS.sub("=", text)
+        global _equals
+        if _equals is None:
+            import re
+
+            _equals = re.compile(r"\s*=\s*")
+        text = _equals.sub("=", text)
     return text.replace(",", " ").replace(";", " ").split()
 
 
@@ -127,6 +135,8 @@ def check_pack(cards: Iterable[Card], rules: RuleSet) -> None:
     real = sorted([card.rank * 4 + card.suit for card in cards if card.rank != JOKER_RANK])
     if len(cards) - len(real) <= rules.jokers and not any(map(eq, real, real[rules.decks :])):
         return
+    from collections import Counter
+
     counts: Counter[Card] = Counter()
     jokers = 0
     for card in cards:
@@ -180,9 +190,18 @@ def code(card: Card, rules: RuleSet, *, declared: bool = False) -> str:
     return write(card)
 
 
+# Canonical codes by ``rank * 4 + suit`` (rank 0 is a joker: ``JK``), for ``codes``.
+_CARD_CODES = [card_code(Card(rank, suit)) for rank in range(14) for suit in range(4)]
+_TILE_CODES = [tile_code(Card(rank, suit)) for rank in range(14) for suit in range(4)]
+
+
 def codes(cards: Iterable[Card], rules: RuleSet, *, declared: bool = False) -> list[str]:
     """``code`` of each card, in order."""
-    return [code(c, rules, declared=declared) for c in cards]
+    table = _TILE_CODES if rules.tiles else _CARD_CODES
+    written = [table[c.rank * 4 + c.suit] for c in cards]
+    if declared and "JK" in written:  # jokers that stand for a card: JK=4H
+        return [code(c, rules, declared=True) for c in cards]
+    return written
 
 
 def display(card: Card, rules: RuleSet) -> str:

@@ -7,14 +7,19 @@ EngineError, so a typo in ``--set`` never silently plays another game.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Literal
 
 from .errors import EngineError
 
-Family = Literal["zoliky", "gin", "carousel", "rummikub"]
+TYPE_CHECKING = False  # typing is not imported at run time: the command line starts faster
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Literal
+
+    Family = Literal["zoliky", "gin", "carousel", "rummikub"]
+else:
+    Family = str  # the name exists at run time too (annotations elsewhere import it)
 FAMILIES: tuple[Family, ...] = ("zoliky", "gin", "carousel", "rummikub")
 OptionValue = int | bool | str
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from .cards import ACE, JACK, Card
 from .messages import fail
-from .rules import RuleSet
+
+TYPE_CHECKING = False  # typing is not imported at run time: the command line starts faster
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from .rules import RuleSet
 
 ACE_HIGH = 14  # a run slot: the ace above the king (Q-K-A)
 
