@@ -190,12 +190,14 @@ def hand_record(
     ``confirm_end=False`` (the new-hand form before its player confirmed): a hand that would end
     the game is not recorded; ServiceError ``hand_ends_game`` says how (``reason``, ``winners``).
     The save's own scoring answers it, rolled back: a save still scores the game once."""
-    # A resend is found under the game's lock, like any write: one check, no query before it.
     try:
         with transaction.atomic():
             locked = _locked(game)
+            hands = list(locked.hands.all())
             if request_id is not None:
-                existing = Hand.objects.filter(game=locked, request_id=request_id).first()
+                # A resend is found under the game's lock, among the hands the save reads anyway.
+                wanted = uuid.UUID(str(request_id))
+                existing = next((hand for hand in hands if hand.request_id == wanted), None)
                 if existing is not None:
                     return Recorded(existing, False, None)
                 resent = Change.objects.filter(game=locked, request_id=request_id, hand_number__isnull=False)
@@ -214,7 +216,6 @@ def hand_record(
                     version=other.version,
                 )
             stored = dict(outcome)
-            hands = list(locked.hands.all())
             _check_counts(stored, (), ordinal=len(hands) + 1)
             hand = Hand.objects.create(
                 game=locked, number=locked.next_hand_number, outcome=stored, request_id=request_id
