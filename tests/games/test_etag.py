@@ -129,6 +129,9 @@ def test_the_etag_check_reads_the_game_as_the_whole_game_reads_it(
             fields = ("pk", "slug", "name", "visibility", "version")
             assert [getattr(checked.club, f) for f in fields] == [getattr(club, f) for f in fields]
             assert checked.club.name == "Klub Žolíky"
+    # Whatever it did not read is deferred, never a default: asked for, it comes from the row.
+    assert {"options", "family", "ended"} <= checked.get_deferred_fields()
+    assert (checked.options, checked.family, checked.ended) == (whole.options, whole.family, whole.ended)
     assert game_to_revalidate(public_id="nosuchgame12") is None
 
 
