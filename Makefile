@@ -64,8 +64,10 @@ bench: $(VENV)/.installed-dev
 	$(PY) bench/bench_tournament.py
 	$(PY) bench/bench_league.py
 
+# Both ways a phone saves: without JavaScript (GET + POST) and with it (one htmx POST).
 bench-load: $(VENV)/.installed-dev
-	$(PY) bench/load_saves.py
+	$(PY) bench/load_saves.py --mode form
+	$(PY) bench/load_saves.py --mode htmx
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache
