@@ -110,7 +110,9 @@ def test_the_manifest_speaks_the_language_of_its_address(client: Client) -> None
 def test_every_page_links_the_manifest_the_theme_colour_and_the_worker(client: Client) -> None:
     html = client.get("/").content.decode()
     assert '<link rel="manifest" href="/manifest.webmanifest">' in html
-    assert '<meta name="theme-color" content="#0b5d3b">' in html
+    # The phone's bar takes the header's colour, in the light and the dark scheme alike.
+    assert '<meta name="theme-color" content="#0b5d3b" media="(prefers-color-scheme: light)">' in html
+    assert '<meta name="theme-color" content="#0d3a26" media="(prefers-color-scheme: dark)">' in html
     assert '<link rel="apple-touch-icon" href="/static/icons/apple-touch-icon.png">' in html
     assert png_size(str(finders.find("icons/apple-touch-icon.png"))) == (180, 180)
     assert 'src="/static/js/pwa.js" data-service-worker="/sw.js"' in html
