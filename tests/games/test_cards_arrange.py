@@ -41,6 +41,14 @@ def test_spoken_names_of_cards_and_tiles() -> None:
         assert spoken_name(Card(0, 0, stands_for=Card(7, 2)), RUMMIKUB) == "joker as red 7"
 
 
+def test_a_card_s_name_in_polish_uses_the_suit_as_players_say_it() -> None:
+    with translation.override("pl"):
+        assert spoken_name(Card(12, 1), ZOLIKY) == "dama kier"
+        assert spoken_name(Card(1, 0), ZOLIKY) == "as pik"
+        assert spoken_name(Card(13, 3), ZOLIKY) == "król trefl"
+        assert spoken_name(Card(7, 2), ZOLIKY) == "7 karo"
+
+
 def test_picker_keys_are_named_and_tiles_carry_a_letter() -> None:
     with translation.override("en"):
         tiles = picker_rows(RUMMIKUB)
