@@ -22,10 +22,10 @@ How it works (reasons in docs/design/engine-solver.md):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, pairwise
 
+from .arrangement import Arrangement as Arrangement  # the contract names it here
 from .cards import ACE, JOKER, JOKER_RANK, RUN_MAX, Card
 from .notation import check_pack
 from .plain import OneDeck
@@ -49,15 +49,6 @@ GROUP, RUN = 0, 1
 # Group: a = b = rank, suit -1. Run: a..b = the slots of its lowest and highest real card
 # (slot 14 is an ace above the king), suit = its suit.
 Candidate = tuple[int, int, int, int, int, int, int]
-
-
-@dataclass(frozen=True, slots=True)
-class Arrangement:
-    """Melds (jokers carry ``stands_for``) and the deadwood left, with its value."""
-
-    melds: tuple[tuple[Card, ...], ...]
-    deadwood: tuple[Card, ...]
-    deadwood_points: int
 
 
 class Tables:
@@ -541,6 +532,6 @@ def arrange(cards: Sequence[Card], rules: RuleSet) -> Arrangement:
     if tables.one_deck is not None:  # gin: no jokers, one deck
         found = tables.one_deck.arrange(cards)
         if found is not None:
-            return Arrangement(*found)
+            return found
     hand = Hand(cards, rules)
     return build(tables, hand, solve(tables, hand))

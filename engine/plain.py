@@ -21,20 +21,23 @@ Each choice's deadwood is scored by a table: per suit, the score of every 13-bit
 deadwood (``points * 64 + cards``, as in the search: the least value, then the fewest cards).
 Among equal scores the first choice wins: groups (all four suits first, then the three-suit
 subsets in suit order) before no group, the lowest rank varying slowest; a block is one run.
+
+The answer is spelled from the masks in the deck's own ``Card`` objects (``CARDS``), equal to
+the caller's: a card without a joker's declaration is its rank and suit and nothing else, and
+the per-suit tables of ``spell`` put a hand's cards in order for less than indexing the
+caller's objects would cost.
 """
 
 from __future__ import annotations
 
 from itertools import combinations, product
 
-from .cards import ACE
+from .arrangement import Arrangement, quick_arrangement
+from .cards import ACE, Card
 
 TYPE_CHECKING = False  # typing is not imported at run time: the command line starts faster
 if TYPE_CHECKING:
     from collections.abc import Sequence
-    from typing import Any
-
-    from .cards import Card
 
 SHIFT = 16  # t = suit * SHIFT + rank, as in arrange.py
 WEIGHT = 64  # score = deadwood points * WEIGHT + deadwood cards
@@ -45,7 +48,28 @@ _HIGH_ACES = _ACES << 13  # bit 14 of each suit: the ace above the king
 _COLUMN = sum(1 << (s * SHIFT) for s in range(4))  # one bit per suit
 _NOT_YET = 1 << 62  # above any score
 
-Melds = tuple[tuple["Card", ...], ...]
+_BIT = [[1 << (suit * SHIFT + rank) for rank in range(SHIFT)] for suit in range(4)]
+"""A card's bit by suit and rank: reading it costs less than shifting 1 up to bit 61."""
+CARDS = [Card(t & 15, t >> 4) for t in range(64)]
+"""The deck's cards by index ``suit * 16 + rank``: what the fast path hands back (only ranks
+1-13 are ever read)."""
+
+
+def _spellings(suit: int, ranks: range) -> list[tuple[Card, ...]]:
+    """The cards of ``ranks`` in ``suit``, low to high, for every mask of those ranks (bit 0
+    is the lowest rank): 2 ** len(ranks) tuples, built a rank at a time."""
+    table: list[tuple[Card, ...]] = [()]
+    for rank in ranks:
+        card = CARDS[suit * SHIFT + rank]
+        table += [(*cards, card) for cards in table]
+    return table
+
+
+# Per suit, its ranks 1-7 (128 masks) and 8-13 (64): a hand's cards are eight table reads.
+_L0, _L1, _L2, _L3 = (_spellings(suit, range(1, 8)) for suit in range(4))
+_H0, _H1, _H2, _H3 = (_spellings(suit, range(8, 14)) for suit in range(4))
+
+Melds = tuple[tuple[Card, ...], ...]
 
 
 class OneDeck:
@@ -101,16 +125,14 @@ class OneDeck:
             found = self.choices[key] = (*masks, 0)
         return found
 
-    def arrange(self, cards: Sequence[Card]) -> tuple[Melds, tuple[Card, ...], int] | None:
-        """(melds, deadwood, deadwood points) as ``arrange`` returns them, or None when the
+    def arrange(self, cards: Sequence[Card]) -> Arrangement | None:
+        """The hand's arrangement as ``arrange`` returns it, or None when the
         hand holds a joker or a card twice, or an ace has two places (the general search
-        decides, or raises)."""
-        at: list[Any] = [None] * 64  # the hand's cards by index, None where not held
+        decides, or raises). The cards handed back are the deck's own (``CARDS``), equal to
+        the caller's: without jokers a card is its rank and suit and nothing else."""
         once = 0
         for card in cards:
-            t = card.suit * SHIFT + card.rank
-            once |= 1 << t
-            at[t] = card
+            once |= _BIT[card.suit][card.rank]
         if once & ~_VALID or once.bit_count() != len(cards):
             return None
         costs, low_only = self.costs, self.low_only
@@ -126,7 +148,8 @@ class OneDeck:
                 if cover < 0:
                     return None
             if not cover:  # no meld at all (most random gin hands): all is deadwood
-                return (), tuple(filter(None, at)), (costs[a] + costs[b] + costs[c] + costs[d]) >> 6
+                points = (costs[a] + costs[b] + costs[c] + costs[d]) >> 6
+                return quick_arrangement((), spell(a, b, c, d), points)
             dead = once & ~_cards(cover)
             score = costs[dead & _SUIT] + costs[dead >> SHIFT & _SUIT]
             score += costs[dead >> 2 * SHIFT & _SUIT] + costs[dead >> 3 * SHIFT]
@@ -165,12 +188,23 @@ class OneDeck:
             found.sort(key=min)  # melds by their lowest card, as the search has them
         elif not low_only:
             found.sort(key=min)  # a high ace is the lowest card of its run
-        melds = []
-        for ts in found:
-            melds.append(tuple(map(at.__getitem__, ts)))
-            for t in ts:
-                at[t] = None
-        return tuple(melds), tuple(filter(None, at)), score >> 6
+        melds = tuple([tuple(map(CARDS.__getitem__, ts)) for ts in found])
+        dead = once & ~(_cards(cover) | sum(pick))
+        return quick_arrangement(melds, spell(*_suits(dead)), score >> 6)
+
+
+def spell(a: int, b: int, c: int, d: int) -> tuple[Card, ...]:
+    """The cards of a hand in card order (by suit, then rank), as ``CARDS``; ``a``-``d``: the
+    masks of its ♠, ♥, ♦ and ♣ (bits 1-13)."""
+    return (
+        _L0[a >> 1 & 127] + _H0[a >> 8] + _L1[b >> 1 & 127] + _H1[b >> 8]
+        + _L2[c >> 1 & 127] + _H2[c >> 8] + _L3[d >> 1 & 127] + _H3[d >> 8]
+    )  # fmt: skip
+
+
+def _suits(mask: int) -> tuple[int, int, int, int]:
+    """The masks of a hand's four suits (bits 1-13 each)."""
+    return mask & _SUIT, mask >> SHIFT & _SUIT, mask >> 2 * SHIFT & _SUIT, mask >> 3 * SHIFT
 
 
 def _runs(slots: int) -> list[tuple[int, ...]]:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import FrozenInstanceError
+
 import pytest
 
 from engine.arrange import Arrangement, arrange
+from engine.arrangement import quick_arrangement
 from engine.cards import Card
 from engine.errors import EngineError
 from engine.melds import check_meld
@@ -45,6 +48,25 @@ def test_gin_no_melds_is_all_deadwood() -> None:
 
 def test_empty_hand() -> None:
     assert arrange([], rule_set("gin")) == Arrangement((), (), 0)
+
+
+def test_the_quick_arrangement_is_an_ordinary_frozen_arrangement() -> None:
+    melds = ((Card(1, 0), Card(2, 0), Card(3, 0)),)
+    quick = quick_arrangement(melds, (Card(9, 1),), 9)
+    assert quick == Arrangement(melds, (Card(9, 1),), 9)
+    assert hash(quick) == hash(Arrangement(melds, (Card(9, 1),), 9))
+    assert repr(quick) == repr(Arrangement(melds, (Card(9, 1),), 9))
+    with pytest.raises(FrozenInstanceError):
+        quick.deadwood_points = 0  # type: ignore[misc]
+
+
+def test_the_fast_path_hands_back_cards_equal_to_the_callers_in_card_order() -> None:
+    rules = rule_set("gin")
+    hand = parse_hand("KD 2C 9S 3H 4S AS 5D 7C JH 6H", rules)
+    result = arrange(hand, rules)
+    assert result.melds == ()
+    assert codes(result.deadwood, rules) == ["AS", "4S", "9S", "3H", "6H", "JH", "5D", "KD", "2C", "7C"]
+    assert all(card.stands_for is None for card in result.deadwood)
 
 
 @pytest.mark.parametrize(("ace_high", "points"), [(False, 21), (True, 0)])

@@ -44,9 +44,9 @@ def hands(draw: st.DrawFn, max_size: int = 13) -> list[Card]:
 
 
 def check_shape(cards: Sequence[Card], result: Arrangement, rules: RuleSet) -> None:
-    """Legal melds of the hand's own Card objects, every card once, in the search's order."""
+    """Legal melds of the hand's cards, every card once, in the search's order."""
     laid = [c for meld in result.melds for c in meld] + list(result.deadwood)
-    assert sorted(map(id, laid)) == sorted(map(id, cards))
+    assert sorted(laid) == sorted(cards)
     for meld in result.melds:
         check_meld(meld, rules)
     index = [c.suit * 16 + c.rank for c in result.deadwood]
