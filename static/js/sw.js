@@ -65,9 +65,11 @@ function trim(cache) {
 // Keep a copy of a page. Pages for editors are sent with "no-store" (they hold the edit
 // link): that keeps them out of shared and HTTP caches, but this copy is the phone's own,
 // and the table phone needs the score sheet to record hands offline.
+// put replaces the copy kept before in one step (and moves it last, for trim): a delete first
+// left a moment with no copy at all, and a reload offline in that moment got the offline page.
 function keep(url, response) {
   return caches.open(PAGES).then(function (cache) {
-    return cache.delete(url).then(function () { return cache.put(url, response); }).then(function () { return trim(cache); });
+    return cache.put(url, response).then(function () { return trim(cache); });
   });
 }
 

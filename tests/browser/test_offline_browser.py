@@ -3,6 +3,7 @@ hands saved offline wait on the phone and are recorded once each, in order, when
 is back; the score sheet reloads offline from the service worker; a save whose answer was lost
 is sent again and still recorded once."""
 
+import time
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -47,19 +48,33 @@ def knock(knocker: str, ola: int, kari: int) -> dict[str, Any]:
     return {"knocker": knocker, "gin": False, "deadwood": {"Ola": ola, "Kari": kari}}
 
 
+def wait_until(page: Any, predicate: str, timeout: float = 10.0) -> None:
+    """Poll an async JavaScript predicate until it holds. (``page.wait_for_function`` does not
+    await a promise: an async predicate's promise is truthy, so it returns at once.)"""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(predicate):
+        assert time.monotonic() < deadline, f"still false after {timeout} s: {predicate}"
+        page.wait_for_timeout(50)
+
+
+# The copies of this page the service worker keeps (in the cache of the pages, any Vary).
+KEPT_COPIES = (
+    "async () => { const copies = [];"
+    " for (const name of await caches.keys()) { if (!name.startsWith('rummy-pages-')) continue;"
+    " for (const copy of await (await caches.open(name)).matchAll(location.href, {ignoreVary: true}))"
+    " copies.push(await copy.text()); }"
+    " return copies; }"
+)
+
+
 def worker_ready(page: Any) -> None:
     """Wait until the service worker controls the page and has kept its copy of it. The page
     that registered it may have loaded before it was active: then the next load is its own."""
-    page.wait_for_function("async () => !!(await navigator.serviceWorker.getRegistration())?.active")
+    wait_until(page, "async () => !!(await navigator.serviceWorker.getRegistration())?.active")
     if not page.evaluate("() => navigator.serviceWorker.controller !== null"):
         page.reload()
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
-    page.wait_for_function(
-        "async () => { for (const name of await caches.keys()) {"
-        " if (name.startsWith('rummy-pages-')"
-        " && await (await caches.open(name)).match(location.href)) return true;"
-        " } return false; }"
-    )
+    wait_until(page, f"async () => (await ({KEPT_COPIES})()).length > 0")
 
 
 def test_hands_saved_offline_are_recorded_once_in_order_when_the_connection_is_back(
@@ -103,6 +118,23 @@ def test_hands_saved_offline_are_recorded_once_in_order_when_the_connection_is_b
     gin_hand(page, "Ola", "2", "12")
     expect(page.locator(".totals .total")).to_have_text(["31", "20"])
     assert len(recorded(game)) == 3
+
+
+def test_the_kept_copy_of_a_page_is_replaced_by_the_sheet_after_each_save(
+    table_phone: Any, live_server: Any
+) -> None:
+    page = table_phone
+    start_game(page, live_server.url, "gin", ["Ola", "Kari"])
+    worker_ready(page)
+    gin_hand(page, "Ola", "4", "25")
+    expect(page.locator(".totals .total")).to_have_text(["21", "0"])
+    # After a save the page asks the worker to keep the sheet as it now is: one copy, the new one.
+    replaced = "(copies) => copies.length === 1 && copies[0].includes('Hand 2')"
+    wait_until(page, f"async () => ({replaced})(await ({KEPT_COPIES})())")
+    page.context.set_offline(True)
+    page.reload()
+    expect(page.locator(".totals .total")).to_have_text(["21", "0"])
+    expect(page.locator("#new-hand-title")).to_contain_text("Hand 2")
 
 
 def test_a_save_whose_answer_was_lost_is_sent_again_and_recorded_once(browser: Any, live_server: Any) -> None:
