@@ -238,8 +238,7 @@ FORM_FIELDS: Recent[tuple[object, ...], SafeString] = Recent(512)
 def _form_fields(sheet: Sheet, form: HandForm) -> SafeString:
     rules = sheet.rules
     key = (
-        sheet.game.pk,
-        sheet.game.public_id,
+        sheet.game.public_id,  # the game (its address is in the fields)
         rules.family,
         tuple(sorted(rules.options.items())),
         tuple(form.players),
@@ -346,7 +345,7 @@ def hand_create(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
                     form.add_engine_error(error)
             else:
                 # Say what was saved, with an Undo (docs/design/table.md, "After a save").
-                sheet = saved.sheet or game_sheet(game=game)
+                sheet = saved.sheet or recent_sheet(game=game)  # a resend scored nothing
                 line = saved_line(sheet=sheet, number=saved.hand.number, change_id=saved.change_id)
                 if request.htmx:
                     context = _detail_context(request, game, sheet=sheet)
