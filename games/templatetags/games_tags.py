@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from django import template
+from django.forms import BaseForm
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import conditional_escape, escape, format_html
@@ -178,6 +179,31 @@ def display_name(user: object) -> str:
     Only shown to those who may edit the game (others read "a scorekeeper")."""
     first = getattr(user, "first_name", "")
     return first.strip() if isinstance(first, str) and first.strip() else str(getattr(user, "username", ""))
+
+
+@register.simple_tag
+def hidden_inputs(form: BaseForm) -> SafeString:
+    """The form's hidden fields as ``{{ field }}`` draws them (BoundField.as_widget), without
+    the widget's three templates: the hand form carries four on every score sheet, and those
+    templates were a tenth of the page's time (docs/design/performance.md). A test checks the
+    two agree, field by field."""
+    html: list[str] = []
+    for field in form.hidden_fields():
+        widget = field.field.widget
+        attrs = field.build_widget_attrs({}, widget)
+        if field.auto_id and "id" not in widget.attrs:
+            attrs.setdefault("id", field.auto_id)
+        drawn = widget.get_context(field.html_name, field.value(), attrs)["widget"]
+        html.append(format_html('<input type="{}" name="{}"', drawn["type"], drawn["name"]))
+        if drawn["value"] is not None:
+            html.append(format_html(' value="{}"', drawn["value"]))
+        for name, value in drawn["attrs"].items():  # as django/forms/widgets/attrs.html
+            if value is True:
+                html.append(format_html(" {}", name))
+            elif value is not False:
+                html.append(format_html(' {}="{}"', name, value))
+        html.append(">")
+    return mark_safe("".join(html))  # every part escaped by format_html
 
 
 CELL = '<td><span class="pts">{}</span><span class="run">{}{}</span></td>'

@@ -1,0 +1,59 @@
+"""The hand form's hidden fields drawn by ``{% hidden_inputs %}`` are exactly what Django's own
+``{{ field }}`` draws: the tag only skips the widget templates (docs/design/performance.md)."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from django import forms
+
+from engine.rules import rule_set
+from games.forms import HandForm, NewHandForm
+from games.templatetags.games_tags import hidden_inputs
+
+PLAYERS = ["Ola", "Kari", "Anna <b>"]
+
+
+def drawn_by_django(form: forms.BaseForm) -> str:
+    return "".join(str(field) for field in form.hidden_fields())
+
+
+def hand_forms() -> list[forms.BaseForm]:
+    rules = rule_set("zoliky")
+    shown = {"rules": rules, "players": PLAYERS, "seating": PLAYERS}
+    request_id = uuid.UUID("6b1f0c2e-8a4b-4c55-9e1d-0f2a3b4c5d6e")
+    return [
+        NewHandForm(**shown, initial={"request_id": request_id, "for_hand": 7}),
+        NewHandForm(**shown),  # no initial values: no value attributes
+        HandForm(**shown, initial={"version": 3, "request_id": request_id}, prefix="h12"),
+        # Bound, with what a phone sent (quotes and a bad version included) and its errors.
+        NewHandForm({"request_id": "not-a-uuid", "for_hand": '4"><script>', "dealt_in": '["Ola"]'}, **shown),
+        HandForm({"h3-version": "x", "h3-dealt_in": "[]"}, **shown, prefix="h3"),
+    ]
+
+
+@pytest.mark.parametrize("index", range(5))
+def test_the_hand_forms_hidden_fields_are_drawn_as_django_draws_them(index: int) -> None:
+    form = hand_forms()[index]
+    if form.is_bound:
+        form.is_valid()
+    assert form.hidden_fields()
+    assert hidden_inputs(form) == drawn_by_django(form)
+
+
+class Flags(forms.Form):
+    """Hidden fields with what the hand form does not use: required (which a hidden input never
+    says), disabled, attributes and an id of their own, and no id at all."""
+
+    needed = forms.CharField(widget=forms.HiddenInput)
+    frozen = forms.IntegerField(widget=forms.HiddenInput(attrs={"data-x": 'a"b'}), disabled=True, initial=5)
+    named = forms.CharField(widget=forms.HiddenInput(attrs={"id": "own"}), required=False, initial="")
+
+
+@pytest.mark.parametrize("auto_id", ["id_%s", False])
+def test_other_hidden_fields_are_drawn_as_django_draws_them_too(auto_id: str | bool) -> None:
+    form = Flags(auto_id=auto_id)
+    assert hidden_inputs(form) == drawn_by_django(form)
+    drawn = hidden_inputs(form)
+    assert " disabled" in drawn and 'data-x="a&quot;b"' in drawn and 'id="own"' in drawn
