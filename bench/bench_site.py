@@ -186,7 +186,7 @@ def fill_other_games(total: int) -> None:
 
 
 def ratio(value: float, base: float) -> str:
-    return f"{value / base:5.1f}×"
+    return f"{value / base:5.2f}×"  # two decimals: some figures sit near their line
 
 
 def main() -> None:

@@ -69,8 +69,6 @@ def _spellings(suit: int, ranks: range) -> list[tuple[Card, ...]]:
 _L0, _L1, _L2, _L3 = (_spellings(suit, range(1, 8)) for suit in range(4))
 _H0, _H1, _H2, _H3 = (_spellings(suit, range(8, 14)) for suit in range(4))
 
-Melds = tuple[tuple[Card, ...], ...]
-
 
 class OneDeck:
     """What the fast path needs about one rule set with one deck."""
