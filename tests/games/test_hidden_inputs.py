@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 import pytest
 from django import forms
@@ -21,7 +22,7 @@ def drawn_by_django(form: forms.BaseForm) -> str:
 
 def hand_forms() -> list[forms.BaseForm]:
     rules = rule_set("zoliky")
-    shown = {"rules": rules, "players": PLAYERS, "seating": PLAYERS}
+    shown: dict[str, Any] = {"rules": rules, "players": PLAYERS, "seating": PLAYERS}
     request_id = uuid.UUID("6b1f0c2e-8a4b-4c55-9e1d-0f2a3b4c5d6e")
     return [
         NewHandForm(**shown, initial={"request_id": request_id, "for_hand": 7}),
