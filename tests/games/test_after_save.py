@@ -11,20 +11,15 @@ import pytest
 from django.test import Client
 
 from engine.rules import rule_set
-from games.models import Change, Game, Hand
+from games.models import Change, Hand
 from games.selectors.after_save import undo_asks, undo_preview
 from games.services.hands import hand_edit, hand_record
 from scoring.hands import score_hand
 from scoring.kinds import HandKind, hand_kind
+from tests.clients import editor
 from tests.factories import GameFactory
 
 pytestmark = pytest.mark.django_db
-
-
-def editor(game: Game) -> Client:
-    client = Client()
-    assert client.get(f"/g/{game.public_id}/edit/{game.edit_token}/").status_code == 302
-    return client
 
 
 @pytest.mark.parametrize(

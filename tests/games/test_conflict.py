@@ -12,6 +12,7 @@ from games.models import Game, Hand
 from games.selectors.sheets import game_sheet
 from games.services.errors import ServiceError, StaleEdit
 from games.services.hands import hand_delete, hand_edit, hand_record
+from tests.clients import editor
 from tests.factories import GameFactory
 
 pytestmark = pytest.mark.django_db
@@ -100,12 +101,6 @@ def test_without_for_hand_or_with_the_current_number_a_hand_is_recorded_as_befor
 
 
 # --- pages ------------------------------------------------------------------------------------
-
-
-def editor(game: Game) -> Client:
-    client = Client()
-    assert client.get(f"/g/{game.public_id}/edit/{game.edit_token}/").status_code == 302
-    return client
 
 
 def form_fields(html: str, action: str) -> dict[str, str]:

@@ -8,19 +8,13 @@ import pytest
 from django.test import Client
 from pytest_django import DjangoAssertNumQueries
 
-from games.models import Game
 from games.selectors.games import game_by_public_id, game_to_revalidate
 from games.services.hands import hand_record
 from games.sheet_cache import sheet_version
+from tests.clients import editor
 from tests.factories import ClubFactory, GameFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
-
-
-def editor(game: Game) -> Client:
-    client = Client()
-    assert client.get(f"/g/{game.public_id}/edit/{game.edit_token}/").status_code == 302
-    return client
 
 
 def etag(client: Client, url: str) -> str:

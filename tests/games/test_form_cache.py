@@ -12,15 +12,10 @@ from django.test import Client
 from games import views
 from games.models import Game
 from games.services.hands import hand_record
+from tests.clients import editor
 from tests.factories import GameFactory
 
 pytestmark = pytest.mark.django_db
-
-
-def editor(game: Game) -> Client:
-    client = Client()
-    assert client.get(f"/g/{game.public_id}/edit/{game.edit_token}/").status_code == 302
-    return client
 
 
 def hand_form(html: str) -> str:

@@ -15,15 +15,10 @@ from rest_framework.test import APIClient
 
 from games.forms import NewGameForm
 from games.models import Game, Hand
+from tests.clients import editor
 from tests.factories import GameFactory
 
 pytestmark = pytest.mark.django_db
-
-
-def editor(game: Game) -> Client:
-    client = Client()
-    assert client.get(f"/g/{game.public_id}/edit/{game.edit_token}/").status_code == 302
-    return client
 
 
 def page(response: Any) -> str:

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from games.models import Change, Game, Hand, Score
 from games.selectors.sheets import game_sheet
 from games.services.hands import hand_delete, hand_record
+from tests.clients import editor
 from tests.factories import GameFactory
 
 pytestmark = pytest.mark.django_db
@@ -83,12 +84,6 @@ def snapshot(game: Game) -> tuple[Any, ...]:
     changes = list(Change.objects.filter(game=game).values_list("pk", flat=True))
     game.refresh_from_db()
     return (hands, scores, changes, game.ended, game.next_hand_number)
-
-
-def editor(game: Game) -> Client:
-    client = Client()
-    assert client.get(f"/g/{game.public_id}/edit/{game.edit_token}/").status_code == 302
-    return client
 
 
 def send(
