@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC
+from functools import cache
 from typing import NamedTuple
 
 from django.contrib.auth.models import AnonymousUser, User
@@ -66,6 +67,7 @@ def game_by_public_id(*, public_id: str) -> Game | None:
     return next(iter(found), None)
 
 
+@cache  # the same text for every 304: written once, not on each poll
 def _revalidation_sql() -> str:
     game, user, club = Game._meta.db_table, User._meta.db_table, Club._meta.db_table
     return (
