@@ -134,7 +134,7 @@ class OneDeck:
         if once & ~_VALID or once.bit_count() != len(cards):
             return None
         costs, low_only = self.costs, self.low_only
-        a, b, c, d = once & _SUIT, once >> SHIFT & _SUIT, once >> 2 * SHIFT & _SUIT, once >> 3 * SHIFT
+        a, b, c, d = _suits(once)
         three = (a & b & (c | d)) | (c & d & (a | b)) if self.group_max >= 3 else 0
         pick: tuple[int, ...] = ()  # the groups chosen, as masks
         if not three:
