@@ -9,9 +9,12 @@ games ("filler") with bulk_create. Run from the project root:
     .venv/bin/python bench/bench_site.py            # about 1-2 minutes
     .venv/bin/python bench/bench_site.py --quick    # fewer repetitions, no 10,000 games
 
-Every figure is the median of several runs, in milliseconds. "cold" is the first view of a
-version of the game on a server that did not write it (the server's recent sheets emptied
-first); "warm" is the same page asked again (another phone, the same server).
+Every figure is the median of several runs, in milliseconds. "warm" is a page asked again on
+the same server (another phone at the table, a reload); "cold" is the first view of a version
+of the game on a server that never drew it, when another server did (what it kept in memory
+emptied first; the copy the servers share stays); "never drawn" is the first view of a version
+anywhere (the shared copy deleted too: once per version, and not after an htmx save, which
+leaves the copy).
 """
 
 from __future__ import annotations
@@ -40,8 +43,8 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 
-from games import sheet_cache, views  # noqa: E402
-from games.models import Game, Hand, Player, Result, Score, Seat  # noqa: E402
+from games import sheet_cache  # noqa: E402
+from games.models import Game, Hand, Player, Result, Score, Seat, SheetCopy  # noqa: E402
 from games.services.games import game_start  # noqa: E402
 from games.services.hands import hand_record  # noqa: E402
 
@@ -67,10 +70,15 @@ def posted(i: int) -> dict[str, str]:
 
 def forget() -> None:
     """Empty this server's recent sheets and drawn forms: the next view is as on a server that
-    neither wrote nor drew this game."""
-    sheet_cache.SHEETS.clear()
-    views.SHEET_PARTS.clear()
-    views.FORM_FIELDS.clear()
+    neither wrote nor drew this game (the copy the servers share stays)."""
+    for kept in (sheet_cache.SHEETS, sheet_cache.PARTS, sheet_cache.FIELDS, sheet_cache.SHARED):
+        kept.clear()
+
+
+def forget_everywhere() -> None:
+    """As if no server ever drew any game: the shared copies go too."""
+    forget()
+    SheetCopy.objects.all().delete()
 
 
 def median_ms(run: Callable[[], object], times: int, before: Callable[[], object] | None = None) -> float:
@@ -113,7 +121,12 @@ class Bench:
 
     def sheet_cold(self, game: Game) -> float:
         url = f"/g/{game.public_id}/"
+        get(self.client, url)  # drawn once, on some server
         return median_ms(lambda: get(self.client, url), self.times, before=forget)
+
+    def sheet_never_drawn(self, game: Game) -> float:
+        url = f"/g/{game.public_id}/"
+        return median_ms(lambda: get(self.client, url), self.times, before=forget_everywhere)
 
     def sheet_warm(self, game: Game) -> float:
         url = f"/g/{game.public_id}/"
@@ -203,8 +216,10 @@ def main() -> None:
     print(f"{'figure':58} {'ms':>8}  {'ratio':>6}  goal")
     rows: list[tuple[str, float, float, str]] = []
     for game, n, goal in ((g30, 30, "≤ 3× home"), (g100, 100, "≤ 5× home")):
-        rows.append((f"sheet, {n} hands, owner with form, cold", bench.sheet_cold(game), home, goal))
         rows.append((f"sheet, {n} hands, owner with form, warm", bench.sheet_warm(game), home, goal))
+        rows.append((f"sheet, {n} hands, owner with form, cold", bench.sheet_cold(game), home, goal))
+        never = bench.sheet_never_drawn(game)
+        rows.append((f"sheet, {n} hands, owner with form, never drawn", never, home, "—"))
     rows.append(("save (htmx, through the form) at 30-50 hands", bench.saves(g30, 20), home, "≤ 4× home"))
     viewer304, viewer_queries = bench.not_modified(g30, bench.viewer)
     owner304, owner_queries = bench.not_modified(g30, bench.client)
@@ -232,6 +247,7 @@ def main() -> None:
         fill_other_games(others)
         games = [bench.game(n) for n in sizes]
         for game in games:
+            table.setdefault("sheet, owner, never drawn", []).append(bench.sheet_never_drawn(game))
             table.setdefault("sheet, owner, cold", []).append(bench.sheet_cold(game))
             table.setdefault("sheet, owner, warm", []).append(bench.sheet_warm(game))
             table.setdefault("save (htmx)", []).append(bench.saves(game, 5))

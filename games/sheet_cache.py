@@ -1,22 +1,34 @@
-"""Sheets kept in this process by the game's version, so a page after a save, or a second look,
-scores and draws nothing again.
+"""Sheets kept by the game's version, so a page after a save, or a second look, scores and
+draws nothing again: in this process (the scored sheet, its drawn parts, the hand form's
+fields), and one copy per game shared by every application server (``SheetCopy``), so that
+a server that never drew this version of the game reads it instead of scoring and drawing it.
 
 Every write (hands, the evening's end, the edit link) saves the game's ``updated_at`` inside its
 transaction under the game's row lock, so a key names one state of one game: an entry is never
-stale, only unused, and several servers each keeping their own cannot disagree. This is the only
-state a server holds, and losing it costs time, never correctness.
+stale, only unused, and several servers each keeping their own cannot disagree. The shared copy
+names its version too, and one for another version is ignored. Losing any of it costs time,
+never correctness.
 """
 
 from __future__ import annotations
 
+import io
+import logging
+import pickle
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
 
-from django.db import transaction
+import django
+from django.db import IntegrityError, transaction
+from django.utils.safestring import SafeString
 
-from games.models import Game
-from games.sheet import Sheet
+from engine.rules import RuleSet
+from games.models import Game, SheetCopy
+from games.sheet import Sheet, game_rules
+
+log = logging.getLogger(__name__)
 
 
 class Recent[K: Hashable, V]:
@@ -70,3 +82,115 @@ def remember_sheet(sheet: Sheet) -> None:
     that follows the save on this server then scores nothing."""
     key = sheet_version(sheet.game)
     transaction.on_commit(lambda: SHEETS.put(key, sheet))
+
+
+# The totals, table and chart of a sheet as drawn, per game version, edit right and language:
+# the same for everyone who sees them so (no form, no token in them). games.views draws them.
+PARTS: Recent[tuple[object, ...], dict[str, SafeString]] = Recent(512)
+
+# The new-hand form's fields as drawn (everything but the CSRF token and the hidden fields,
+# which name the hand and the request), per game, rules, players dealt in and language: the
+# same for every hand while those stay the same. games.views draws them.
+FIELDS: Recent[tuple[object, ...], SafeString] = Recent(512)
+
+
+# --------------------------------------------------------------- the copy shared by servers
+
+# Bumped when what a copy holds changes shape: a copy of another format (or written by another
+# Django, whose model pickles may differ) is not read.
+FORMAT = 1
+
+
+def _stamp(game: Game) -> str:
+    return f"{FORMAT}/{django.get_version()}/{game.updated_at.isoformat()}"
+
+
+@dataclass
+class Copy:
+    """What the shared copy of one version holds: the scored sheet and what was drawn of it."""
+
+    sheet: Sheet
+    parts: dict[tuple[object, ...], dict[str, SafeString]] = field(default_factory=dict)
+    fields: dict[tuple[object, ...], SafeString] = field(default_factory=dict)
+
+
+# The copy each version's shared row holds, as this server last read or wrote it.
+SHARED: Recent[tuple[int, str], Copy] = Recent(256)
+
+
+class _Pickler(pickle.Pickler):
+    """The game and its rules are not stored: the reader has the game (the same version) and
+    makes its rules. Everything else is plain data: the sheet's rows, hands and scoring."""
+
+    def persistent_id(self, obj: object) -> str | None:
+        if isinstance(obj, Game):
+            return "game"
+        if isinstance(obj, RuleSet):
+            return "rules"
+        return None
+
+
+class _Unpickler(pickle.Unpickler):
+    def __init__(self, data: bytes, game: Game) -> None:
+        super().__init__(io.BytesIO(data))
+        self.game = game
+
+    def persistent_load(self, pid: object) -> object:
+        if pid == "game":
+            return self.game
+        if pid == "rules":
+            return game_rules(game=self.game)
+        raise pickle.UnpicklingError(f"unknown persistent id {pid!r}")
+
+
+def shared_sheet(game: Game) -> Sheet | None:
+    """The sheet of this version of ``game`` from the shared copy (1 query), with what was
+    drawn of it put in this server's caches; None if no server kept this version."""
+    found = SheetCopy.objects.filter(game_id=game.pk, stamp=_stamp(game)).values_list("data", flat=True)
+    data = found.first()
+    if data is None:
+        return None
+    try:
+        copy = _Unpickler(bytes(data), game).load()
+    except Exception:  # a copy that does not read is only a miss: the sheet is scored anew
+        log.warning("shared sheet copy of game %s does not read", game.pk, exc_info=True)
+        return None
+    if not isinstance(copy, Copy):
+        return None
+    version = sheet_version(game)
+    for key, parts in copy.parts.items():
+        PARTS.put(key, parts)
+    for key, fields in copy.fields.items():
+        FIELDS.put(key, fields)
+    SHARED.put(version, copy)
+    return copy.sheet
+
+
+def share(
+    sheet: Sheet,
+    parts: tuple[tuple[object, ...], dict[str, SafeString]],
+    fields: tuple[tuple[object, ...], SafeString] | None,
+) -> None:
+    """Make the shared copy of ``sheet``'s version hold it and these drawn parts and form
+    fields (key, drawing), unless it holds them already as far as this server knows (then no
+    query; else 1 upsert). Two servers writing the same version at once may each drop what the
+    other added: a later reader then draws that again."""
+    game = sheet.game
+    version = sheet_version(game)
+    known = SHARED.get(version)
+    if known is not None and parts[0] in known.parts and (fields is None or fields[0] in known.fields):
+        return
+    copy = Copy(sheet, dict(known.parts), dict(known.fields)) if known is not None else Copy(sheet)
+    copy.parts[parts[0]] = parts[1]
+    if fields is not None:
+        copy.fields[fields[0]] = fields[1]
+    buffer = io.BytesIO()
+    _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(copy)
+    row = SheetCopy(game_id=game.pk, stamp=_stamp(game), data=buffer.getvalue())
+    try:
+        SheetCopy.objects.bulk_create(
+            [row], update_conflicts=True, unique_fields=["game"], update_fields=["stamp", "data"]
+        )
+    except IntegrityError:  # the game was deleted meanwhile: nothing to keep
+        return
+    SHARED.put(version, copy)

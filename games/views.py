@@ -74,7 +74,7 @@ from games.services.hands import (
 )
 from games.services.players import similar_players
 from games.sheet import Sheet, game_rules
-from games.sheet_cache import Recent, sheet_version
+from games.sheet_cache import FIELDS, PARTS, share, sheet_version
 from scoring.families import family_info
 
 
@@ -159,18 +159,16 @@ def game_new_family(request: HtmxHttpRequest, family: str) -> HttpResponse:
     return render(request, "games/new_family.html", context)
 
 
-# The totals and the table of a sheet as drawn, per game version, edit right and language:
-# the same for everyone who sees them so (no form, no token in them).
-SHEET_PARTS: Recent[tuple[object, ...], dict[str, SafeString]] = Recent(512)
+def _sheet_parts(sheet: Sheet, editable: bool) -> tuple[tuple[object, ...], dict[str, SafeString]]:
+    """The totals, table and chart as drawn (sheet_cache.PARTS), with their key."""
 
-
-def _sheet_parts(sheet: Sheet, editable: bool) -> dict[str, SafeString]:
     def draw() -> dict[str, SafeString]:
         context = {"game": sheet.game, "sheet": sheet, "editable": editable}
         names = ("totals", "sheet", "chart")  # chart: games/sheet_charts.py
         return {name: render_to_string(f"games/_{name}.html", context) for name in names}
 
-    return SHEET_PARTS.get_or_make((*sheet_version(sheet.game), editable, get_language()), draw)
+    key = (*sheet_version(sheet.game), editable, get_language())
+    return key, PARTS.get_or_make(key, draw)
 
 
 def _viewer(request: HtmxHttpRequest, game: Game) -> tuple[str | None, bool]:
@@ -231,13 +229,9 @@ def _with_etag(response: HttpResponse, etag: str | None, editable: bool) -> Http
 # What the new-hand form's button says on the score sheet.
 SAVE_HAND = gettext_lazy("Save hand")
 
-# The new-hand form's fields as drawn (everything but the CSRF token and the hidden fields, which
-# name the hand and the request): the same for every hand while the players dealt in stay the
-# same, so a save draws the next hand's form from here. The key holds all the fields depend on.
-FORM_FIELDS: Recent[tuple[object, ...], SafeString] = Recent(512)
 
-
-def _form_fields(sheet: Sheet, form: HandForm) -> SafeString:
+def _form_fields(sheet: Sheet, form: HandForm) -> tuple[tuple[object, ...], SafeString]:
+    """The new-hand form's fields as drawn (sheet_cache.FIELDS), with their key."""
     rules = sheet.rules
     key = (
         sheet.game.public_id,  # the game (its address is in the fields)
@@ -252,7 +246,7 @@ def _form_fields(sheet: Sheet, form: HandForm) -> SafeString:
         context = {"form": form, "rules": rules, "game": sheet.game, "htmx": True, "submit_label": SAVE_HAND}
         return render_to_string("games/_hand_form_fields.html", context)
 
-    return FORM_FIELDS.get_or_make(key, draw)
+    return key, FIELDS.get_or_make(key, draw)
 
 
 def _detail_context(
@@ -266,19 +260,21 @@ def _detail_context(
     sheet = sheet or recent_sheet(game=game)
     role, editable = viewer or _viewer(request, game)
     finished = sheet.closed  # an end condition is met: no more hands, even with counts missing
-    form_fields = None
+    fields = None
     if editable and form is None and not finished:
         form = _new_hand_form(sheet)
-        form_fields = _form_fields(sheet, form)
+        fields = _form_fields(sheet, form)
+    parts = _sheet_parts(sheet, editable)
+    share(sheet, parts, fields)  # for the servers that never drew this version
     club = game.club if game.club is not None and can_view_club(club=game.club, role=role) else None
     return {
         "game": game,
         "sheet": sheet,
-        "parts": _sheet_parts(sheet, editable),
+        "parts": parts[1],
         "live_etag": live_etag(request, sheet.game, role, editable),  # games/live_views.py
         "editable": editable,
         "form": form,
-        "form_fields": form_fields,
+        "form_fields": fields and fields[1],
         "save_label": SAVE_HAND,
         "rules": sheet.rules,
         "club": club,

@@ -1,5 +1,5 @@
 """The new-hand form's fields are drawn once per game, players dealt in, rules and language
-(games.views.FORM_FIELDS): what the page shows must be exactly what drawing it afresh shows."""
+(games.sheet_cache.FIELDS): what the page shows must be exactly what drawing it afresh shows."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import uuid
 import pytest
 from django.test import Client
 
-from games import views
+from games import sheet_cache
 from games.models import Game
 from games.services.hands import hand_record
 from tests.clients import editor
@@ -35,9 +35,9 @@ def page_form(client: Client, game: Game, language: str = "") -> str:
 def test_the_kept_form_is_the_form_drawn_afresh() -> None:
     game = GameFactory.create(family="gin", players=["Ann", "Bob"])
     client = editor(game)
-    views.FORM_FIELDS.clear()
+    sheet_cache.FIELDS.clear()
     drawn = page_form(client, game)
-    assert len(views.FORM_FIELDS._items) == 1
+    assert len(sheet_cache.FIELDS._items) == 1
     kept = page_form(client, game)
     assert kept == drawn
     assert 'name="knocker"' in kept and 'name="points_1"' in kept and "Save hand" in kept
@@ -46,7 +46,7 @@ def test_the_kept_form_is_the_form_drawn_afresh() -> None:
 def test_the_next_hand_s_form_after_a_save_is_drawn_from_the_kept_fields() -> None:
     game = GameFactory.create(family="rummikub", players=["Ann", "Bob", "Cid"])
     client = editor(game)
-    views.FORM_FIELDS.clear()
+    sheet_cache.FIELDS.clear()
     before = page_form(client, game)
     response = client.post(
         f"/g/{game.public_id}/hands/",
@@ -59,7 +59,7 @@ def test_the_next_hand_s_form_after_a_save_is_drawn_from_the_kept_fields() -> No
     unnumbered = [re.sub(r'name="for_hand" value="\d+"', "", form) for form in (after, before)]
     assert unnumbered[0] == unnumbered[1]
     assert 'name="for_hand" value="2"' in after and 'name="for_hand" value="1"' in before
-    views.FORM_FIELDS.clear()
+    sheet_cache.FIELDS.clear()
     assert page_form(client, game) == after  # drawn afresh: the same
 
 

@@ -1,0 +1,220 @@
+"""The sheet copy shared by the application servers (games.sheet_cache, ``SheetCopy``): a server
+that never drew a version of a game reads it from the database instead of scoring and drawing
+the game, and shows exactly what drawing it afresh shows; a copy of any other version, or one
+that does not read, is never shown."""
+
+from __future__ import annotations
+
+import re
+import uuid
+
+import pytest
+from django.test import Client
+from django.utils import translation
+
+from games import sheet_cache
+from games.models import Game, SheetCopy
+from games.services.hands import hand_record
+from tests.clients import editor
+from tests.factories import GameFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def another_server() -> None:
+    """What this server kept in memory is gone: the next request is as on a server that never
+    drew any game (the database, and the shared copies in it, stay)."""
+    for kept in (sheet_cache.SHEETS, sheet_cache.PARTS, sheet_cache.FIELDS, sheet_cache.SHARED):
+        kept.clear()
+
+
+def never_drawn(game: Game) -> None:
+    """No server ever drew this game: nothing kept anywhere."""
+    another_server()
+    SheetCopy.objects.filter(game=game).delete()
+
+
+def page(client: Client, game: Game, prefix: str = "", part: str = "") -> str:
+    """The page as shown, without what names this drawing (tokens, request ids, the live tag)."""
+    response = client.get(f"{prefix}/g/{game.public_id}/{part}")
+    assert response.status_code == 200
+    html = response.content.decode()
+    html = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", html)
+    html = re.sub(r'"X-CSRFToken": "[^"]*"', "", html)
+    html = re.sub(r'name="(\w*request_id)" value="[^"]*"', r'name="\1"', html)
+    return re.sub(r'data-etag="[^"]*"', "", html)
+
+
+@pytest.fixture
+def scorings(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+    """How many times a request scored a game, and drew the sheet's parts."""
+    import games.selectors.sheets as sheets
+    import games.views as views
+
+    calls = {"scored": 0, "drawn": 0}
+    real_score, real_render = sheets.score_game, views.render_to_string
+
+    def score(*args: object, **kwargs: object) -> object:
+        calls["scored"] += 1
+        return real_score(*args, **kwargs)  # type: ignore[arg-type]
+
+    def render(template: str, *args: object, **kwargs: object) -> str:
+        calls["drawn"] += 1
+        return real_render(template, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(sheets, "score_game", score)
+    monkeypatch.setattr(views, "render_to_string", render)
+    return calls
+
+
+def phone(game: Game) -> Client:
+    """An editor's phone that has seen the page once (and with it the welcome message)."""
+    client = editor(game)
+    assert client.get(f"/g/{game.public_id}/").status_code == 200
+    return client
+
+
+def played(hands: int = 3) -> Game:
+    game = GameFactory.create(family="rummikub", players=["Ann", "Bob", "Cid"])
+    for i in range(hands):
+        outcome = {"winner": "Ann", "left": {"Bob": 5 + i, "Cid": 9}}
+        hand_record(game=game, outcome=outcome, request_id=None, user=None)
+    return Game.objects.get(pk=game.pk)
+
+
+def test_a_server_that_never_drew_the_game_shows_the_shared_copy(scorings: dict[str, int]) -> None:
+    game = played()
+    client = phone(game)
+    never_drawn(game)
+    scorings.update(scored=0, drawn=0)
+    afresh = page(client, game)
+    assert scorings == {"scored": 1, "drawn": 4}  # totals, table, chart and the hand form
+    another_server()
+    shown = page(client, game)
+    assert scorings == {"scored": 1, "drawn": 4}  # neither scored nor drawn again
+    assert shown == afresh
+    assert "Hand 4" in shown and 'name="points_1"' in shown
+
+
+def test_a_page_from_the_copy_costs_one_query_more_than_a_kept_one(
+    django_assert_num_queries,  # type: ignore[no-untyped-def]
+) -> None:
+    game = played()
+    client = phone(game)
+    page(client, game)
+    with django_assert_num_queries(3) as kept:  # session, the game to revalidate, the whole game
+        page(client, game)
+    another_server()
+    with django_assert_num_queries(4) as copied:
+        page(client, game)
+    assert "games_sheetcopy" in copied.captured_queries[-1]["sql"]
+    assert not any("games_sheetcopy" in q["sql"] for q in kept.captured_queries)
+
+
+def test_a_save_leaves_the_new_version_s_copy_for_the_other_servers(scorings: dict[str, int]) -> None:
+    game = played()
+    client = phone(game)
+    page(client, game)
+    response = client.post(
+        f"/g/{game.public_id}/hands/",
+        {"request_id": str(uuid.uuid4()), "winner": "Bob", "points_0": "4", "points_2": "6"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 200 and "Hand 5" in response.content.decode()
+    game.refresh_from_db()
+    copy = SheetCopy.objects.get(game=game)
+    assert copy.stamp.endswith(game.updated_at.isoformat())
+    before = dict(scorings)
+    another_server()
+    shown = page(client, game)
+    assert scorings == before  # the phone that looks next, on any server, scores nothing
+    assert "Hand 5" in shown
+    assert SheetCopy.objects.filter(game=game).count() == 1  # one copy per game, replaced
+
+
+def test_a_copy_of_an_earlier_version_is_never_shown() -> None:
+    game = played()
+    client = phone(game)
+    page(client, game)
+    old = SheetCopy.objects.get(game=game).stamp
+    # Another phone records a hand through a path that draws no page.
+    outcome = {"winner": "Cid", "left": {"Ann": 30, "Bob": 2}}
+    hand_record(game=game, outcome=outcome, request_id=None, user=None)
+    another_server()
+    shown = page(client, game)
+    assert "Hand 5" in shown and "Cid" in shown
+    assert re.search(r'class="pts">[−+]?30<', shown)  # Ann's count in the new hand
+    assert SheetCopy.objects.get(game=game).stamp != old
+
+
+def test_a_copy_that_does_not_read_is_scored_anew(
+    scorings: dict[str, int], caplog: pytest.LogCaptureFixture
+) -> None:
+    game = played()
+    client = phone(game)
+    never_drawn(game)
+    afresh = page(client, game)
+    SheetCopy.objects.filter(game=game).update(data=b"not a sheet")
+    another_server()
+    scorings.update(scored=0)
+    assert page(client, game) == afresh
+    assert scorings["scored"] == 1
+    assert "does not read" in caplog.text
+
+
+def test_a_copy_written_by_another_release_is_not_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = played()
+    client = phone(game)
+    page(client, game)
+    monkeypatch.setattr(sheet_cache, "FORMAT", sheet_cache.FORMAT + 1)
+    another_server()
+    assert sheet_cache.shared_sheet(game) is None
+
+
+def test_each_language_gets_its_own_drawing_from_the_copy() -> None:
+    game = played()
+    client = phone(game)
+    english = page(client, game)
+    another_server()
+    czech = page(client, game, prefix="/cs")
+    with translation.override("cs"):
+        caption = translation.gettext("Score sheet")
+    assert caption != "Score sheet"
+    assert f"<caption>{caption}</caption>" in czech
+    assert "<caption>Score sheet</caption>" in english
+    another_server()
+    assert page(client, game, prefix="/cs") == czech  # both languages are in the copy now
+    another_server()
+    assert page(client, game) == english
+
+
+def test_a_viewer_never_gets_the_editor_s_drawing() -> None:
+    game = played()
+    viewer = Client()
+    never_drawn(game)
+    afresh = page(viewer, game)
+    never_drawn(game)
+    page(editor(game), game)  # the copy now holds the editor's drawing only
+    another_server()
+    shown = page(viewer, game)
+    assert shown == afresh
+    assert 'name="points_1"' not in shown and "/edit/" not in shown
+
+
+def test_the_live_view_reads_the_copy_too(scorings: dict[str, int]) -> None:
+    game = played()
+    client = phone(game)
+    never_drawn(game)
+    afresh = page(client, game, part="live/")
+    another_server()
+    before = dict(scorings)
+    assert page(client, game, part="live/") == afresh
+    assert scorings == before
+
+
+def test_a_deleted_game_takes_its_copy_with_it() -> None:
+    game = played()
+    page(editor(game), game)
+    assert SheetCopy.objects.filter(game=game).exists()
+    game.delete()
+    assert not SheetCopy.objects.exists()
