@@ -12,21 +12,25 @@ never correctness.
 
 from __future__ import annotations
 
+import copyreg
 import io
 import logging
 import pickle
 import threading
+import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
+from typing import Any
 
 import django
 from django.db import IntegrityError, transaction
 from django.utils.safestring import SafeString
 
-from engine.rules import RuleSet
-from games.models import Game, SheetCopy
-from games.sheet import Sheet, game_rules
+from engine.rules import RuleSet, rule_set
+from games.models import Game, Hand, SheetCopy
+from games.sheet import Sheet
 
 log = logging.getLogger(__name__)
 
@@ -118,29 +122,48 @@ class Copy:
 SHARED: Recent[tuple[int, str], Copy] = Recent(256)
 
 
-class _Pickler(pickle.Pickler):
-    """The game and its rules are not stored: the reader has the game (the same version) and
-    makes its rules. Everything else is plain data: the sheet's rows, hands and scoring."""
-
-    def persistent_id(self, obj: object) -> str | None:
-        if isinstance(obj, Game):
-            return "game"
-        if isinstance(obj, RuleSet):
-            return "rules"
-        return None
+# The game a copy is being read for: a copy does not store the game (the reader has it, at the
+# same version), only where it goes.
+_READER_GAME: ContextVar[Game] = ContextVar("reader_game")
 
 
-class _Unpickler(pickle.Unpickler):
-    def __init__(self, data: bytes, game: Game) -> None:
-        super().__init__(io.BytesIO(data))
-        self.game = game
+def _reader_game() -> Game:
+    return _READER_GAME.get()
 
-    def persistent_load(self, pid: object) -> object:
-        if pid == "game":
-            return self.game
-        if pid == "rules":
-            return game_rules(game=self.game)
-        raise pickle.UnpicklingError(f"unknown persistent id {pid!r}")
+
+def _hand(values: tuple[object, ...]) -> Hand:
+    return Hand.from_db(None, _HAND_FIELDS, values)
+
+
+_HAND_FIELDS = [f.attname for f in Hand._meta.concrete_fields]
+
+# How a copy writes what is not plain data, looked up by type (the pickler's own table: every
+# other object is pickled as usual, in C): the game as a reference to the reader's, the rules
+# as how to make them, a hand as its stored values.
+_REDUCE: dict[type, Callable[[Any], tuple[object, ...]]] = {
+    **copyreg.dispatch_table,
+    Game: lambda game: (_reader_game, ()),
+    RuleSet: lambda rules: (rule_set, (rules.family, dict(rules.options))),
+    Hand: lambda hand: (_hand, (tuple(getattr(hand, name) for name in _HAND_FIELDS),)),
+}
+
+
+def _dumps(copy: Copy) -> bytes:
+    buffer = io.BytesIO()
+    pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.dispatch_table = _REDUCE
+    pickler.dump(copy)
+    # Compressed (to about a fifth: the drawn parts are repetitive HTML): less for the database
+    # to store and log on every save than the work it costs here.
+    return zlib.compress(buffer.getvalue(), 1)
+
+
+def _loads(data: bytes, game: Game) -> object:
+    token = _READER_GAME.set(game)
+    try:
+        return pickle.loads(zlib.decompress(data))
+    finally:
+        _READER_GAME.reset(token)
 
 
 def shared_sheet(game: Game) -> Sheet | None:
@@ -151,7 +174,7 @@ def shared_sheet(game: Game) -> Sheet | None:
     if data is None:
         return None
     try:
-        copy = _Unpickler(bytes(data), game).load()
+        copy = _loads(bytes(data), game)
     except Exception:  # a copy that does not read is only a miss: the sheet is scored anew
         log.warning("shared sheet copy of game %s does not read", game.pk, exc_info=True)
         return None
@@ -184,9 +207,7 @@ def share(
     copy.parts[parts[0]] = parts[1]
     if fields is not None:
         copy.fields[fields[0]] = fields[1]
-    buffer = io.BytesIO()
-    _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(copy)
-    row = SheetCopy(game_id=game.pk, stamp=_stamp(game), data=buffer.getvalue())
+    row = SheetCopy(game_id=game.pk, stamp=_stamp(game), data=_dumps(copy))
     try:
         SheetCopy.objects.bulk_create(
             [row], update_conflicts=True, unique_fields=["game"], update_fields=["stamp", "data"]

@@ -256,7 +256,12 @@ def _detail_context(
     sheet: Sheet | None = None,
     viewer: tuple[str | None, bool] | None = None,
 ) -> dict[str, object]:
-    """The score sheet page; ``sheet`` when the caller already scored the game as it stands."""
+    """The score sheet page; ``sheet`` when the caller already scored the game as it stands.
+
+    A page that read the sheet shares what it drew with the other servers (sheet_cache.share);
+    a save's answer (``sheet`` given) does not: the first look at the new version on another
+    server draws and shares it, so a save pays no write for phones that may never look."""
+    shared = sheet is None
     sheet = sheet or recent_sheet(game=game)
     role, editable = viewer or _viewer(request, game)
     finished = sheet.closed  # an end condition is met: no more hands, even with counts missing
@@ -265,7 +270,8 @@ def _detail_context(
         form = _new_hand_form(sheet)
         fields = _form_fields(sheet, form)
     parts = _sheet_parts(sheet, editable)
-    share(sheet, parts, fields)  # for the servers that never drew this version
+    if shared:
+        share(sheet, parts, fields)  # for the servers that never drew this version
     club = game.club if game.club is not None and can_view_club(club=game.club, role=role) else None
     return {
         "game": game,
