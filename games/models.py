@@ -201,7 +201,7 @@ class SheetCopy(models.Model):
     """The score sheet of one version of a game as drawn, shared by every application server:
     a server that never drew this version reads it here instead of scoring and drawing the game
     again (games.sheet_cache). Only a cache: ``stamp`` names the game's version (and the
-    format), a row for any other version is ignored, and losing the row costs time, never
+    release), a row for any other version is ignored, and losing the row costs time, never
     correctness. One row per game, replaced by the next version's."""
 
     game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True, related_name="+")

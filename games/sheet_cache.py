@@ -13,6 +13,7 @@ never correctness.
 from __future__ import annotations
 
 import copyreg
+import hashlib
 import io
 import logging
 import pickle
@@ -22,6 +23,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import django
@@ -100,13 +102,26 @@ FIELDS: Recent[tuple[object, ...], SafeString] = Recent(512)
 
 # --------------------------------------------------------------- the copy shared by servers
 
-# Bumped when what a copy holds changes shape: a copy of another format (or written by another
-# Django, whose model pickles may differ) is not read.
-FORMAT = 1
+
+def _release() -> str:
+    """What the copies of this release are read with: the code of every class a copy holds (the
+    sheet, the scoring, the rules, the hand's fields) and Django's version. A copy written by
+    another release (a field added to a row, say, during a rolling update) is not read: it
+    could unpickle into objects that lack what this code expects."""
+    digest = hashlib.sha256(django.get_version().encode())
+    root = Path(__file__).resolve().parent.parent
+    for path in sorted([*root.glob("engine/*.py"), *root.glob("scoring/*.py")]):
+        digest.update(path.read_bytes())
+    for module in ("sheet.py", "sheet_cache.py", "models.py"):
+        digest.update((root / "games" / module).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+RELEASE = _release()
 
 
 def _stamp(game: Game) -> str:
-    return f"{FORMAT}/{django.get_version()}/{game.updated_at.isoformat()}"
+    return f"{RELEASE}/{game.updated_at.isoformat()}"
 
 
 @dataclass
@@ -140,7 +155,7 @@ _HAND_FIELDS = [f.attname for f in Hand._meta.concrete_fields]
 # How a copy writes what is not plain data, looked up by type (the pickler's own table: every
 # other object is pickled as usual, in C): the game as a reference to the reader's, the rules
 # as how to make them, a hand as its stored values.
-_REDUCE: dict[type, Callable[[Any], tuple[object, ...]]] = {
+_REDUCE: dict[type, Callable[[Any], Any]] = {
     **copyreg.dispatch_table,
     Game: lambda game: (_reader_game, ()),
     RuleSet: lambda rules: (rule_set, (rules.family, dict(rules.options))),

@@ -171,7 +171,7 @@ def test_a_copy_written_by_another_release_is_not_read(monkeypatch: pytest.Monke
     game = played()
     client = phone(game)
     page(client, game)
-    monkeypatch.setattr(sheet_cache, "FORMAT", sheet_cache.FORMAT + 1)
+    monkeypatch.setattr(sheet_cache, "RELEASE", "another release")
     another_server()
     assert sheet_cache.shared_sheet(game) is None
 
