@@ -23,11 +23,13 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import django
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.safestring import SafeString
 
 from engine.rules import RuleSet, rule_set
@@ -147,7 +149,9 @@ def _reader_game() -> Game:
 
 
 def _hand(values: tuple[object, ...]) -> Hand:
-    return Hand.from_db(None, _HAND_FIELDS, values)
+    hand = Hand.from_db(None, _HAND_FIELDS, values)
+    hand.game = _reader_game()  # as a hand read through its game holds it
+    return hand
 
 
 _HAND_FIELDS = [f.attname for f in Hand._meta.concrete_fields]
@@ -222,11 +226,31 @@ def share(
     copy.parts[parts[0]] = parts[1]
     if fields is not None:
         copy.fields[fields[0]] = fields[1]
-    row = SheetCopy(game_id=game.pk, stamp=_stamp(game), data=_dumps(copy))
+    written = timezone.now()
+    row = SheetCopy(game_id=game.pk, stamp=_stamp(game), data=_dumps(copy), written_at=written)
     try:
         SheetCopy.objects.bulk_create(
-            [row], update_conflicts=True, unique_fields=["game"], update_fields=["stamp", "data"]
+            [row],
+            update_conflicts=True,
+            unique_fields=["game"],
+            update_fields=["stamp", "data", "written_at"],
         )
     except IntegrityError:  # the game was deleted meanwhile: nothing to keep
         return
     SHARED.put(version, copy)
+    _prune(written)
+
+
+# A copy not rewritten for this long is deleted (its game's next view draws and shares it
+# again): the table holds the games being played and looked at, not every game ever drawn.
+KEEP = timedelta(days=2)
+# How often a server looks for such copies (at a write of its own; 1 query).
+PRUNE_EVERY = timedelta(hours=1)
+_pruned: list[datetime] = []  # when this server last looked
+
+
+def _prune(now: datetime) -> None:
+    if _pruned and now - _pruned[-1] < PRUNE_EVERY:
+        return
+    _pruned[:] = [now]
+    SheetCopy.objects.filter(written_at__lt=now - KEEP).delete()

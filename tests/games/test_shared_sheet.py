@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import re
 import uuid
+from datetime import timedelta
 
 import pytest
 from django.test import Client
-from django.utils import translation
+from django.utils import timezone, translation
 
 from games import sheet_cache
 from games.models import Game, SheetCopy
+from games.selectors.sheets import game_sheet
 from games.services.hands import hand_record
 from tests.clients import editor
 from tests.factories import GameFactory
@@ -167,6 +169,28 @@ def test_a_copy_that_does_not_read_is_scored_anew(
     assert "does not read" in caplog.text
 
 
+def test_the_copy_s_sheet_is_the_sheet_scored_afresh() -> None:
+    game = played(hands=5)
+    page(phone(game), game)
+    another_server()
+    copied = sheet_cache.shared_sheet(game)
+    fresh = game_sheet(game=game)
+    assert copied is not None and copied is not fresh
+    assert copied.state == fresh.state and copied.rules == fresh.rules
+    assert copied.players == fresh.players and copied.next_dealer == fresh.next_dealer
+    fields = ("pk", "number", "outcome", "version", "request_id", "created_at", "updated_at")
+    for mine, theirs in zip(copied.rows, fresh.rows, strict=True):
+        assert [getattr(mine.hand, f) for f in fields] == [getattr(theirs.hand, f) for f in fields]
+        assert mine.hand.game is game  # the reader's game, not a stored one
+        assert (mine.ordinal, mine.dealer, mine.points, mine.totals, mine.kind) == (
+            theirs.ordinal,
+            theirs.dealer,
+            theirs.points,
+            theirs.totals,
+            theirs.kind,
+        )
+
+
 def test_a_copy_written_by_another_release_is_not_read(monkeypatch: pytest.MonkeyPatch) -> None:
     game = played()
     client = phone(game)
@@ -223,3 +247,32 @@ def test_a_deleted_game_takes_its_copy_with_it() -> None:
     assert SheetCopy.objects.filter(game=game).exists()
     game.delete()
     assert not SheetCopy.objects.exists()
+
+
+def test_copies_nobody_rewrote_for_a_while_are_deleted(monkeypatch: pytest.MonkeyPatch) -> None:
+    old, fresh = played(hands=1), played(hands=1)
+    page(phone(old), old)
+    long_ago = timezone.now() - sheet_cache.KEEP - timedelta(minutes=1)
+    SheetCopy.objects.filter(game=old).update(written_at=long_ago)
+    monkeypatch.setattr(sheet_cache, "_pruned", [])  # this server has not looked yet
+    page(phone(fresh), fresh)  # a write of this server looks for old copies
+    assert list(SheetCopy.objects.values_list("game", flat=True)) == [fresh.pk]
+    another_server()
+    assert "Hand 2" in page(phone(old), old)  # its next view draws and shares it again
+    assert SheetCopy.objects.filter(game=old).exists()
+
+
+def test_a_server_looks_for_old_copies_at_most_once_an_hour(
+    monkeypatch: pytest.MonkeyPatch,
+    django_assert_num_queries,  # type: ignore[no-untyped-def]
+) -> None:
+    game = played(hands=1)
+    client = phone(game)
+    monkeypatch.setattr(sheet_cache, "_pruned", [])
+    never_drawn(game)
+    with django_assert_num_queries(8) as first:  # ... the copy missing, scored, written, pruned
+        page(client, game)
+    never_drawn(game)
+    with django_assert_num_queries(7):  # the same, not pruned again
+        page(client, game)
+    assert "DELETE" in first.captured_queries[-1]["sql"]
