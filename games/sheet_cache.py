@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import django
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, transaction
 from django.utils import timezone
 from django.utils.safestring import SafeString
 
@@ -235,7 +235,10 @@ def share(
             unique_fields=["game"],
             update_fields=["stamp", "data", "written_at"],
         )
-    except IntegrityError:  # the game was deleted meanwhile: nothing to keep
+    except DatabaseError:
+        # The game deleted meanwhile, or the database busy (SQLite's one writer): the page is
+        # still shown, and a later look shares this version.
+        log.warning("shared sheet copy of game %s not written", game.pk, exc_info=True)
         return
     SHARED.put(version, copy)
     _prune(written)
@@ -253,4 +256,7 @@ def _prune(now: datetime) -> None:
     if _pruned and now - _pruned[-1] < PRUNE_EVERY:
         return
     _pruned[:] = [now]
-    SheetCopy.objects.filter(written_at__lt=now - KEEP).delete()
+    try:
+        SheetCopy.objects.filter(written_at__lt=now - KEEP).delete()
+    except DatabaseError:  # the database busy: this server looks again in an hour
+        log.warning("old shared sheet copies not deleted", exc_info=True)

@@ -10,6 +10,7 @@ import uuid
 from datetime import timedelta
 
 import pytest
+from django.db import OperationalError
 from django.test import Client
 from django.utils import timezone, translation
 
@@ -276,3 +277,21 @@ def test_a_server_looks_for_old_copies_at_most_once_an_hour(
     with django_assert_num_queries(7):  # the same, not pruned again
         page(client, game)
     assert "DELETE" in first.captured_queries[-1]["sql"]
+
+
+def test_a_busy_database_costs_the_copy_not_the_page(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    game = played()
+    client = phone(game)
+    never_drawn(game)
+    afresh = page(client, game)
+    never_drawn(game)
+
+    def busy(*args: object, **kwargs: object) -> None:
+        raise OperationalError("database is locked")
+
+    monkeypatch.setattr(SheetCopy.objects, "bulk_create", busy)
+    assert page(client, game) == afresh
+    assert not SheetCopy.objects.exists()
+    assert "not written" in caplog.text
