@@ -81,15 +81,10 @@ def forget_everywhere() -> None:
     SheetCopy.objects.all().delete()
 
 
-def median_ms(run: Callable[[], object], times: int, before: Callable[[], object] | None = None) -> float:
-    samples = []
-    for _ in range(times):
-        if before is not None:
-            before()
-        start = time.perf_counter()
-        run()
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples) * 1000
+def timed(run: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    run()
+    return time.perf_counter() - start
 
 
 def get(client: Client, url: str, status: int = 200, **headers: str) -> object:
@@ -105,6 +100,36 @@ class Bench:
         self.client.force_login(self.owner)
         self.viewer = Client()  # no account, no session: a phone watching the sheet
         self.times = 5 if QUICK else 15
+        # The baseline timed in turn with what is measured (see ``against``), and its samples.
+        self.base: Callable[[], object] | None = None
+        self.base_samples: list[float] = []
+
+    def against(self, base: Callable[[], object], measure: Callable[[], float]) -> tuple[float, float]:
+        """``measure``'s figure and its baseline's, timed in turn (the step, the baseline, the
+        step...): both then see the same moments of a shared machine whose speed drifts during
+        the run, so their ratio holds where two figures taken a minute apart do not."""
+        self.base, self.base_samples = base, []
+        try:
+            value = measure()
+        finally:
+            self.base = None
+        return value, statistics.median(self.base_samples) * 1000
+
+    def median_ms(self, run: Callable[[], object], before: Callable[[], object] | None = None) -> float:
+        samples = []
+        for _ in range(self.times):
+            if before is not None:
+                before()
+            samples.append(timed(run))
+            if self.base is not None:
+                self.base_samples.append(timed(self.base))
+        return statistics.median(samples) * 1000
+
+    def get_home(self) -> object:
+        return get(self.client, "/")
+
+    def get_healthz(self) -> object:
+        return get(self.client, "/healthz")
 
     def game(self, hands: int) -> Game:
         game = game_start(family="rummikub", options={}, players=PLAYERS, owner=self.owner)
@@ -114,24 +139,24 @@ class Bench:
 
     # ------------------------------------------------------------------ the steps measured
     def home(self) -> float:
-        return median_ms(lambda: get(self.client, "/"), self.times)
+        return self.median_ms(self.get_home)
 
     def healthz(self) -> float:
-        return median_ms(lambda: get(self.client, "/healthz"), self.times)
+        return self.median_ms(self.get_healthz)
 
     def sheet_cold(self, game: Game) -> float:
         url = f"/g/{game.public_id}/"
         get(self.client, url)  # drawn once, on some server
-        return median_ms(lambda: get(self.client, url), self.times, before=forget)
+        return self.median_ms(lambda: get(self.client, url), before=forget)
 
     def sheet_never_drawn(self, game: Game) -> float:
         url = f"/g/{game.public_id}/"
-        return median_ms(lambda: get(self.client, url), self.times, before=forget_everywhere)
+        return self.median_ms(lambda: get(self.client, url), before=forget_everywhere)
 
     def sheet_warm(self, game: Game) -> float:
         url = f"/g/{game.public_id}/"
         get(self.client, url)
-        return median_ms(lambda: get(self.client, url), self.times)
+        return self.median_ms(lambda: get(self.client, url))
 
     def saves(self, game: Game, count: int) -> float:
         """Hands posted through the form as htmx sends them; the answer redraws the sheet."""
@@ -144,6 +169,8 @@ class Bench:
             response = self.client.post(url, data, HTTP_HX_REQUEST="true")
             samples.append(time.perf_counter() - began)
             assert response.status_code == 200 and f"Hand {i + 2}" in response.content.decode(), i
+            if self.base is not None:
+                self.base_samples.append(timed(self.base))
         assert game.hands.count() == start + count
         return statistics.median(samples) * 1000
 
@@ -160,11 +187,11 @@ class Bench:
 
         with connection.execute_wrapper(count):
             get(client, url, 304, HTTP_IF_NONE_MATCH=etag)
-        return median_ms(lambda: get(client, url, 304, HTTP_IF_NONE_MATCH=etag), self.times), len(queries)
+        return self.median_ms(lambda: get(client, url, 304, HTTP_IF_NONE_MATCH=etag)), len(queries)
 
     def history(self, game: Game) -> float:
         url = f"/g/{game.public_id}/history/"
-        return median_ms(lambda: get(self.client, url), self.times)
+        return self.median_ms(lambda: get(self.client, url))
 
 
 def fill_other_games(total: int) -> None:
@@ -212,27 +239,33 @@ def main() -> None:
     g30, g100 = bench.game(30), bench.game(100)
     fill_other_games(10)
     home, healthz = bench.home(), bench.healthz()
-    print(f"Baselines: home page (logged in) {home:.2f} ms; /healthz {healthz:.2f} ms\n")
+    print(f"Baselines: home page (logged in) {home:.2f} ms; /healthz {healthz:.2f} ms")
+    print("(each figure's ratio is to its baseline timed in turn with it, request by request)\n")
     print(f"{'figure':58} {'ms':>8}  {'ratio':>6}  goal")
-    rows: list[tuple[str, float, float, str]] = []
+    rows: list[tuple[str, tuple[float, float], str]] = []
+
+    def against_home(label: str, goal: str, measure: Callable[..., float], *args: object) -> None:
+        rows.append((label, bench.against(bench.get_home, lambda: measure(*args)), goal))
+
     for game, n, goal in ((g30, 30, "≤ 3× home"), (g100, 100, "≤ 5× home")):
-        rows.append((f"sheet, {n} hands, owner with form, warm", bench.sheet_warm(game), home, goal))
-        rows.append((f"sheet, {n} hands, owner with form, cold", bench.sheet_cold(game), home, goal))
-        never = bench.sheet_never_drawn(game)
-        rows.append((f"sheet, {n} hands, owner with form, never drawn", never, home, "—"))
-    rows.append(("save (htmx, through the form) at 30-50 hands", bench.saves(g30, 20), home, "≤ 4× home"))
-    viewer304, viewer_queries = bench.not_modified(g30, bench.viewer)
-    owner304, owner_queries = bench.not_modified(g30, bench.client)
-    rows.append(
-        (f"304 with ETag, viewer ({viewer_queries} query)", viewer304, healthz, "≤ 1.5× /healthz, 1 query")
-    )
-    rows.append(
-        (f"304 with ETag, owner ({owner_queries} queries: session, user, game)", owner304, healthz, "—")
-    )
-    live304, live_queries = bench.not_modified(g30, bench.viewer, "live/")
-    rows.append((f"304 of the live view's poll, viewer ({live_queries} query)", live304, healthz, "—"))
-    rows.append(("history, 50 hands", bench.history(g30), home, "—"))
-    for label, value, base, goal in rows:
+        against_home(f"sheet, {n} hands, owner with form, warm", goal, bench.sheet_warm, game)
+        against_home(f"sheet, {n} hands, owner with form, cold", goal, bench.sheet_cold, game)
+        against_home(f"sheet, {n} hands, owner with form, never drawn", "—", bench.sheet_never_drawn, game)
+    against_home("save (htmx, through the form) at 30-50 hands", "≤ 4× home", bench.saves, g30, 20)
+    queries: dict[str, int] = {}
+
+    def not_modified(key: str, client: Client, page: str = "") -> float:
+        value, queries[key] = bench.not_modified(g30, client, page)
+        return value
+
+    viewer304 = bench.against(bench.get_healthz, lambda: not_modified("viewer", bench.viewer))
+    owner304 = bench.against(bench.get_healthz, lambda: not_modified("owner", bench.client))
+    live304 = bench.against(bench.get_healthz, lambda: not_modified("live", bench.viewer, "live/"))
+    rows.append((f"304 with ETag, viewer ({queries['viewer']} query)", viewer304, "≤ 1.5× /healthz, 1 query"))
+    rows.append((f"304 with ETag, owner ({queries['owner']} queries: session, user, game)", owner304, "—"))
+    rows.append((f"304 of the live view's poll, viewer ({queries['live']} query)", live304, "—"))
+    against_home("history, 50 hands", "—", bench.history, g30)
+    for label, (value, base), goal in rows:
         print(f"{label:58} {value:8.2f}  {ratio(value, base)}  {goal}")
     print("  (ratios: against the home page, or /healthz for the 304s)")
 
