@@ -64,10 +64,7 @@ def nice_step(span: float, ticks: int = 4) -> int:
 def _marker(kind: str, x: float, y: float, r: float = 3.5) -> str:
     """A point's marker, painted in the series' ``currentColor`` (an open one is filled with
     the background, ``.mark-open`` in the stylesheet)."""
-    filled = not kind.endswith("-open")
-    paint = 'fill="currentColor"' if filled else 'fill="#fff" class="mark-open"'
-    paint += ' stroke="currentColor" stroke-width="1.5"'
-    shape = kind.removesuffix("-open")
+    shape, paint = _MARKER_SHAPES[kind]
     if shape == "circle":
         return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" {paint}/>'
     if shape == "square":
@@ -80,6 +77,16 @@ def _marker(kind: str, x: float, y: float, r: float = 3.5) -> str:
         q = r * 1.2
         d = f"M{x:.1f} {y - q:.1f}L{x + q:.1f} {y:.1f}L{x:.1f} {y + q:.1f}L{x - q:.1f} {y:.1f}Z"
     return f'<path d="{d}" {paint}/>'
+
+
+def _marker_shape(kind: str) -> tuple[str, str]:
+    """A marker kind's shape and paint attributes (worked out once per kind, not per point)."""
+    filled = not kind.endswith("-open")
+    paint = 'fill="currentColor"' if filled else 'fill="#fff" class="mark-open"'
+    return kind.removesuffix("-open"), paint + ' stroke="currentColor" stroke-width="1.5"'
+
+
+_MARKER_SHAPES = {kind: _marker_shape(kind) for kind in MARKERS}
 
 
 def _dash(pattern: str) -> SafeString:
@@ -131,32 +138,23 @@ def running_chart(
     def y(value: float) -> float:
         return top + (height - top - bottom) * (high - value) / (high - low)
 
+    # Numbers need no escaping: the grid, the axes and the lines are written directly; names and
+    # labels (what people typed, translations) go through format_html. A 40-hand evening has
+    # about 200 points, and this is drawn for every new version of a game.
     parts: list[str] = []
     for tick in range(low, high + step, step):
+        at = y(tick)
+        zero = " chart-zero" if tick == 0 else ""
         parts.append(
-            format_html(
-                '<line x1="{}" y1="{y}" x2="{}" y2="{y}" class="chart-grid{}"/>'
-                '<text x="{}" y="{ty}" class="chart-label chart-y" text-anchor="end" '
-                'data-value="{}">{}</text>',
-                left,
-                width - right,
-                " chart-zero" if tick == 0 else "",
-                left - 8,
-                tick,
-                num(tick),
-                y=f"{y(tick):.1f}",
-                ty=f"{y(tick) + 4:.1f}",
-            )
+            f'<line x1="{left}" y1="{at:.1f}" x2="{width - right}" y2="{at:.1f}" class="chart-grid{zero}"/>'
+            f'<text x="{left - 8}" y="{at + 4:.1f}" class="chart-label chart-y" text-anchor="end" '
+            f'data-value="{tick}">{num(tick)}</text>'
         )
     x_step = max(1, math.ceil(hands / 8))
     for hand in range(0, hands + 1, x_step):
         parts.append(
-            format_html(
-                '<text x="{}" y="{}" class="chart-label chart-x" text-anchor="middle">{}</text>',
-                f"{x(hand):.1f}",
-                height - bottom + 16,
-                hand,
-            )
+            f'<text x="{x(hand):.1f}" y="{height - bottom + 16}" class="chart-label chart-x" '
+            f'text-anchor="middle">{hand}</text>'
         )
     if x_title:
         parts.append(
@@ -183,14 +181,16 @@ def running_chart(
             )
         )
     markers_on = hands <= 40
+    xs = [x(i) for i in range(hands + 1)]
     for index, one in enumerate(series):
         colour, dash, marker = (
             COLOURS[index % len(COLOURS)],
             DASHES[index % len(DASHES)],
             MARKERS[index % len(MARKERS)],
         )
-        points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(one.values))
-        dots = "".join(_marker(marker, x(i), y(v)) for i, v in enumerate(one.values)) if markers_on else ""
+        ys = [y(v) for v in one.values]
+        points = " ".join(f"{xs[i]:.1f},{at:.1f}" for i, at in enumerate(ys))
+        dots = "".join(_marker(marker, xs[i], at) for i, at in enumerate(ys)) if markers_on else ""
         parts.append(
             format_html(
                 '<g class="chart-series series-{}" data-name="{}" color="{}"><polyline points="{}" '
@@ -198,9 +198,9 @@ def running_chart(
                 index % len(COLOURS),
                 one.name,
                 colour,
-                points,
+                mark_safe(points),  # numbers only
                 _dash(dash),
-                mark_safe("".join(dots)),  # numbers and fixed names only
+                mark_safe(dots),  # numbers and fixed names only
             )
         )
     svg = format_html(

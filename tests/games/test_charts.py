@@ -213,3 +213,22 @@ def test_the_api_gives_the_chart_line_and_the_link_to_watch(
     body = Client().get(f"/api/v1/games/{game.public_id}/").json()
     assert body["chart_line"] == expected
     assert body["share_url"] == f"http://testserver/g/{game.public_id}/"
+
+
+def test_what_people_typed_is_escaped_in_the_chart() -> None:
+    """The chart writes its numbers directly and everything people typed through escaping."""
+    from games.charts import Line, Series, running_chart
+
+    svg = str(
+        running_chart(
+            [Series('<b>Ann</b> & "Bo"', [0, 5, -3], "<i>out</i>"), Series("Cid", [0, 2, 9], "")],
+            label="Totals <script>",
+            line=Line(100, "Out at <100>"),
+            described_by="note",
+            x_title="hand <x>",
+        )
+    )
+    assert "<b>" not in svg and "<i>" not in svg and "<script>" not in svg and "<100>" not in svg
+    assert "&lt;b&gt;Ann&lt;/b&gt; &amp; &quot;Bo&quot;" in svg
+    assert "&lt;i&gt;out&lt;/i&gt;" in svg and "Totals &lt;script&gt;" in svg
+    assert 'points="' in svg and "−3" in svg  # the numbers, with a real minus sign
