@@ -22,3 +22,15 @@ class EngineError(ValueError):
 
     def as_dict(self) -> dict[str, object]:
         return {"ok": False, "code": self.code, "error": self.message, "params": dict(self.params)}
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # Pickled as it stands (code, message, params and any subclass's own fields): the
+        # default would call ``type(self)(message)``, which this __init__ does not take.
+        return (_restored, (type(self), self.args, dict(self.__dict__)))
+
+
+def _restored(cls: type[EngineError], args: tuple[object, ...], state: dict[str, object]) -> EngineError:
+    error = cls.__new__(cls)
+    error.args = args
+    error.__dict__.update(state)
+    return error

@@ -295,3 +295,23 @@ def test_a_busy_database_costs_the_copy_not_the_page(
     assert page(client, game) == afresh
     assert not SheetCopy.objects.exists()
     assert "not written" in caplog.text
+
+
+def test_a_sheet_that_no_longer_scores_is_shared_with_its_error(
+    scorings: dict[str, int], caplog: pytest.LogCaptureFixture
+) -> None:
+    game = played()
+    client = phone(game)
+    # Stored hands that no longer score (the writes prevent it; data changed behind their back).
+    first = game.hands.order_by("number").first()
+    assert first is not None
+    Game.objects.filter(pk=game.pk).update(updated_at=timezone.now())
+    first.__class__.objects.filter(pk=first.pk).update(outcome={"winner": "Nobody", "left": {}})
+    game.refresh_from_db()
+    never_drawn(game)
+    afresh = page(client, game)
+    assert "can no longer be scored" in afresh
+    another_server()
+    scorings.update(scored=0)
+    assert page(client, game) == afresh
+    assert scorings["scored"] == 0 and "does not read" not in caplog.text
