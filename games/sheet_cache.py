@@ -235,8 +235,13 @@ def share(
     copy.parts[parts[0]] = parts[1]
     if fields is not None:
         copy.fields[fields[0]] = fields[1]
+    try:
+        data = _dumps(copy)
+    except Exception:  # something in the sheet does not pickle: the page is still shown
+        log.warning("shared sheet copy of game %s does not pickle", game.pk, exc_info=True)
+        return
     written = timezone.now()
-    row = SheetCopy(game_id=game.pk, stamp=_stamp(game), data=_dumps(copy), written_at=written)
+    row = SheetCopy(game_id=game.pk, stamp=_stamp(game), data=data, written_at=written)
     try:
         SheetCopy.objects.bulk_create(
             [row],

@@ -13,13 +13,18 @@ import pytest
 from django.db import OperationalError
 from django.test import Client
 from django.utils import timezone, translation
+from hypothesis import given
+from hypothesis import strategies as st
 
+from engine.errors import EngineError
 from games import sheet_cache
 from games.models import Game, SheetCopy
 from games.selectors.sheets import game_sheet
-from games.services.hands import hand_record
+from games.services.hands import hand_edit, hand_record
+from games.sheet import Sheet
 from tests.clients import editor
 from tests.factories import GameFactory
+from tests.games.test_results import FAST, OPTIONS, PLAYERS, outcome, still_in
 
 pytestmark = pytest.mark.django_db
 
@@ -315,3 +320,61 @@ def test_a_sheet_that_no_longer_scores_is_shared_with_its_error(
     scorings.update(scored=0)
     assert page(client, game) == afresh
     assert scorings["scored"] == 0 and "does not read" not in caplog.text
+
+
+@pytest.mark.parametrize("family", list(PLAYERS))
+@FAST
+@given(data=st.data(), steps=st.lists(st.sampled_from(["record", "record", "edit"]), min_size=1, max_size=8))
+def test_every_family_s_sheet_comes_back_from_the_copy_as_scored(
+    family: str, data: st.DataObject, steps: list[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    """Whatever a game holds (players out, missing counts marked by an edit that brought one
+    back, knocks, gin, undercuts, an end reached), the sheet read from the copy is the sheet
+    scored afresh."""
+    options = data.draw(st.sampled_from(OPTIONS[family]), "options")
+    game = GameFactory.create(family=family, options=options, players=PLAYERS[family])
+    for step in steps:
+        try:
+            if step == "record":
+                hand_record(
+                    game=game, outcome=outcome(data.draw, family, still_in(game)), request_id=None, user=None
+                )
+            elif hands := list(game.hands.all()):
+                hand = data.draw(st.sampled_from(hands))
+                names = data.draw(st.sampled_from([still_in(game), PLAYERS[family]]))
+                hand_edit(
+                    hand=hand, outcome=outcome(data.draw, family, names), version=hand.version, user=None
+                )
+        except EngineError:
+            pass  # refused: nothing changed
+    game = Game.objects.get(pk=game.pk)
+    never_drawn(game)
+    page(phone(game), game)
+    another_server()
+    copied, fresh = sheet_cache.shared_sheet(game), game_sheet(game=game)
+    assert copied is not None, caplog.text
+    assert copied.state == fresh.state
+    assert (copied.error and copied.error.as_dict()) == (fresh.error and fresh.error.as_dict())
+
+    def shown(sheet: Sheet) -> list[object]:
+        rows = [(r.hand.pk, r.hand.outcome, r.points, r.totals, r.missing, r.kind) for r in sheet.rows]
+        return [*rows, sheet.players, sheet.next_dealer, sheet.closed]
+
+    assert shown(copied) == shown(fresh)
+
+
+def test_a_sheet_that_does_not_pickle_is_still_shown(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    game = played()
+    client = phone(game)
+    never_drawn(game)
+    afresh = page(client, game)
+    never_drawn(game)
+
+    def unpicklable(copy: object) -> bytes:
+        raise TypeError("cannot pickle this")
+
+    monkeypatch.setattr(sheet_cache, "_dumps", unpicklable)
+    assert page(client, game) == afresh
+    assert not SheetCopy.objects.exists() and "does not pickle" in caplog.text
