@@ -71,8 +71,7 @@ def posted(i: int) -> dict[str, str]:
 def forget() -> None:
     """Empty this server's recent sheets and drawn forms: the next view is as on a server that
     neither wrote nor drew this game (the copy the servers share stays)."""
-    for kept in (sheet_cache.SHEETS, sheet_cache.PARTS, sheet_cache.FIELDS, sheet_cache.SHARED):
-        kept.clear()
+    sheet_cache.forget_local()
 
 
 def forget_everywhere() -> None:

@@ -103,6 +103,13 @@ PARTS: Recent[tuple[object, ...], dict[str, SafeString]] = Recent(512)
 FIELDS: Recent[tuple[object, ...], SafeString] = Recent(512)
 
 
+def forget_local() -> None:
+    """Drop everything this server keeps in memory (the shared copies stay): it then answers as
+    a server that never drew any game. For benchmarks and tests of several servers."""
+    for kept in (SHEETS, PARTS, FIELDS, SHARED):
+        kept.clear()
+
+
 # --------------------------------------------------------------- the copy shared by servers
 
 
@@ -150,7 +157,7 @@ def _reader_game() -> Game:
 
 
 def _hand(values: tuple[object, ...]) -> Hand:
-    hand = Hand.from_db(None, _HAND_FIELDS, values)
+    hand = Hand.from_db(connection.alias, _HAND_FIELDS, values)
     hand.game = _reader_game()  # as a hand read through its game holds it
     return hand
 
@@ -208,12 +215,11 @@ def shared_sheet(game: Game) -> Sheet | None:
         return None
     if not isinstance(copy, Copy):
         return None
-    version = sheet_version(game)
     for key, parts in copy.parts.items():
         PARTS.put(key, parts)
     for key, fields in copy.fields.items():
         FIELDS.put(key, fields)
-    SHARED.put(version, copy)
+    SHARED.put(sheet_version(game), copy)
     return copy.sheet
 
 

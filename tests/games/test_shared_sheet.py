@@ -32,8 +32,7 @@ pytestmark = pytest.mark.django_db
 def another_server() -> None:
     """What this server kept in memory is gone: the next request is as on a server that never
     drew any game (the database, and the shared copies in it, stay)."""
-    for kept in (sheet_cache.SHEETS, sheet_cache.PARTS, sheet_cache.FIELDS, sheet_cache.SHARED):
-        kept.clear()
+    sheet_cache.forget_local()
 
 
 def never_drawn(game: Game) -> None:
@@ -284,24 +283,6 @@ def test_a_server_looks_for_old_copies_at_most_once_an_hour(
     assert "DELETE" in first.captured_queries[-1]["sql"]
 
 
-def test_a_busy_database_costs_the_copy_not_the_page(
-    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
-) -> None:
-    game = played()
-    client = phone(game)
-    never_drawn(game)
-    afresh = page(client, game)
-    never_drawn(game)
-
-    def busy(*args: object, **kwargs: object) -> None:
-        raise OperationalError("database is locked")
-
-    monkeypatch.setattr(SheetCopy.objects, "bulk_create", busy)
-    assert page(client, game) == afresh
-    assert not SheetCopy.objects.exists()
-    assert "not written" in caplog.text
-
-
 def test_a_sheet_that_no_longer_scores_is_shared_with_its_error(
     scorings: dict[str, int], caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -363,18 +344,34 @@ def test_every_family_s_sheet_comes_back_from_the_copy_as_scored(
     assert shown(copied) == shown(fresh)
 
 
-def test_a_sheet_that_does_not_pickle_is_still_shown(
-    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+def _locked_database(*args: object, **kwargs: object) -> None:
+    raise OperationalError("database is locked")
+
+
+def _unpicklable(copy: object) -> bytes:
+    raise TypeError("cannot pickle this")
+
+
+@pytest.mark.parametrize(
+    ("target", "name", "failing", "logged"),
+    [
+        (SheetCopy.objects, "bulk_create", _locked_database, "not written"),  # the database busy
+        (sheet_cache, "_dumps", _unpicklable, "does not pickle"),  # something in the sheet
+    ],
+)
+def test_a_copy_that_cannot_be_kept_costs_the_copy_not_the_page(
+    target: object,
+    name: str,
+    failing: object,
+    logged: str,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     game = played()
     client = phone(game)
     never_drawn(game)
     afresh = page(client, game)
     never_drawn(game)
-
-    def unpicklable(copy: object) -> bytes:
-        raise TypeError("cannot pickle this")
-
-    monkeypatch.setattr(sheet_cache, "_dumps", unpicklable)
+    monkeypatch.setattr(target, name, failing)
     assert page(client, game) == afresh
-    assert not SheetCopy.objects.exists() and "does not pickle" in caplog.text
+    assert not SheetCopy.objects.exists() and logged in caplog.text
