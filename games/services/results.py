@@ -8,13 +8,18 @@ score sheet.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
+from typing import NamedTuple
+
+from django.db import connection
+from django.utils import timezone
 
 from engine.errors import EngineError
 from games.models import Game, Hand, Result, Score, Seat
 from games.sheet import game_rules
 from games.signals import results_changed
 from scoring.game import GameState, score_game
-from scoring.ranking import seat_results
+from scoring.ranking import SeatResult, seat_results
 
 
 def score(game: Game, seats: Sequence[Seat], hands: Sequence[Hand]) -> GameState:
@@ -33,7 +38,12 @@ def store_derived(
 ) -> None:
     """Rewrite the game's scores and results from ``state`` (the scoring of ``hands``), and save
     the game's version (``updated_at``); ``took_number``: also its ``next_hand_number``, which
-    the write's new hand took (one UPDATE of the game for both)."""
+    the write's new hand took (one UPDATE of the game for both).
+
+    Every write of a game comes here, a save among them, so its statements are written out
+    (:func:`_sql`): the ORM's building of the same six statements cost a save more than the
+    scoring of a 40-hand game (docs/design/performance.md, round 5)."""
+    sql = _sql()
     by_name = {seat.name: seat for seat in seats}
     wanted = {
         (hand.pk, by_name[name].pk): points
@@ -42,47 +52,69 @@ def store_derived(
     }
     # Only the rows that differ are written: a hand added writes its own scores, not the whole
     # game's again (test_results checks the rows always equal a fresh scoring).
-    kept: set[tuple[int, int]] = set()
-    gone: list[int] = []
-    changed: list[Score] = []
-    for pk, hand_id, seat_id, points in Score.objects.filter(hand__game=game).values_list(
-        "pk", "hand_id", "seat_id", "points"
-    ):
-        key = (hand_id, seat_id)
-        if key not in wanted:
-            gone.append(pk)
+    gone: list[tuple[int]] = []
+    changed: list[tuple[int, int]] = []
+    with connection.cursor() as cursor:
+        cursor.execute(sql.scores, [game.pk])
+        for pk, hand_id, seat_id, points in cursor.fetchall():
+            want = wanted.pop((hand_id, seat_id), None)
+            if want is None:
+                gone.append((pk,))
+            elif want != points:
+                changed.append((want, pk))
+        if gone:
+            cursor.executemany(sql.score_delete, gone)
+        if changed:
+            cursor.executemany(sql.score_update, changed)
+        if wanted:
+            cursor.executemany(sql.score_insert, [(*key, points) for key, points in wanted.items()])
+        results = seat_results(state)
+        cursor.execute(sql.result_delete, [game.pk])
+        rows = [(game.pk, seat.pk, seat.player_id, *_columns(results[seat.name])) for seat in seats]
+        cursor.executemany(sql.result_insert, rows)
+        game.updated_at = timezone.now()  # what ``auto_now`` would set
+        updated = connection.ops.adapt_datetimefield_value(game.updated_at)
+        if took_number:
+            cursor.execute(sql.game_numbered, [updated, game.next_hand_number, game.pk])
         else:
-            kept.add(key)
-            if wanted[key] != points:
-                changed.append(Score(pk=pk, hand_id=hand_id, seat_id=seat_id, points=wanted[key]))
-    if gone:
-        Score.objects.filter(pk__in=gone).delete()
-    if changed:
-        Score.objects.bulk_update(changed, ["points"])
-    Score.objects.bulk_create(
-        Score(hand_id=hand_id, seat_id=seat_id, points=points)
-        for (hand_id, seat_id), points in wanted.items()
-        if (hand_id, seat_id) not in kept
-    )
-    results = seat_results(state)
-    Result.objects.filter(game=game).delete()
-    Result.objects.bulk_create(
-        Result(
-            game=game,
-            seat=seat,
-            player_id=seat.player_id,
-            total=results[seat.name].total,
-            place=results[seat.name].place,
-            winner=results[seat.name].winner,
-            finished=results[seat.name].finished,
-            eliminated_in=results[seat.name].eliminated_in,
-            hands=results[seat.name].hands,
-        )
-        for seat in seats
-    )
-    game.save(update_fields=["updated_at", "next_hand_number"] if took_number else ["updated_at"])
+            cursor.execute(sql.game_version, [updated, game.pk])
     if game.club_id is not None:
         results_changed.send(sender=Game, game=game, finished=state.finished)
+
+
+def _columns(result: SeatResult) -> tuple[int, int, bool, bool, int | None, int]:
+    """A seat's result as the statement's last six columns (``_sql().result_insert``)."""
+    return (result.total, result.place, result.winner, result.finished, result.eliminated_in, result.hands)
+
+
+class _Statements(NamedTuple):
+    scores: str
+    score_delete: str
+    score_update: str
+    score_insert: str
+    result_delete: str
+    result_insert: str
+    game_version: str
+    game_numbered: str
+
+
+@cache
+def _sql() -> _Statements:
+    """store_derived's statements, written once from the models' tables."""
+    score, hand, result, game = (model._meta.db_table for model in (Score, Hand, Result, Game))
+    return _Statements(
+        scores=f"SELECT s.id, s.hand_id, s.seat_id, s.points FROM {score} s"
+        f" JOIN {hand} h ON h.id = s.hand_id WHERE h.game_id = %s",
+        score_delete=f"DELETE FROM {score} WHERE id = %s",
+        score_update=f"UPDATE {score} SET points = %s WHERE id = %s",
+        score_insert=f"INSERT INTO {score} (hand_id, seat_id, points) VALUES (%s, %s, %s)",
+        result_delete=f"DELETE FROM {result} WHERE game_id = %s",
+        result_insert=f"INSERT INTO {result}"
+        " (game_id, seat_id, player_id, total, place, winner, finished, eliminated_in, hands)"
+        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+        game_version=f"UPDATE {game} SET updated_at = %s WHERE id = %s",
+        game_numbered=f"UPDATE {game} SET updated_at = %s, next_hand_number = %s WHERE id = %s",
+    )
 
 
 def rebuild(game: Game) -> tuple[GameState, list[Seat], list[Hand]] | None:
