@@ -41,7 +41,7 @@ def game_sheet(*, game: Game) -> Sheet:
 
 @dataclass(frozen=True)
 class Table:
-    """What a hand form needs before a save, read from the stored results (no scoring)."""
+    """What a hand form needs before a save (no scoring)."""
 
     rules: RuleSet
     seating: list[str]  # every seat's name, in seat order
@@ -49,7 +49,16 @@ class Table:
 
 
 def game_table(*, game: Game) -> Table:
-    """The seats and who is still in, from the results the last write stored (1 query)."""
+    """The seats and who is still in: from this server's kept sheet of the game as it stands
+    (no query: the page the phone saves from was drawn from it, or the last save on this server
+    left it), else from the results the last write stored (1 query)."""
+    kept = SHEETS.get(sheet_version(game))
+    if kept is not None and kept.state is not None:
+        return Table(
+            rules=kept.rules,
+            seating=list(kept.players),
+            dealt_in=kept.players_before(len(kept.rows) + 1),  # as the page's form (views._new_hand_form)
+        )
     results = list(game.results.select_related("seat").order_by("seat__position"))
     seating = [r.seat.name for r in results]
     return Table(

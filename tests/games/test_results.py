@@ -9,12 +9,16 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from engine.errors import EngineError
 from engine.rules import rule_set
+from games import sheet_cache
 from games.models import Change, Club, Game, Hand, Result, Score, Seat
+from games.selectors.sheets import game_table, recent_sheet
 from games.services.games import game_end
 from games.services.hands import change_undo, hand_delete, hand_edit, hand_record
 from scoring.game import score_game
@@ -165,6 +169,20 @@ def test_stored_results_always_equal_a_fresh_scoring(
         except EngineError as error:
             event(f"{step}: refused ({error.code})")  # nothing may have changed: checked below
         assert stored(game) == fresh(game), step
+        assert tables(game) == (True, True), step
+
+
+def tables(game: Game) -> tuple[bool, bool]:
+    """Whether a save's form gets the same seats and players dealt in from the kept sheet as
+    from the stored results (a server without the sheet), and whether it read no query then."""
+    current = Game.objects.get(pk=game.pk)
+    sheet_cache.forget_local()
+    from_results = game_table(game=current)
+    if recent_sheet(game=current).state is None:  # a sheet that does not score: results it is
+        return True, True
+    with CaptureQueriesContext(connection) as queries:
+        from_sheet = game_table(game=current)
+    return from_results == from_sheet, not queries.captured_queries
 
 
 # ---------------------------------------------------------------------- places and winners
