@@ -6,7 +6,8 @@ from dataclasses import dataclass
 
 from engine.errors import EngineError
 from engine.rules import RuleSet
-from games.models import Change, Game
+from games import rows
+from games.models import Change, Game, Hand, Seat
 from games.sheet import Sheet, build_sheet, game_rules, sheet_ordinals
 from games.sheet_cache import SHEETS, shared_sheet, sheet_version
 from scoring.game import GameState, score_game
@@ -22,8 +23,8 @@ def recent_sheet(*, game: Game) -> Sheet:
 def game_sheet(*, game: Game) -> Sheet:
     """The score sheet: the game scored from its hands (2 queries: seats, hands)."""
     rules = game_rules(game=game)
-    players = [seat.name for seat in game.seats.all()]
-    hands = list(game.hands.all())
+    players = [seat.name for seat in rows.select(Seat, "t.game_id = %s", [game.pk], order="position")]
+    hands = rows.select(Hand, "t.game_id = %s", [game.pk], order="number")
     state: GameState | None
     error: EngineError | None = None
     try:
