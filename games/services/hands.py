@@ -165,6 +165,10 @@ def _check(state: GameState) -> GameState:
     return state
 
 
+# A change that recorded a hand with the request id (``hand_record``: the hand was deleted since).
+RESENT = "t.game_id = %s AND t.request_id = %s AND t.hand_number IS NOT NULL"
+
+
 def hand_taken(*, game: Game, for_hand: int) -> tuple[Hand, int] | None:
     """The hand that took the place a new-hand form was drawn for (``for_hand``: the game's
     ``next_hand_number`` then) and its place on the sheet, or None if the place is free.
@@ -210,8 +214,7 @@ def hand_record(
                 existing = next((hand for hand in hands if hand.request_id == wanted), None)
                 if existing is not None:
                     return Recorded(existing, False, None)
-                resent = Change.objects.filter(game=locked, request_id=request_id, hand_number__isnull=False)
-                if resent.exists():
+                if rows.exists(Change, RESENT, [locked.pk, rows.param(Change, "request_id", wanted)]):
                     raise ServiceError("resent_deleted", "this hand was recorded and has been deleted since")
             if locked.ended:
                 raise ServiceError("game_ended", "the game was ended; reopen it to record more hands")
@@ -227,8 +230,10 @@ def hand_record(
                 )
             stored = dict(outcome)
             _check_counts(stored, (), ordinal=len(hands) + 1)
-            hand = Hand.objects.create(
-                game=locked, number=locked.next_hand_number, outcome=stored, request_id=request_id
+            # games.rows: the hand and its change are inserted by statements written out, as
+            # the game's rows are read (every save at every table comes here).
+            hand = rows.insert(
+                Hand(game=locked, number=locked.next_hand_number, outcome=stored, request_id=request_id)
             )
             locked.next_hand_number += 1  # saved with the game's version (store_derived)
             sheet = _apply(locked, [*hands, hand], hands, user=user, written={hand.number}, took_number=True)
@@ -240,13 +245,15 @@ def hand_record(
                     reason=state.finish_reason,
                     winners=list(state.winners),
                 )
-            change = Change.objects.create(
-                game=locked,
-                hand_number=hand.number,
-                action=Change.Action.ADDED,
-                after=stored,
-                user=_user(user),
-                request_id=request_id,
+            change = rows.insert(
+                Change(
+                    game=locked,
+                    hand_number=hand.number,
+                    action=Change.Action.ADDED,
+                    after=stored,
+                    user=_user(user),
+                    request_id=request_id,
+                )
             )
     except IntegrityError:
         # Two sends of the same form raced past the first check: the other one recorded it.

@@ -8,11 +8,12 @@ from typing import Any
 
 import pytest
 from django.db import models, transaction
+from django.utils import timezone
 from hypothesis import given
 from hypothesis import strategies as st
 
 from games import rows
-from games.models import Game, Hand, Seat
+from games.models import Change, Game, Hand, Seat
 from games.selectors.games import game_by_public_id
 from games.services.hands import _hands, _locked, hand_record
 from tests.factories import ClubFactory, GameFactory, UserFactory
@@ -115,3 +116,36 @@ def test_what_is_read_saves_as_an_orm_instance_does() -> None:
     hand.save(update_fields=["outcome"])
     assert Hand.objects.get(pk=hand.pk).outcome == {"winner": "Bob", "left": {"Ann": 3}}
     assert hand == Hand.objects.get(pk=hand.pk)
+
+
+def stored_as(instance: models.Model, *differ: str) -> list[tuple[str, Any, type]]:
+    """The row as read back, but for the fields that must differ between two rows."""
+    row = type(instance).objects.get(pk=instance.pk)
+    return [value for value in values(row) if value[0] not in ("id", *differ)]
+
+
+def test_an_inserted_hand_and_change_are_stored_as_the_orm_stores_them() -> None:
+    game = GameFactory.create(family="rummikub", players=["Ann", "Bob"])
+    user = UserFactory.create()
+    outcome = {"winner": "Ann", "left": {"Bob": 7}, "note": "ž"}
+    before = timezone.now()
+    hand = rows.insert(Hand(game=game, number=1, outcome=outcome, request_id=uuid.uuid4()))
+    twin = Hand.objects.create(game=game, number=2, outcome=outcome, request_id=uuid.uuid4())
+    times = ("number", "request_id", "created_at", "updated_at")
+    assert stored_as(hand, *times) == stored_as(twin, *times)
+    assert same(Hand.objects.get(pk=hand.pk), hand)  # its id read back, its times as it set them
+    assert before <= hand.created_at <= hand.updated_at <= twin.created_at and not hand._state.adding
+    made = {"game": game, "hand_number": 1, "action": Change.Action.ADDED, "after": outcome, "user": user}
+    change = rows.insert(Change(**made, request_id=uuid.uuid4()))
+    orm = Change.objects.create(**made, request_id=uuid.uuid4())
+    assert stored_as(change, "request_id", "created_at") == stored_as(orm, "request_id", "created_at")
+    assert Change.objects.get(pk=change.pk).request_id == change.request_id
+
+
+def test_a_request_id_is_found_as_the_orm_finds_it() -> None:
+    game = GameFactory.create(family="rummikub", players=["Ann", "Bob"])
+    request_id = uuid.uuid4()
+    Change.objects.create(game=game, hand_number=3, action=Change.Action.ADDED, request_id=request_id)
+    where = "t.game_id = %s AND t.request_id = %s AND t.hand_number IS NOT NULL"
+    assert rows.exists(Change, where, [game.pk, rows.param(Change, "request_id", request_id)])
+    assert not rows.exists(Change, where, [game.pk, rows.param(Change, "request_id", uuid.uuid4())])
