@@ -8,10 +8,11 @@ from typing import Any
 
 import pytest
 from django import forms
+from django.utils import translation
 
 from engine.rules import rule_set
 from games.forms import HandForm, NewHandForm
-from games.templatetags.games_tags import hidden_inputs
+from games.templatetags.games_tags import field_widget, hidden_inputs, radio_input
 
 PLAYERS = ["Ola", "Kari", "Anna <b>"]
 
@@ -58,3 +59,58 @@ def test_other_hidden_fields_are_drawn_as_django_draws_them_too(auto_id: str | b
     assert hidden_inputs(form) == drawn_by_django(form)
     drawn = hidden_inputs(form)
     assert " disabled" in drawn and 'data-x="a&quot;b"' in drawn and 'id="own"' in drawn
+
+
+# ------------------------------------------------------------ the visible fields, and radios
+
+FAMILIES = {
+    "zoliky": {"credit_laid_down": True},  # laid-down fields
+    "gin": {},  # melds, with its help text (aria-describedby)
+    "carousel": {},
+    "rummikub": {},
+}
+
+
+def every_hand_form() -> list[forms.BaseForm]:
+    """Each family's hand forms, new and bound with what a phone may send (quotes, markup, a bad
+    number, a choice that is no player) and their errors, with and without a prefix, in the
+    languages the site speaks."""
+    made: list[forms.BaseForm] = []
+    for family, options in FAMILIES.items():
+        rules = rule_set(family, options)
+        shown: dict[str, Any] = {"rules": rules, "players": PLAYERS, "seating": PLAYERS}
+        made.append(NewHandForm(**shown, initial={"for_hand": 3}))
+        sent = {"points_0": '7"><b>', "points_1": "12", "cards_2": "KH <i>", "melds": "7H 8H | x"}
+        sent |= {"laid_0": "a&b", "winner": "Anna <b>", "closer": "nobody", "knocker": "Kari", "gin": "on"}
+        made.append(NewHandForm(sent, **shown))
+        made.append(HandForm({f"h2-{k}": v for k, v in sent.items()}, **shown, prefix="h2"))
+    return made
+
+
+@pytest.mark.parametrize("language", ["en", "cs", "nb"])
+def test_every_visible_field_and_radio_is_drawn_as_django_draws_it(language: str) -> None:
+    drawn = 0
+    with translation.override(language):
+        for form in every_hand_form():
+            if form.is_bound:
+                form.is_valid()
+            for field in form.visible_fields():
+                assert field_widget(field) == str(field), field.name
+                drawn += 1
+                for radio in field.subwidgets if isinstance(field.field.widget, forms.RadioSelect) else []:
+                    assert radio_input(radio) == radio.tag(), (field.name, radio.data["value"])
+                    drawn += 1
+    assert drawn > 100
+
+
+class Others(forms.Form):
+    """Widgets the hand form does not use: drawn by Django itself, as before."""
+
+    text = forms.CharField(widget=forms.Textarea)
+    when = forms.DateTimeField(localize=True, initial="2026-01-01 10:00")
+    pick = forms.ChoiceField(choices=[("a", "A")], widget=forms.Select)
+
+
+def test_other_widgets_are_left_to_django() -> None:
+    form = Others()
+    assert [field_widget(field) for field in form] == [str(field) for field in form]
