@@ -26,6 +26,8 @@ from typing import Any
 from django.db import connection, models
 from django.utils import timezone
 
+from games.models import Game, Hand, Seat
+
 Convert = Callable[[object], object]
 
 
@@ -108,6 +110,16 @@ def select[M: models.Model](
     with connection.cursor() as cursor:
         cursor.execute(_select(model, where, order, lock), params)
         return [instance(model, row) for row in cursor.fetchall()]
+
+
+def seats(game: Game) -> list[Seat]:
+    """The game's seats in seat order."""
+    return select(Seat, "t.game_id = %s", [game.pk], order="position")
+
+
+def hands(game: Game) -> list[Hand]:
+    """The game's hands in number order (the sheet's order)."""
+    return select(Hand, "t.game_id = %s", [game.pk], order="number")
 
 
 def exists(model: type[models.Model], where: str, params: Sequence[Any]) -> bool:

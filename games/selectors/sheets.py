@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from engine.errors import EngineError
 from engine.rules import RuleSet
 from games import rows
-from games.models import Change, Game, Hand, Seat
+from games.models import Change, Game
 from games.sheet import Sheet, build_sheet, game_rules, sheet_ordinals
 from games.sheet_cache import SHEETS, shared_sheet, sheet_version
 from scoring.game import GameState, score_game
@@ -23,8 +23,8 @@ def recent_sheet(*, game: Game) -> Sheet:
 def game_sheet(*, game: Game) -> Sheet:
     """The score sheet: the game scored from its hands (2 queries: seats, hands)."""
     rules = game_rules(game=game)
-    players = [seat.name for seat in rows.select(Seat, "t.game_id = %s", [game.pk], order="position")]
-    hands = rows.select(Hand, "t.game_id = %s", [game.pk], order="number")
+    players = [seat.name for seat in rows.seats(game)]
+    hands = rows.hands(game)
     state: GameState | None
     error: EngineError | None = None
     try:

@@ -20,7 +20,7 @@ from django.db import IntegrityError, transaction
 
 from engine.errors import EngineError
 from games import rows
-from games.models import Change, Game, Hand, Seat
+from games.models import Change, Game, Hand
 from games.sheet import Sheet, build_sheet, game_rules, marks_only, sheet_ordinals
 from games.sheet_cache import remember_sheet
 from scoring.game import GameState, rescore, unmarked
@@ -47,11 +47,6 @@ def _locked(game: Game) -> Game:
     if not found:
         raise Game.DoesNotExist("the game was deleted")
     return found[0]
-
-
-def _hands(game: Game) -> list[Hand]:
-    """The game's hands in number order (the sheet's order)."""
-    return rows.select(Hand, "t.game_id = %s", [game.pk], order="number")
 
 
 class Recorded(NamedTuple):
@@ -108,7 +103,7 @@ def _apply(
     or appended to ``follow`` for the caller to save after its own change (the history then
     lists them as following it). ``took_number``: the write added a hand, which took the game's
     ``next_hand_number`` (saved with the game's version)."""
-    seats = rows.select(Seat, "t.game_id = %s", [game.pk], order="position")
+    seats = rows.seats(game)
     try:
         scored = rescore(
             rules=game_rules(game=game),
@@ -207,7 +202,7 @@ def hand_record(
     try:
         with transaction.atomic():
             locked = _locked(game)
-            hands = _hands(locked)
+            hands = rows.hands(locked)
             if request_id is not None:
                 # A resend is found under the game's lock, among the hands the save reads anyway.
                 wanted = uuid.UUID(str(request_id))
@@ -324,7 +319,7 @@ def hand_edit(*, hand: Hand, outcome: Outcome, version: int | None, user: Actor)
         if before == stored:
             return current
         _check_counts(stored, _missing(before), ordinal=ordinal)
-        hands = _hands(game)
+        hands = rows.hands(game)
         current.outcome = stored
         current.version += 1
         replaced = [current if h.pk == current.pk else h for h in hands]
@@ -354,7 +349,7 @@ def hand_delete(*, hand: Hand, version: int | None, user: Actor) -> None:
     with transaction.atomic():
         game = _locked(hand.game)
         current = _current(game, hand.number, version, _ordinal(game, hand.number))
-        shown = _hands(game)
+        shown = rows.hands(game)
         remaining = [h for h in shown if h.pk != current.pk]
         before = current.outcome
         number = current.number
@@ -419,7 +414,7 @@ def counts_fill(*, game: Game, fills: Mapping[int, Fill], user: Actor) -> list[H
     the hands filled."""
     with transaction.atomic():
         locked = _locked(game)
-        hands = _hands(locked)
+        hands = rows.hands(locked)
         ordinals = sheet_ordinals([h.number for h in hands], list(fills))
         by_number = {h.number: h for h in hands}
         changed: list[tuple[Hand, Outcome]] = []
@@ -485,7 +480,7 @@ def change_undo(*, change: Change, user: Actor) -> Change:
                 "follows_change", "this change followed from a change to an earlier hand; undo that one"
             )
         hand = Hand.objects.filter(game=game, number=number).first()
-        hands = _hands(game)
+        hands = rows.hands(game)
         follow: list[Change] = []
         # Missing counts are marked and unmarked by the writes themselves: an outcome is
         # compared, and put back, as recorded (the marks then follow the game as it stands).

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from games import rows
 from games.models import Change, Game, Hand, Seat
 from games.selectors.games import game_by_public_id
-from games.services.hands import _hands, _locked, hand_record
+from games.services.hands import _locked, hand_record
 from tests.factories import ClubFactory, GameFactory, UserFactory
 from tests.games.test_results import FAST
 
@@ -86,10 +86,10 @@ def test_hands_and_seats_are_the_orm_s(outcomes: list[dict[str, Any]], data: st.
     for number, outcome in enumerate(outcomes, start=1):
         request_id = uuid.uuid4() if data.draw(st.booleans(), "request id") else None
         Hand.objects.create(game=game, number=number, outcome=outcome, request_id=request_id)
-    read, orm = _hands(game), list(Hand.objects.filter(game=game))
+    read, orm = rows.hands(game), list(Hand.objects.filter(game=game))
     assert len(read) == len(orm) == len(outcomes)
     assert all(same(a, b) for a, b in zip(read, orm, strict=True))
-    seats = rows.select(Seat, "t.game_id = %s", [game.pk], order="position")
+    seats = rows.seats(game)
     assert [values(s) for s in seats] == [values(s) for s in Seat.objects.filter(game=game)]
 
 
@@ -111,7 +111,7 @@ def test_the_locked_game_is_the_stored_one_and_a_deleted_game_is_not_found() -> 
 def test_what_is_read_saves_as_an_orm_instance_does() -> None:
     game = GameFactory.create(family="rummikub", players=["Ann", "Bob"])
     hand_record(game=game, outcome={"winner": "Ann", "left": {"Bob": 7}}, request_id=None, user=None)
-    hand = _hands(game)[0]
+    hand = rows.hands(game)[0]
     hand.outcome = {"winner": "Bob", "left": {"Ann": 3}}
     hand.save(update_fields=["outcome"])
     assert Hand.objects.get(pk=hand.pk).outcome == {"winner": "Bob", "left": {"Ann": 3}}
