@@ -41,8 +41,8 @@ def store_derived(
     the write's new hand took (one UPDATE of the game for both).
 
     Every write of a game comes here, a save among them, so its statements are written out
-    (:func:`_sql`): the ORM's building of the same six statements cost a save more than the
-    scoring of a 40-hand game (docs/design/performance.md, round 5)."""
+    (:func:`_sql`): the ORM's building of these statements cost a save more than the scoring
+    of a 40-hand game (docs/design/performance.md, round 5)."""
     sql = _sql()
     by_name = {seat.name: seat for seat in seats}
     wanted = {

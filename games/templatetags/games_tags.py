@@ -195,9 +195,10 @@ def hidden_inputs(form: BaseForm) -> SafeString:
 @register.simple_tag
 def field_widget(field: BoundField) -> SafeString:
     """``{{ field }}`` for a widget Django draws with its ``input.html`` alone (numbers, text, a
-    checkbox), without the templates; any other widget as Django draws it. The hand form's
-    visible fields took 0.9 ms of every first view of a game (docs/design/performance.md,
-    round 5); tests/games/test_hidden_inputs.py checks the two agree, field by field."""
+    checkbox), without the templates; any other widget as Django draws it. Their templates were
+    0.55 of the 1.8 ms that drawing the hand form took at a game's first view on a server
+    (docs/design/performance.md, round 5); tests/games/test_hidden_inputs.py checks the two
+    agree, field by field."""
     return mark_safe(_drawn(field))
 
 
