@@ -190,7 +190,7 @@ def _screen(
         "next_number": game.next_hand_number,
         "can_add": not sheet.closed and not game.ended,
         # Mine was typed for the players dealt in next (else their hand put one out: replace only).
-        "fits_next": _typed_for(request, form) in (None, sheet.players_before(len(sheet.rows) + 1)),
+        "fits_next": _typed_for(request, form) in (None, sheet.dealt_in_next),
         "lines": _lines(
             sheet, players, theirs.hand.outcome if theirs else None, mine, theirs_points, mine_points
         ),
@@ -250,7 +250,7 @@ def conflict_resolve(request: HttpRequest, public_id: str) -> HttpResponse:
     if choice == "replace" and theirs is not None:
         players = sheet.players_before(theirs.ordinal)
     else:
-        players = sheet.players_before(len(sheet.rows) + 1)
+        players = sheet.dealt_in_next
     form = NewHandForm(
         request.POST,
         rules=sheet.rules,

@@ -47,7 +47,7 @@ def hand_ending_preview(request: HttpRequest, public_id: str) -> HttpResponse:
     sheet = recent_sheet(game=game)
     ending: Ending | None = None
     if not sheet.closed:
-        players = sheet.players_before(len(sheet.rows) + 1)
+        players = sheet.dealt_in_next
         form = HandForm(request.GET, rules=sheet.rules, players=players, seating=sheet.players)
         outcome = form.outcome() if form.is_valid() else None
         if outcome is not None:

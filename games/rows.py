@@ -43,8 +43,9 @@ def _uuid(value: object) -> object:
     return uuid.UUID(value) if isinstance(value, str) else value  # SQLite keeps 32 hex digits
 
 
-def _aware(value: object) -> object:
-    # SQLite's converter gives a naive time in UTC; PostgreSQL's driver an aware one.
+def aware(value: object) -> object:
+    """A time read by a written-out query, as the ORM gives it: SQLite's converter gives a
+    naive time in UTC, PostgreSQL's driver an aware one."""
     if isinstance(value, datetime) and timezone.is_naive(value):
         return timezone.make_aware(value, UTC)
     return value
@@ -56,7 +57,7 @@ def _converter(field: models.Field[object, object]) -> Convert | None:
     if isinstance(field, models.UUIDField):
         return _uuid
     if isinstance(field, models.DateTimeField):
-        return _aware
+        return aware
     return None  # integers, text and booleans come as the ORM gives them
 
 

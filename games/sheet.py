@@ -107,6 +107,11 @@ class Sheet:
         out = self.eliminated_in
         return [p for p in self.players if p not in out or out[p] >= ordinal]
 
+    @property
+    def dealt_in_next(self) -> list[str]:
+        """The players dealt in for the next hand: whom the new-hand form asks about."""
+        return self.players_before(len(self.rows) + 1)
+
 
 def sheet_ordinals(present: Sequence[int], numbers: Sequence[int]) -> dict[int, int]:
     """The place on the score sheet of each hand number in ``numbers``, given the numbers of

@@ -105,7 +105,7 @@ def _writable(request: HtmxHttpRequest, public_id: str) -> Game:
 
 
 def _new_hand_form(sheet: Sheet, data: QueryDict | None = None) -> HandForm:
-    players = sheet.players_before(len(sheet.rows) + 1)
+    players = sheet.dealt_in_next
     initial = {"request_id": uuid.uuid4(), "for_hand": sheet.game.next_hand_number}
     return NewHandForm(data, rules=sheet.rules, players=players, seating=sheet.players, initial=initial)
 

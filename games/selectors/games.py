@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC
 from functools import cache
 from typing import NamedTuple
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import connection
 from django.db.models import Model, Prefetch, Q
-from django.utils import timezone
 
 from games import rows
 from games.models import Change, Club, Game, Membership, Seat
@@ -122,8 +120,6 @@ def game_to_revalidate(*, public_id: str) -> Game | None:
     if row is None:
         return None
     pk, public_id, owner_id, club_id, token, updated_at, username, first_name, *club = row
-    if timezone.is_naive(updated_at):  # SQLite keeps UTC without a zone; PostgreSQL gives one
-        updated_at = timezone.make_aware(updated_at, UTC)
     game = _partial(
         Game,
         id=pk,
@@ -131,7 +127,7 @@ def game_to_revalidate(*, public_id: str) -> Game | None:
         owner_id=owner_id,
         club_id=club_id,
         edit_token=token,
-        updated_at=updated_at,
+        updated_at=rows.aware(updated_at),
     )
     if owner_id is not None:
         game.owner = _partial(User, id=owner_id, username=username, first_name=first_name)

@@ -58,7 +58,7 @@ def game_table(*, game: Game) -> Table:
         return Table(
             rules=kept.rules,
             seating=list(kept.players),
-            dealt_in=kept.players_before(len(kept.rows) + 1),  # as the page's form (views._new_hand_form)
+            dealt_in=kept.dealt_in_next,  # whom the page's form asked about
         )
     results = list(game.results.select_related("seat").order_by("seat__position"))
     seating = [r.seat.name for r in results]
