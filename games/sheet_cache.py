@@ -36,6 +36,7 @@ from django.utils.safestring import SafeString
 from engine.rules import RuleSet, rule_set
 from games.models import Game, Hand, SheetCopy
 from games.sheet import Sheet
+from scoring.game import forget_scored
 
 log = logging.getLogger(__name__)
 
@@ -105,9 +106,10 @@ FIELDS: Recent[tuple[object, ...], SafeString] = Recent(512)
 
 def forget_local() -> None:
     """Drop everything this server keeps in memory (the shared copies stay): it then answers as
-    a server that never drew any game. For benchmarks and tests of several servers."""
+    a server that never scored or drew any game. For benchmarks and tests of several servers."""
     for kept in (SHEETS, PARTS, FIELDS, SHARED):
         kept.clear()
+    forget_scored()
 
 
 # --------------------------------------------------------------- the copy shared by servers

@@ -10,7 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.errors import EngineError
+from engine.rules import RuleSet
 from scoring import Game, score_game, score_hand, start
+from scoring.game import forget_scored
 
 from ._support import rules
 
@@ -136,3 +138,23 @@ def test_editing_an_early_hand_equals_scoring_the_edited_list(data: st.DataObjec
     # and the service function agrees with the incremental game
     state = game.state.as_dict()
     assert score_game(rules=game_rules, players=PLAYERS, hands=list(game.outcomes)).as_dict() == state
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data(), st.sampled_from(sorted(MAKERS)))
+def test_a_hand_scored_before_scores_as_if_never_seen(data: st.DataObject, family: str) -> None:
+    """scoring.game keeps the hands it scored lately: met again under other house rules or by
+    other players, a hand (valid or not) scores exactly as it does the first time."""
+    first, second = (rules(family, **data.draw(st.sampled_from(OPTIONS[family]))) for _ in range(2))
+    seated = [PLAYERS, data.draw(st.sampled_from([PLAYERS, PLAYERS, PLAYERS[:3]]))]
+    outcomes = [MAKERS[family](data.draw) for _ in range(data.draw(st.integers(1, 8)))]
+
+    def scored(game_rules: RuleSet, players: list[str]) -> object:
+        return outcome_or_error(lambda: start(rules=game_rules, players=players).play_all(outcomes))
+
+    forget_scored()
+    afresh = scored(second, seated[1])
+    forget_scored()
+    scored(first, seated[0])  # the same hands, kept under the first rules and players
+    assert scored(second, seated[1]) == afresh
+    assert scored(second, seated[1]) == afresh  # now every hand from what was kept
