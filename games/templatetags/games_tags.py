@@ -258,6 +258,7 @@ def sheet_rows(sheet: Sheet, editable: bool) -> SafeString:
     hands_url = reverse("games:hand_create", args=[sheet.game.public_id])
     assert reverse("games:hand_edit", args=[sheet.game.public_id, 1]) == f"{hands_url}1/"
     label = escape(_("Correct hand %(number)s"))
+    kinds: dict[str, str] = {}  # each kind's label, translated once per sheet, not once per row
     rows: list[str] = []
     for row in sheet.rows:
         head: str
@@ -272,8 +273,10 @@ def sheet_rows(sheet: Sheet, editable: bool) -> SafeString:
                 row.points, row.totals, row.missing, row.provisional, strict=True
             )
         )
-        kind = kind_label(row.kind)
-        if kind:
-            head += f'<span class="kind">{escape(kind)}</span>'
+        if row.kind is not None:
+            if row.kind.kind not in kinds:
+                kind = kind_label(row.kind)
+                kinds[row.kind.kind] = f'<span class="kind">{escape(kind)}</span>' if kind else ""
+            head += kinds[row.kind.kind]
         rows.append(f'<tr><th scope="row">{head}</th>{cells}</tr>')
     return mark_safe("\n".join(rows))  # numbers, and the escaped head

@@ -9,9 +9,12 @@ import uuid
 
 import pytest
 from django.test import Client
+from django.utils import translation
 
 from engine.rules import rule_set
+from games.hand_kinds import kind_label
 from games.models import Change, Hand
+from games.selectors.sheets import game_sheet
 from games.selectors.after_save import undo_asks, undo_preview
 from games.services.hands import hand_edit, hand_record
 from scoring.hands import score_hand
@@ -162,3 +165,30 @@ def test_an_undo_that_brings_a_player_back_says_whose_counts_will_be_missing() -
     ]
     html = editor(game).post(f"/g/{game.public_id}/history/{first.pk}/undo/").content.decode()
     assert "The totals would be incomplete:" in html and "Bob's count missing in hand 1" in html
+
+
+def test_each_row_of_the_sheet_names_its_own_hand_s_kind_in_the_reader_s_language() -> None:
+    """The sheet draws each kind's label once (games_tags.sheet_rows), and every row still gets
+    its own hand's kind, translated."""
+    game = GameFactory.create(family="carousel", players=["Ann", "Bob"])
+    outcomes = [
+        {"knocker": "Ann", "left": {"Ann": 2, "Bob": 3}},  # knock
+        {"knocker": "Ann", "left": {"Ann": 4, "Bob": 3}},  # undercut
+        {"left": {"Ann": 2, "Bob": 3}},  # the stock ran out
+        {"knocker": "Bob", "left": {"Ann": 9, "Bob": 1}},  # knock
+    ]
+    for outcome in outcomes:
+        hand_record(game=game, outcome=outcome, request_id=None, user=None)
+    for language, prefix, words in (
+        ("en", "", ["knock", "undercut", "stock ran out", "knock"]),
+        ("cs", "/cs", None),
+    ):
+        html = editor(game).get(f"{prefix}/g/{game.public_id}/").content.decode()
+        shown = re.findall(r'<span class="kind">([^<]*)</span>', html)
+        with translation.override(language):
+            expected = [kind_label(hand_kind(r)) for r in game_sheet(game=game).state.hands]  # type: ignore[union-attr]
+        assert shown == expected and len(set(shown)) == 3
+        if words is not None:
+            assert shown == words
+        else:
+            assert shown != ["knock", "undercut", "stock ran out", "knock"]  # translated
