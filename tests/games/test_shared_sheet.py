@@ -186,6 +186,8 @@ def test_the_copy_s_sheet_is_the_sheet_scored_afresh() -> None:
     fields = ("pk", "number", "outcome", "version", "request_id", "created_at", "updated_at")
     for mine, theirs in zip(copied.rows, fresh.rows, strict=True):
         assert [getattr(mine.hand, f) for f in fields] == [getattr(theirs.hand, f) for f in fields]
+        times = ("created_at", "updated_at")  # to the microsecond, in UTC, as the ORM reads them
+        assert [str(getattr(mine.hand, f)) for f in times] == [str(getattr(theirs.hand, f)) for f in times]
         assert mine.hand.game is game  # the reader's game, not a stored one
         assert (mine.ordinal, mine.dealer, mine.points, mine.totals, mine.kind) == (
             theirs.ordinal,
