@@ -13,8 +13,8 @@ Every figure is the median of several runs, in milliseconds. "warm" is a page as
 the same server (another phone at the table, a reload); "cold" is the first view of a version
 of the game on a server that never drew it, when another server did (what it kept in memory
 emptied first; the copy the servers share stays); "never drawn" is the first view of a version
-anywhere (the shared copy deleted too: once per version, and not after an htmx save, which
-leaves the copy).
+on a server that never scored or drew the game (the shared copy deleted too): after a save, the
+first look on any other server, since a save does not write the copy.
 """
 
 from __future__ import annotations

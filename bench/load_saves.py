@@ -1,7 +1,7 @@
 """Load test of hand saves: gunicorn in production mode on PostgreSQL, many phones saving at once.
 
     .venv/bin/python bench/load_saves.py [--seconds 60] [--clients 30] [--quick]
-        [--mode form|htmx] [--workers N] [--threads N] [--hands-per-game N]
+        [--mode form|htmx] [--workers N] [--threads N] [--hands-per-game N] [--watchers N]
 
 Goal (issue 15, goal 3): 30 concurrent clients recording hands in 30 games sustain >= 60 saves per
 second with p95 <= 400 ms and no error, for 60 seconds.
@@ -25,6 +25,11 @@ What it does, and undoes (try/finally, even on failure or Ctrl-C):
    save (the POST) and per cycle (GET + POST). ``--mode htmx`` saves as a phone with JavaScript
    does: the POST carries ``HX-Request`` and answers with the updated sheet and the next hand's
    form, so there is one request per hand;
+   ``--watchers N``: each recording phone's table has N more phones following the game, as the
+   other phones at a table do: they joined it with the edit link (here: the recording phone's
+   cookies) and the live view polls ``/g/<id>/live/`` every 3 s with the tag of what they show
+   (304 while nothing changed, else the new sheet); they follow the table to its next game.
+   The goal's run has none; CPU per save then includes the watchers' polls;
 5. reports the CPU per save of the gunicorn workers, the PostgreSQL server and this client,
    and what else the machine ran meanwhile
    (from /proc; steadier than wall-clock figures on a shared machine), and checks the database:
@@ -120,11 +125,20 @@ class Browser:
         form: dict[str, str] | None = None,
         referer: str | None = None,
         htmx: bool = False,
+        headers: dict[str, str] | None = None,
     ) -> Response:
-        return await asyncio.wait_for(self._request(method, path, form, referer, htmx), REQUEST_TIMEOUT)
+        return await asyncio.wait_for(
+            self._request(method, path, form, referer, htmx, headers), REQUEST_TIMEOUT
+        )
 
     async def _request(
-        self, method: str, path: str, form: dict[str, str] | None, referer: str | None, htmx: bool
+        self,
+        method: str,
+        path: str,
+        form: dict[str, str] | None,
+        referer: str | None,
+        htmx: bool,
+        headers: dict[str, str] | None,
     ) -> Response:
         body = urlencode(form).encode() if form is not None else b""
         lines = [
@@ -146,6 +160,7 @@ class Browser:
             ]
         if htmx:  # what htmx adds to hx-post (the page's JavaScript)
             lines += ["HX-Request: true", "HX-Target: game-body", f"HX-Current-URL: {self.origin}{referer}"]
+        lines += [f"{name}: {value}" for name, value in (headers or {}).items()]
         lines.append(f"Content-Length: {len(body)}")
         raw = ("\r\n".join(lines) + "\r\n\r\n").encode() + body
         reused = self.writer is not None
@@ -285,6 +300,8 @@ class Stats:
     cycle_ms: list[float] = field(default_factory=list)
     get_ms: list[float] = field(default_factory=list)
     start_ms: list[float] = field(default_factory=list)
+    live_ms: list[float] = field(default_factory=list)  # watchers' polls answered with a new sheet
+    unchanged: int = 0  # watchers' polls answered 304
     errors: list[str] = field(default_factory=list)
     acknowledged: dict[str, set[str]] = field(default_factory=dict)  # game -> request ids
     connects: int = 0
@@ -317,8 +334,16 @@ class Window:
     deadline: float = 0.0
 
 
+@dataclass
+class Table:
+    """What the other phones at a recording phone's table follow: its game and its cookies."""
+
+    game: str = ""
+    cookies: dict[str, str] = field(default_factory=dict)
+
+
 async def client(
-    number: int, port: int, window: Window, hands_per_game: int, stats: Stats, htmx: bool
+    number: int, port: int, window: Window, hands_per_game: int, stats: Stats, htmx: bool, table: Table
 ) -> None:
     """One phone. ``htmx``: as with JavaScript, the save answers with the updated sheet and the
     next hand's form (one request per hand); otherwise as without: GET the sheet, POST, 302."""
@@ -326,7 +351,8 @@ async def client(
     browser = Browser(port, forwarded_for=f"10.0.{number // 250}.{number % 250 + 1}")
     try:
         try:
-            game = await start_game(browser, stats)
+            game = table.game = await start_game(browser, stats)
+            table.cookies = browser.cookies
         except (HttpError, OSError, TimeoutError, asyncio.IncompleteReadError, ValueError) as error:
             stats.errors.append(f"client {number} (setup): {type(error).__name__}: {error}")
             return
@@ -337,6 +363,7 @@ async def client(
             try:
                 if hands >= hands_per_game:
                     game, hands, page = await start_game(browser, stats), 0, None
+                    table.game = game
                 path = f"/g/{game}/"
                 began = time.perf_counter()
                 if page is None or not htmx:
@@ -374,13 +401,57 @@ async def client(
         await browser.close()
 
 
+WATCH_EVERY = 3.0  # seconds between a watcher's polls (static/js/live.js)
+
+
+async def watcher(number: int, port: int, window: Window, table: Table, stats: Stats) -> None:
+    """Another phone at a table: follows its game through the live view until the window ends."""
+    rng = random.Random(-number - 1)
+    browser = Browser(port, forwarded_for=f"10.1.{number // 250}.{number % 250 + 1}")
+    etag, game = "", ""
+    try:
+        await window.ready.wait()
+        await asyncio.sleep(rng.uniform(0, WATCH_EVERY))  # the phones do not poll in step
+        while time.perf_counter() < window.deadline:
+            try:
+                if table.game != game:  # the table started its next game
+                    game, etag = table.game, ""
+                browser.cookies = dict(table.cookies)
+                began = time.perf_counter()
+                answer = await browser.request(
+                    "GET", f"/g/{game}/live/", headers={"If-None-Match": etag} if etag else None
+                )
+                done = time.perf_counter()
+                if answer.status == 304:
+                    stats.unchanged += 1
+                elif answer.status == 200 and answer.headers.get("etag"):
+                    etag = answer.headers.get("etag", "")
+                    if done <= window.deadline:
+                        stats.live_ms.append((done - began) * 1000)
+                else:
+                    raise HttpError(f"GET /g/{game}/live/ answered {answer.status}")
+            except (HttpError, OSError, TimeoutError, asyncio.IncompleteReadError, ValueError) as error:
+                stats.errors.append(f"watcher {number}: {type(error).__name__}: {error}")
+                await browser.close()
+            await asyncio.sleep(WATCH_EVERY)
+    finally:
+        stats.connects += browser.connects
+        await browser.close()
+
+
 async def run_clients(
-    port: int, clients: int, seconds: float, hands_per_game: int, htmx: bool
+    port: int, clients: int, seconds: float, hands_per_game: int, htmx: bool, watchers: int
 ) -> tuple[Stats, float]:
     stats = Stats()
     window = Window()
+    tables = [Table() for _ in range(clients)]
     tasks = [
-        asyncio.create_task(client(i, port, window, hands_per_game, stats, htmx)) for i in range(clients)
+        asyncio.create_task(client(i, port, window, hands_per_game, stats, htmx, tables[i]))
+        for i in range(clients)
+    ]
+    tasks += [
+        asyncio.create_task(watcher(i, port, window, tables[i % clients], stats))
+        for i in range(clients * watchers)
     ]
     # Every client starts its game first (bounded); then the clock starts for all at once.
     limit = time.perf_counter() + 120
@@ -531,12 +602,15 @@ def main() -> int:
         "with the updated sheet, as on a phone with JavaScript (one request per hand)",
     )
     parser.add_argument("--hands-per-game", type=int, default=50, help="then the table starts a new game")
+    parser.add_argument(
+        "--watchers", type=int, default=0, help="more phones per table following its game (live view)"
+    )
     parser.add_argument("--pg", default=f"postgresql://postgres@{HOST}:5432", help="server (127.0.0.1)")
     parser.add_argument("--keep-log", action="store_true", help="print gunicorn's log at the end")
     args = parser.parse_args()
     seconds = 10.0 if args.quick else args.seconds
-    if not 1 <= args.clients <= 200 or not 0 < seconds <= 600:
-        parser.error("--clients 1..200, --seconds up to 600")
+    if not 1 <= args.clients <= 200 or not 0 < seconds <= 600 or not 0 <= args.watchers <= 5:
+        parser.error("--clients 1..200, --seconds up to 600, --watchers 0..5")
     if f"@{HOST}:" not in args.pg and f"//{HOST}" not in args.pg:
         parser.error("--pg must point at 127.0.0.1")
 
@@ -585,6 +659,7 @@ def main() -> int:
             f"gunicorn {args.workers} workers ({kind}) on {HOST}:{port}, DEBUG=0, PostgreSQL {database}; "
             f"{args.clients} clients ({args.mode}) for {seconds:g} s, "
             f"new game every {args.hands_per_game} hands"
+            + (f", {args.watchers} watching phones per table" if args.watchers else "")
         )
 
         workers = children(gunicorn.pid)
@@ -593,7 +668,7 @@ def main() -> int:
         busy_before, total_before = machine_cpu()
         client_before = time.process_time()
         stats, elapsed = asyncio.run(
-            run_clients(port, args.clients, seconds, args.hands_per_game, args.mode == "htmx")
+            run_clients(port, args.clients, seconds, args.hands_per_game, args.mode == "htmx", args.watchers)
         )
         # CPU spent by the application (gunicorn workers), by the PostgreSQL server and by the
         # whole machine over the run, games' setup included: the CPU per save is the
@@ -615,6 +690,8 @@ def main() -> int:
         print(line("sheet (GET)", stats.get_ms))
         print(line("cycle (GET? + POST)", stats.cycle_ms))
         print(line("game start (GET+POST)", stats.start_ms))
+        if args.watchers:
+            print(line("watcher, new sheet", stats.live_ms) + f"; {stats.unchanged} polls answered 304")
         print(
             f"errors: {len(stats.errors)}; TCP connections opened: {stats.connects}; "
             f"resent on a closed kept-alive connection: {stats.resends}"
@@ -646,6 +723,7 @@ def main() -> int:
             f"goal (>= {GOAL_RATE:g} saves/s, p95 <= {GOAL_P95_MS:g} ms, no error, DB exact): "
             f"{'MET' if met else 'NOT MET'}"
             + ("" if (args.clients, seconds) == (30, 60) else " (at this size; the goal is 30 clients, 60 s)")
+            + (" (with watching phones; the goal's run has none)" if args.watchers else "")
         )
         status = 0
     finally:
