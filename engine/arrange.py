@@ -29,7 +29,7 @@ from .arrangement import Arrangement as Arrangement  # the contract names it her
 from .cards import ACE, JOKER, JOKER_RANK, RUN_MAX, Card
 from .notation import check_pack
 from .plain import OneDeck
-from .rules import RuleSet
+from .rules import RuleSet, rules_key
 from .values import ACE_HIGH, card_value, slot_value
 
 TYPE_CHECKING = False  # typing is not imported at run time: the command line starts faster
@@ -145,16 +145,7 @@ def solver_tables(rules: RuleSet) -> Tables:
     hit = _BY_ID.get(id(rules))
     if hit is not None and hit[0] is rules:
         return hit[1]
-    key = (
-        rules.family,
-        rules.tiles,
-        rules.decks,
-        rules.jokers,
-        rules.ace_low,
-        rules.ace_high,
-        rules.group_max,
-        tuple(rules.options.items()),
-    )
+    key = rules_key(rules)
     tables = _BY_KEY.get(key)
     if tables is None:
         tables = _BY_KEY[key] = Tables(rules)

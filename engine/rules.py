@@ -190,6 +190,23 @@ class RuleSet:
         return value
 
 
+def rules_key(rules: RuleSet) -> tuple[object, ...]:
+    """``rules`` named by value, for a dictionary key (a RuleSet holds its options in a mapping,
+    so it cannot be hashed itself): every field, the options in their fixed order."""
+    return (
+        rules.family,
+        rules.tiles,
+        rules.decks,
+        rules.jokers,
+        rules.ace_low,
+        rules.ace_high,
+        rules.group_max,
+        rules.max_players,
+        rules.min_players,
+        tuple(rules.options.items()),
+    )
+
+
 def rule_set(family: str, options: Mapping[str, object] | None = None) -> RuleSet:
     """The rule set of ``family`` with ``options`` (raw or typed values) over the defaults."""
     if family not in OPTIONS:

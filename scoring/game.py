@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from engine.errors import EngineError
-from engine.rules import Family, RuleSet
+from engine.rules import Family, RuleSet, rules_key
 
 from .errors import ScoringError, in_hand
 from .families import family_info
@@ -236,7 +236,7 @@ class Game:
             out = {e.player: e.hand for e in eliminated}
             _check_not_eliminated(outcome, self._rules.family, out)
             active = tuple(p for p in self._players if p not in out)
-            result = _scored(_Hand(_rules_key(self._rules), active, repr(outcome), self._rules, outcome))
+            result = _scored(_Hand(rules_key(self._rules), active, repr(outcome), self._rules, outcome))
         except EngineError as error:
             raise in_hand(error, number) from None
         for player, points in result.points.items():
@@ -404,21 +404,6 @@ class _Hand:
     outcome_repr: str
     rules: RuleSet = field(compare=False, hash=False)
     outcome: object = field(compare=False, hash=False)
-
-
-def _rules_key(rules: RuleSet) -> tuple[object, ...]:
-    return (
-        rules.family,
-        rules.tiles,
-        rules.decks,
-        rules.jokers,
-        rules.ace_low,
-        rules.ace_high,
-        rules.group_max,
-        rules.max_players,
-        rules.min_players,
-        tuple(rules.options.items()),
-    )
 
 
 @lru_cache(maxsize=4096)

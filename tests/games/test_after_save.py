@@ -14,8 +14,8 @@ from django.utils import translation
 from engine.rules import rule_set
 from games.hand_kinds import kind_label
 from games.models import Change, Hand
-from games.selectors.sheets import game_sheet
 from games.selectors.after_save import undo_asks, undo_preview
+from games.selectors.sheets import game_sheet
 from games.services.hands import hand_edit, hand_record
 from scoring.hands import score_hand
 from scoring.kinds import HandKind, hand_kind
@@ -171,7 +171,7 @@ def test_each_row_of_the_sheet_names_its_own_hand_s_kind_in_the_reader_s_languag
     """The sheet draws each kind's label once (games_tags.sheet_rows), and every row still gets
     its own hand's kind, translated."""
     game = GameFactory.create(family="carousel", players=["Ann", "Bob"])
-    outcomes = [
+    outcomes: list[dict[str, object]] = [
         {"knocker": "Ann", "left": {"Ann": 2, "Bob": 3}},  # knock
         {"knocker": "Ann", "left": {"Ann": 4, "Bob": 3}},  # undercut
         {"left": {"Ann": 2, "Bob": 3}},  # the stock ran out
