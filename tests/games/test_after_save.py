@@ -183,10 +183,10 @@ def test_each_row_of_the_sheet_names_its_own_hand_s_kind_in_the_reader_s_languag
         ("en", "", ["knock", "undercut", "stock ran out", "knock"]),
         ("cs", "/cs", None),
     ):
-        html = editor(game).get(f"{prefix}/g/{game.public_id}/").content.decode()
-        shown = re.findall(r'<span class="kind">([^<]*)</span>', html)
-        with translation.override(language):
+        with translation.override(language):  # and back: the request leaves its language active
+            html = editor(game).get(f"{prefix}/g/{game.public_id}/").content.decode()
             expected = [kind_label(hand_kind(r)) for r in game_sheet(game=game).state.hands]  # type: ignore[union-attr]
+        shown = re.findall(r'<span class="kind">([^<]*)</span>', html)
         assert shown == expected and len(set(shown)) == 3
         if words is not None:
             assert shown == words
