@@ -436,6 +436,7 @@ async def watcher(number: int, port: int, window: Window, table: Table, stats: S
             await asyncio.sleep(WATCH_EVERY)
     finally:
         stats.connects += browser.connects
+        stats.resends += browser.resends
         await browser.close()
 
 

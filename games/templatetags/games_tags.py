@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from engine import notation
 from engine.cards import COLOUR_LETTERS, RANKS, SUITS, Card
 from engine.errors import EngineError
-from engine.rules import RuleSet
+from engine.rules import RuleSet, rules_key
 from games import card_names, families
 from games.hand_kinds import kind_label
 from games.messages import error_message
@@ -100,14 +100,14 @@ def rules_of(game: object) -> RuleSet | None:
 
 
 # The card picker as drawn, per rules and language: it shows nothing else (no game, no token).
-_PICKERS: dict[tuple[str, str | None], SafeString] = {}
+_PICKERS: dict[tuple[tuple[object, ...], str | None], SafeString] = {}
 
 
 @register.simple_tag
 def picker(rules: RuleSet) -> SafeString:
     """The card (or tile) picker of a hand form, drawn once per rules and language: 52 keys
     of template loop were a good part of every page with a hand form."""
-    key = (repr(rules), get_language())  # a RuleSet holds dicts: its repr is its value
+    key = (rules_key(rules), get_language())
     if key not in _PICKERS:
         if len(_PICKERS) > 256:  # house rules vary: keep this bounded
             _PICKERS.clear()
