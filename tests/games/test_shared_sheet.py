@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import uuid
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.db import OperationalError
@@ -377,3 +378,22 @@ def test_a_copy_that_cannot_be_kept_costs_the_copy_not_the_page(
     monkeypatch.setattr(target, name, failing)
     assert page(client, game) == afresh
     assert not SheetCopy.objects.exists() and logged in caplog.text
+
+
+def test_each_scoring_result_comes_back_from_a_copy_field_by_field() -> None:
+    """The scoring's results go into a copy by their fields in order (sheet_cache._by_fields):
+    each comes back with every field where it was, as its own class."""
+    import dataclasses
+    import io
+    import pickle
+
+    for cls in sheet_cache._RESULTS:
+        values: dict[str, Any] = {f.name: (f.name, cls.__name__) for f in dataclasses.fields(cls)}
+        original = cls(**values)  # each field its own value
+        buffer = io.BytesIO()
+        pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
+        pickler.dispatch_table = sheet_cache._REDUCE
+        pickler.dump(original)
+        back = pickle.loads(buffer.getvalue())
+        assert type(back) is cls
+        assert {name: getattr(back, name) for name in values} == values
