@@ -5,6 +5,9 @@ that does not read, is never shown."""
 
 from __future__ import annotations
 
+import dataclasses
+import io
+import pickle
 import re
 import uuid
 from datetime import timedelta
@@ -383,10 +386,6 @@ def test_a_copy_that_cannot_be_kept_costs_the_copy_not_the_page(
 def test_each_scoring_result_comes_back_from_a_copy_field_by_field() -> None:
     """The scoring's results go into a copy by their fields in order (sheet_cache._by_fields):
     each comes back with every field where it was, as its own class."""
-    import dataclasses
-    import io
-    import pickle
-
     for cls in sheet_cache._RESULTS:
         values: dict[str, Any] = {f.name: (f.name, cls.__name__) for f in dataclasses.fields(cls)}
         original = cls(**values)  # each field its own value
