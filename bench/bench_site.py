@@ -120,10 +120,10 @@ class Bench:
         return value, statistics.median(self.base_samples) * 1000
 
     def median_ms(
-        self, run: Callable[[], object], before: Callable[[], object] | None = None, times: int = 0
+        self, run: Callable[[], object], before: Callable[[], object] | None = None, times: int | None = None
     ) -> float:
         samples = []
-        for _ in range(times or self.times):
+        for _ in range(self.times if times is None else times):
             if before is not None:
                 before()
             samples.append(timed(run))

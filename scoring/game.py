@@ -149,7 +149,7 @@ class _Step:
 class Game:
     """An immutable game; build it with :func:`start` or :func:`score_game`."""
 
-    __slots__ = ("_ended", "_limit", "_players", "_rules", "_steps")
+    __slots__ = ("_ended", "_key", "_limit", "_players", "_rules", "_steps")
 
     def __init__(
         self,
@@ -160,12 +160,21 @@ class Game:
         hand_limit: int = 0,
     ) -> None:
         self._rules = rules
+        self._key = rules_key(rules)  # the rules by value, for the hands kept (_scored)
         self._players = players
         self._steps = steps
         self._ended = ended
         # A number of hands agreed on top of the family's own end (a tournament round of N
         # hands): the game is over after that many hands, or earlier by the family's rule.
         self._limit = hand_limit
+
+    def _with(self, steps: tuple[_Step, ...], ended: bool) -> Game:
+        """This game with other hands or another end: the same rules (and their key, made once
+        per game, not once per hand), players and hand limit."""
+        game = object.__new__(Game)
+        game._rules, game._key, game._players = self._rules, self._key, self._players
+        game._steps, game._ended, game._limit = steps, ended, self._limit
+        return game
 
     @property
     def rules(self) -> RuleSet:
@@ -195,7 +204,7 @@ class Game:
         """
         if mark_missing:
             outcome = mark_missing_counts(outcome, family=self._rules.family, active=self.active)
-        return Game(self._rules, self._players, (*self._steps, self._next(outcome)), self._ended, self._limit)
+        return self._with((*self._steps, self._next(outcome)), self._ended)
 
     def play_all(self, outcomes: Iterable[object], *, mark_missing: bool = False) -> Game:
         game = self
@@ -216,12 +225,12 @@ class Game:
 
     def end(self, ended: bool = True) -> Game:
         """The game with the evening declared over (or not) after its last hand."""
-        return Game(self._rules, self._players, self._steps, ended, self._limit)
+        return self._with(self._steps, ended)
 
     def _truncated(self, index: int) -> Game:
         if not 0 <= index < len(self._steps):
             raise IndexError(index)
-        return Game(self._rules, self._players, self._steps[:index], self._ended, self._limit)
+        return self._with(self._steps[:index], self._ended)
 
     # ------------------------------------------------------------------ one hand
 
@@ -236,7 +245,7 @@ class Game:
             out = {e.player: e.hand for e in eliminated}
             _check_not_eliminated(outcome, self._rules.family, out)
             active = tuple(p for p in self._players if p not in out)
-            result = _scored(_Hand(rules_key(self._rules), active, repr(outcome), self._rules, outcome))
+            result = _scored(_Hand(self._key, active, repr(outcome), self._rules, outcome))
         except EngineError as error:
             raise in_hand(error, number) from None
         for player, points in result.points.items():
