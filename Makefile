@@ -6,15 +6,21 @@ PORT ?= 8000
 HOST ?= 0.0.0.0
 PYTHON_FOUND = $(shell PYTHON="$(PYTHON)" scripts/find-python)
 
-.PHONY: run test lint typecheck pytest install install-dev messages schema bench bench-load clean
+.PHONY: run dev test lint typecheck pytest install install-dev messages schema bench bench-load clean
 
-# Shared links and QR codes name the first LAN address found (phones cannot open "localhost").
+# The club's server: production mode (DEBUG off) on this computer's Wi-Fi, with the addresses
+# phones can open printed (rummy_site/management/commands/serve.py).
 run: $(VENV)/.installed-run
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_demo
-	$(PY) manage.py lan_addresses --port $(PORT)
-	LAN_URL="$${LAN_URL:-$$($(PY) manage.py lan_addresses --port $(PORT) --first-url)}" \
-		$(PY) manage.py runserver $(HOST):$(PORT)
+	$(PY) manage.py serve --host $(HOST) --port $(PORT)
+
+# Django's debug server, for development only: it shows tracebacks and settings, so it listens
+# on this computer alone.
+dev: $(VENV)/.installed-run
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py load_demo
+	$(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 test: $(VENV)/.installed-dev lint typecheck pytest
 

@@ -1,9 +1,9 @@
 """Settings, read from the environment.
 
-Defaults run out of the box on a laptop (SQLite file, DEBUG on, every host allowed so
-phones on the club's Wi-Fi can connect). With DEBUG=0 the site is in production mode:
-it refuses to start without a real SECRET_KEY and ALLOWED_HOSTS, and passes
-``manage.py check --deploy``.
+Defaults run out of the box on a laptop for development (SQLite file, DEBUG on, every host
+allowed). With DEBUG=0 the site is in production mode: it refuses to start without a real
+SECRET_KEY and ALLOWED_HOSTS, and passes ``manage.py check --deploy``. ``make run`` serves a
+club in production mode on plain HTTP (HTTPS=0; rummy_site/management/commands/serve.py).
 """
 
 from __future__ import annotations
@@ -264,7 +264,10 @@ SECURE_CSP = {
     "object-src": [CSP.NONE],
 }
 
-if not DEBUG:
+# Production behind a TLS-terminating proxy; HTTPS=0 for a club's laptop on plain HTTP, where a
+# redirect to HTTPS or a Secure-only cookie would lock every phone out.
+HTTPS = env_bool("HTTPS", not DEBUG)
+if not DEBUG and HTTPS:
     # Behind a TLS-terminating reverse proxy (see README, "Deploying").
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)

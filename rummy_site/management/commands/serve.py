@@ -1,0 +1,147 @@
+"""Serve the club from this computer: the site in production mode on the Wi-Fi, with a worker.
+
+``make run`` ends here. Django's debug server shows tracebacks, settings and the URL map to any
+phone on the network, so the club is served by gunicorn with DEBUG off instead: a secret key made
+once and kept in the project's local data folder, only this computer's own names and addresses
+as allowed hosts (a forged Host header is refused), static files through WhiteNoise, plain HTTP
+(there is no certificate on a club's Wi-Fi, so no HTTPS redirect, HSTS or Secure-only cookies)
+and no proxy in front. Every process started here stops when this command is stopped.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from games.links import lan_addresses
+
+SECRET_FILE = "secret_key"
+# Processes that serve requests; threads for the many small polls phones make.
+WEB_WORKERS = 2
+WEB_THREADS = 8
+
+
+def data_dir() -> Path:
+    """Where the club server keeps what must survive a restart but never enters git."""
+    return Path(os.environ.get("LOCAL_DATA_DIR") or settings.BASE_DIR / "var")
+
+
+def secret_key(folder: Path) -> str:
+    """The server's secret key: made on the first start, then read back (sessions and links stay
+    valid across restarts). Readable by its owner only."""
+    path = folder / SECRET_FILE
+    if path.exists():
+        key = path.read_text().strip()
+        if len(key) >= 50:
+            return key
+    folder.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_urlsafe(50)
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "w") as file:
+        file.write(key + "\n")
+    return key
+
+
+def own_hosts(addresses: Sequence[str]) -> list[str]:
+    """The names and addresses this computer answers to: loopback, its host name (also as the
+    ``.local`` name phones resolve on a Wi-Fi) and its network addresses."""
+    hosts = ["localhost", "127.0.0.1", "[::1]"]
+    name = socket.gethostname().strip().lower()
+    if name:
+        hosts += [name, name if name.endswith(".local") else f"{name}.local"]
+    hosts += addresses
+    return list(dict.fromkeys(hosts))
+
+
+def server_env(*, port: str, base: dict[str, str], addresses: Sequence[str], key: str) -> dict[str, str]:
+    """The environment the club server runs in (production mode on plain HTTP, no proxy)."""
+    env = dict(base)
+    env.update(
+        DEBUG="0",
+        HTTPS="0",
+        PROXY_COUNT="0",
+        SECRET_KEY=key,
+        ALLOWED_HOSTS=",".join(own_hosts(addresses)),
+        LAN_DETECT="1",
+    )
+    if addresses and not env.get("LAN_URL"):
+        env["LAN_URL"] = f"http://{addresses[0]}:{port}"
+    return env
+
+
+def commands(*, host: str, port: str) -> list[list[str]]:
+    """What serves the club: gunicorn, then whatever else runs beside it."""
+    web = [sys.executable, "-m", "gunicorn", "rummy_site.wsgi", "--bind", f"{host}:{port}"]
+    web += ["--workers", str(WEB_WORKERS), "--threads", str(WEB_THREADS), "--worker-class", "gthread"]
+    # Two servers on one computer (another port) must not fight over one control socket.
+    web += ["--no-control-socket"]
+    return [web]
+
+
+def _stop(processes: Sequence[subprocess.Popen[bytes]]) -> None:
+    for process in processes:
+        if process.poll() is None:
+            process.terminate()
+    deadline = time.monotonic() + 10
+    for process in processes:
+        try:
+            process.wait(timeout=max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+class Command(BaseCommand):
+    help = "Serve the club on this computer's Wi-Fi in production mode (what `make run` does)."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--port", default="8000")
+        parser.add_argument("--host", default="0.0.0.0", help="Address to listen on (all by default).")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        port, host = str(options["port"]), str(options["host"])
+        if not port.isascii() or not port.isdigit() or not 0 < int(port) < 65536:
+            raise CommandError(f"--port must be a port number, not {port!r}")
+        addresses = lan_addresses()
+        env = server_env(port=port, base=dict(os.environ), addresses=addresses, key=secret_key(data_dir()))
+        manage = [sys.executable, str(settings.BASE_DIR / "manage.py")]
+        collected = subprocess.run(
+            [*manage, "collectstatic", "--noinput", "-v", "0"], env=env, cwd=settings.BASE_DIR, check=False
+        )
+        if collected.returncode != 0:
+            raise CommandError("Could not collect the static files (see above).")
+        self.stdout.write(f"The site is served in production mode on {host}:{port}. Open it at:")
+        self.stdout.write(f"  this computer:   http://localhost:{port}/")
+        for address in addresses:
+            self.stdout.write(f"  phones on Wi-Fi: http://{address}:{port}/")
+        self.stdout.write("Stop it with Ctrl-C.")
+        self.stdout.flush()
+        processes = [
+            subprocess.Popen(command, env=env, cwd=settings.BASE_DIR)
+            for command in commands(host=host, port=port)
+        ]
+        stopping: list[int] = []
+
+        def on_signal(number: int, _frame: object) -> None:
+            stopping.append(number)
+
+        for number in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(number, on_signal)
+        try:
+            while not stopping and all(process.poll() is None for process in processes):
+                time.sleep(0.2)
+        finally:
+            _stop(processes)
+        failed = [p.returncode for p in processes if p.returncode not in (0, -signal.SIGTERM, None)]
+        if failed and not stopping:
+            raise CommandError("A server process stopped unexpectedly (see above).")
