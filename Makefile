@@ -6,7 +6,7 @@ PORT ?= 8000
 HOST ?= 0.0.0.0
 PYTHON_FOUND = $(shell PYTHON="$(PYTHON)" scripts/find-python)
 
-.PHONY: run dev test lint typecheck pytest install install-dev messages schema bench bench-load clean
+.PHONY: run dev test lint typecheck pytest install install-dev lock messages schema bench bench-load clean
 
 # The club's server: production mode (DEBUG off) on this computer's Wi-Fi, with the addresses
 # phones can open printed (rummy_site/management/commands/serve.py).
@@ -34,6 +34,10 @@ typecheck: $(VENV)/.installed-dev
 # pytest exits 5 when it collected no test: that fails here like any other error.
 pytest: $(VENV)/.installed-dev
 	$(VENV)/bin/pytest $(PYTEST_ARGS)
+
+# The lock files from pyproject.toml's pins, in a throw-away venv (scripts/lock).
+lock:
+	@py="$(PYTHON_FOUND)"; test -n "$$py" || exit 1; scripts/lock "$$py"
 
 install: $(VENV)/.installed-run
 install-dev: $(VENV)/.installed-dev

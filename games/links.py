@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import functools
 import socket
-import subprocess
 import time
 
+import ifaddr
 from django.conf import settings
 from django.http import HttpRequest
 from django.urls import reverse
@@ -35,19 +35,20 @@ _lan_found: tuple[float, list[str]] = (0.0, [])
 
 
 def lan_addresses() -> list[str]:
-    """IPv4 addresses of this machine other than loopback, without sending any traffic."""
+    """IPv4 addresses of this machine other than loopback, without sending any traffic (read from
+    the network interfaces, on Linux, macOS and Windows alike)."""
     found: set[str] = set()
     try:
-        out = subprocess.run(["hostname", "-I"], capture_output=True, text=True, timeout=5, check=False)
-        found.update(a for a in out.stdout.split() if "." in a)
-    except (OSError, subprocess.SubprocessError):
+        for adapter in ifaddr.get_adapters():
+            found.update(ip.ip for ip in adapter.ips if isinstance(ip.ip, str))
+    except OSError:
         pass
     try:
         for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
             found.add(str(info[4][0]))
     except OSError:
         pass
-    return sorted(a for a in found if not a.startswith("127."))
+    return sorted(a for a in found if not a.startswith(("127.", "169.254.")))
 
 
 def is_loopback(host: str) -> bool:

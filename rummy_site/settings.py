@@ -32,6 +32,37 @@ def env_bool(name: str, default: bool) -> bool:
     raise ImproperlyConfigured(f"{name} must be a boolean (1/0, true/false), not {raw!r}")
 
 
+def env_int(name: str, default: int, *, minimum: int = 0) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    value = raw.strip()
+    if not (value.isascii() and value.isdigit()) or int(value) < minimum:
+        raise ImproperlyConfigured(f"{name} must be a whole number of at least {minimum}, not {raw!r}")
+    return int(value)
+
+
+def env_url(name: str) -> str:
+    """An http(s) address without a trailing slash, or "" when unset."""
+    raw = os.environ.get(name, "").strip().rstrip("/")
+    if not raw:
+        return ""
+    scheme, _, rest = raw.partition("://")
+    host = rest.split("/", 1)[0]
+    if scheme.lower() not in ("http", "https") or not host or any(c.isspace() for c in raw):
+        raise ImproperlyConfigured(f"{name} must be an http:// or https:// address, not {raw!r}")
+    return raw
+
+
+def env_rate(name: str, default: str) -> str:
+    """A throttle rate as DRF writes it: a count per second, minute, hour or day ("300/min")."""
+    raw = os.environ.get(name, "").strip() or default
+    count, _, period = raw.partition("/")
+    if not (count.isascii() and count.isdigit()) or period[:1] not in ("s", "m", "h", "d"):
+        raise ImproperlyConfigured(f"{name} must be a count per period such as 300/min, not {raw!r}")
+    return raw
+
+
 def env_list(name: str, default: list[str]) -> list[str]:
     raw = os.environ.get(name)
     if raw is None:
@@ -61,8 +92,8 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 # PUBLIC_URL in production (https://rummy.example.org); LAN_URL is what `make run` found on
 # the Wi-Fi (http://192.168.1.5:8000), used when the organiser's browser is at localhost;
 # without either, LAN_DETECT looks for this machine's LAN address then.
-PUBLIC_URL = os.environ.get("PUBLIC_URL", "").strip().rstrip("/")
-LAN_URL = os.environ.get("LAN_URL", "").strip().rstrip("/")
+PUBLIC_URL = env_url("PUBLIC_URL")
+LAN_URL = env_url("LAN_URL")
 LAN_DETECT = env_bool("LAN_DETECT", DEBUG)
 
 INSTALLED_APPS = [
@@ -126,13 +157,18 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {
-    "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
-        conn_health_checks=True,
-    )
-}
+try:
+    DATABASES = {
+        "default": dj_database_url.config(
+            default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+            conn_max_age=env_int("CONN_MAX_AGE", 60),
+            conn_health_checks=True,
+        )
+    }
+except ValueError as error:  # an unknown scheme or a malformed address
+    raise ImproperlyConfigured(
+        f"DATABASE_URL is not a database address dj-database-url reads: {error}"
+    ) from None
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several phones saving at once on a club laptop: writers queue for the lock (IMMEDIATE,
     # up to 20 s) instead of failing with "database is locked", and WAL lets readers go on.
@@ -209,10 +245,10 @@ REST_FRAMEWORK = {
     # few seconds stays far below; a script hammering the site does not. Counted in the
     # database (the "throttle" cache), so several servers count together.
     "DEFAULT_THROTTLE_RATES": {
-        "anon": os.environ.get("API_ANON_RATE", "300/min"),
-        "user": os.environ.get("API_USER_RATE", "1200/min"),
+        "anon": env_rate("API_ANON_RATE", "300/min"),
+        "user": env_rate("API_USER_RATE", "1200/min"),
     },
-    "NUM_PROXIES": int(os.environ.get("PROXY_COUNT", "0" if DEBUG else "1")),
+    "NUM_PROXIES": env_int("PROXY_COUNT", 0 if DEBUG else 1),
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
 CACHES = {
@@ -248,9 +284,10 @@ AXES_RESET_ON_SUCCESS = False  # a success from an address must not wipe the cou
 AXES_LOCKOUT_CALLABLE = "rummy_site.security.lockout_response"
 AXES_CLIENT_IP_CALLABLE = "rummy_site.security.client_ip"
 AXES_DISABLE_ACCESS_LOG = True  # failures are kept (for the lockout); successful logins are not logged
+AXES_VERBOSE = False  # its start-up banner, once per process, says nothing an operator needs
 # Reverse proxies in front of the site, each appending the client's address to X-Forwarded-For:
 # the address for throttling is that many entries from the right (0: REMOTE_ADDR).
-PROXY_COUNT = int(os.environ.get("PROXY_COUNT", "0" if DEBUG else "1"))
+PROXY_COUNT = env_int("PROXY_COUNT", 0 if DEBUG else 1)
 
 # Content Security Policy: no inline script or style anywhere, nothing from other origins.
 SECURE_CSP = {
@@ -271,7 +308,7 @@ if not DEBUG and HTTPS:
     # Behind a TLS-terminating reverse proxy (see README, "Deploying").
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
-    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(60 * 60 * 24 * 365)))
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 60 * 60 * 24 * 365)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
     SESSION_COOKIE_SECURE = True
@@ -282,8 +319,13 @@ LOGGING = {
     "disable_existing_loggers": False,
     "filters": {"quiet_client_errors": {"()": "rummy_site.security.QuietClientErrors"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
-    # An ordinary 403/400 is one WARNING line, without a traceback.
-    "loggers": {"django.request": {"filters": ["quiet_client_errors"]}},
+    "loggers": {
+        # Django's own console handler would print each of its lines a second time beside the
+        # root's: its records go to the root alone.
+        "django": {"handlers": [], "level": "INFO", "propagate": True},
+        # An ordinary 403/400 is one WARNING line, without a traceback.
+        "django.request": {"filters": ["quiet_client_errors"]},
+    },
     "root": {
         "handlers": ["console"],
         "level": os.environ.get("LOG_LEVEL", "INFO" if not DEBUG else "WARNING"),

@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 STRONG_SECRET = "k3J9-x8vQw2Lr5Tz0pYb7Nc4Md1Fs6Gh9Ja2Ue5Wi8Ko3Xl7Rq0Vt4Ym6Zn1Bp-Qs"
 
@@ -93,3 +95,39 @@ def test_production_serves_hashed_compressed_static_files(tmp_path: Path) -> Non
         timeout=120,
     )
     assert served.stdout.strip() == "ok", served.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("PROXY_COUNT", "two", "PROXY_COUNT must be a whole number"),
+        ("CONN_MAX_AGE", "-1", "CONN_MAX_AGE must be a whole number"),
+        ("SECURE_HSTS_SECONDS", "1y", "SECURE_HSTS_SECONDS must be a whole number"),
+        ("PUBLIC_URL", "rummy.example.org", "PUBLIC_URL must be an http:// or https:// address"),
+        ("LAN_URL", "http://", "LAN_URL must be an http:// or https:// address"),
+        ("API_ANON_RATE", "lots", "API_ANON_RATE must be a count per period"),
+        ("API_USER_RATE", "10/fortnight", "API_USER_RATE must be a count per period"),
+        ("DATABASE_URL", "mysqlx://db/rummy", "DATABASE_URL is not a database address"),
+    ],
+)
+def test_a_bad_setting_stops_the_site_with_a_message_naming_it(name: str, value: str, message: str) -> None:
+    result = manage(
+        "check", DEBUG="0", SECRET_KEY=STRONG_SECRET, ALLOWED_HOSTS="rummy.example.org", **{name: value}
+    )
+    assert result.returncode != 0
+    assert message in result.stderr
+    assert "ValueError" not in result.stderr.splitlines()[-1]
+
+
+def test_good_settings_of_every_kind_are_accepted() -> None:
+    result = manage(
+        "check",
+        DEBUG="0",
+        SECRET_KEY=STRONG_SECRET,
+        ALLOWED_HOSTS="rummy.example.org",
+        PROXY_COUNT="2",
+        CONN_MAX_AGE="0",
+        PUBLIC_URL="https://rummy.example.org/",
+        API_ANON_RATE="100/hour",
+    )
+    assert result.returncode == 0, result.stderr
