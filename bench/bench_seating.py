@@ -1,4 +1,4 @@
-"""Seating benchmark: time and quality of the balanced method (scoring.seating).
+"""Seating benchmark: time and quality of the balanced and swiss methods (scoring.seating).
 
     .venv/bin/python bench/bench_seating.py [--runs N] [--seed S]
 
@@ -7,7 +7,10 @@ Goals (tournament issue, CPython, this machine): seat 100 players at 25 tables o
 (Σ met², what balanced minimises) within 10% of a search with 20x the restarts; on 12 and 10
 players over 3 rounds, the exhaustive optimum every round. Harder cases (later rounds, where
 repeats are unavoidable) show, without a goal, the local search's quality and time when the
-optimum is not 0; random seating's repeats are the baseline peer.
+optimum is not 0; random seating's repeats are the baseline peer. Swiss: the exact search's
+slowest round at its limit (16 players; goal < 1 s), the worst gap of the searches used above it
+(the local search, and its descent alone past 100 players) to the exact optimum on the same
+rounds (repeats, then place gaps), and the time at 100 and 600 players.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import scoring.seating as seating_module
 from scoring.seating import Method, TableLimits, met_counts, pair_cost, repeats, seat_round, table_sizes
 
 LIMITS = TableLimits(minimum=2, maximum=4, preferred=4)
@@ -121,6 +125,66 @@ def exhaustive(players: Sequence[int], rounds: int, seed: int) -> bool:
     return equal
 
 
+def swiss_costs(tables: Sequence[Sequence[int]], history: Sequence[Sequence[int]]) -> tuple[int, int]:
+    """Swiss's two costs (players are their own places here: standings 1, 2, 3, ...)."""
+    met = met_counts(history)
+    pairs = [pair for table in tables for pair in itertools.combinations(table, 2)]
+    return sum(met.get(frozenset(p), 0) ** 2 for p in pairs), sum(abs(a - b) for a, b in pairs)
+
+
+def swiss(seed: int) -> bool:
+    """Exact at its limit, the heuristic's gap on the same rounds, and its time when large."""
+    slowest, rounds = 0.0, 0
+    worst, gaps = {"local": 0, "descent": 0}, {"local": 0, "descent": 0}
+    for size in (2, 3, 4):
+        limits = TableLimits(minimum=2, maximum=size, preferred=size)
+        players = list(range(1, seating_module.SWISS_EXACT_LIMIT + 1 - 16 % size))
+        for s in range(seed, seed + 4):
+            history: list[tuple[int, ...]] = []
+            for number in range(4):
+                kwargs = {"limits": limits, "method": "swiss", "seed": s + number, "standings": players}
+                start = time.perf_counter()
+                exact = seat_round(players, history=history, **kwargs)  # type: ignore[arg-type]
+                slowest = max(slowest, time.perf_counter() - start)
+                best = swiss_costs(exact.tables, history)
+                for name, local_limit in (("local", 100), ("descent", 0)):
+                    saved = seating_module.SWISS_EXACT_LIMIT, seating_module.SWISS_LOCAL_LIMIT
+                    seating_module.SWISS_EXACT_LIMIT, seating_module.SWISS_LOCAL_LIMIT = 0, local_limit
+                    try:
+                        found = swiss_costs(seat_round(players, history=history, **kwargs).tables, history)  # type: ignore[arg-type]
+                    finally:
+                        seating_module.SWISS_EXACT_LIMIT, seating_module.SWISS_LOCAL_LIMIT = saved
+                    worst[name] = max(worst[name], found[0] - best[0])
+                    if found[0] == best[0]:
+                        gaps[name] = max(gaps[name], found[1] - best[1])
+                rounds += 1
+                history += exact.tables
+    print(
+        f"{'swiss, 15-16 players, tables of 2-4':<36} exact: slowest round {slowest * 1000:7.1f} ms"
+        f"   goal < 1000 ms: {'ok' if slowest < 1 else 'MISSED'}"
+    )
+    for name in worst:
+        print(
+            f"{'':<36} {name} over the same {rounds} rounds: worst {worst[name]} more Σ met²,"
+            f" worst {gaps[name]} more place gaps than the optimum"
+        )
+    ok = slowest < 1
+    for count in (100, 600):
+        players = list(range(1, count + 1))
+        history = history_of(players, 4, seed)
+        start = time.perf_counter()
+        seated = seat_round(
+            players, limits=LIMITS, method="swiss", seed=seed, history=history, standings=players
+        )
+        elapsed = time.perf_counter() - start
+        shuffled = seat_round(players, limits=LIMITS, method="random", seed=seed, history=history)
+        print(
+            f"{f'swiss, {count} players, round 5':<36} {elapsed * 1000:7.1f} ms,"
+            f" {repeats(seated.tables, history)} repeats (random: {repeats(shuffled.tables, history)})"
+        )
+    return ok
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
@@ -143,6 +207,7 @@ def main() -> None:
         quality(f"{count} players, round {rounds + 1} (3 seeds)", hard, past, args.seed, 3)  # shown only
     ok &= exhaustive(list(range(1, 13)), 3, args.seed)
     ok &= exhaustive(list(range(1, 11)), 3, args.seed)
+    ok &= swiss(args.seed)
     print("all goals met" if ok else "SOME GOAL MISSED")
 
 

@@ -28,12 +28,17 @@ Methods (the ``pinned`` players always sit at their 1-based table number, whatev
   then the best improving swap of two players at different tables until none is left, then
   seeded random kicks (a few swaps, then the same descent, kept when not worse), over several
   seeded restarts, all with fixed iteration counts.
-- ``swiss``: by standings. Tables are filled top-down: table 1 takes the best unseated player
-  and the rest of its seats from the next players in the standings, within a window of twice the
-  free seats; of the choices in the window the one with the lowest ``Σ met²`` wins, then the one
-  whose players rank best (smallest sum of standing positions). So the top group sits together
-  unless that repeats opponents and a group as good from just below it does not; the lowest
-  tables, with no choice left, may take the repeats.
+- ``swiss``: by standings, fewest repeats first. A round costs ``Σ met²`` as for ``balanced``,
+  and of the seatings with the least of it the one whose tables are closest in the standings:
+  the least ``Σ |a - b|`` over the pairs at the same table, ``a`` and ``b`` being the players'
+  places among those seated. So the top group sits together unless that repeats opponents, and
+  a repeat is taken only where no seating avoids it, at the top or the bottom alike. Up to
+  ``SWISS_EXACT_LIMIT`` seated players the search is exact (the branch and bound of
+  ``balanced`` over both costs at once, one repeat outweighing any spread of places); above it
+  the local search of ``balanced`` over both costs, its first start the tables filled top-down
+  (table 1 takes the best unseated player and the rest of its seats from the next ones, within
+  a window of twice the free seats, fewest repeats first); above ``SWISS_LOCAL_LIMIT`` only its
+  descent from that start. Unpinned tables of one size are numbered best group first.
 
 Seat order (position 0 deals first): ``random`` is a seeded shuffle of each table; ``rotating``
 sorts each table by how often the player dealt first so far (``first_deals``), fewest first,
@@ -57,6 +62,10 @@ SeatOrder = Literal["random", "rotating"]
 
 # Seated players up to which ``balanced`` searches exhaustively (12 into 4,4,4: 5775 partitions).
 EXACT_LIMIT = 12
+# The same for ``swiss``: its place gaps let the branch and bound prune enough to go further.
+SWISS_EXACT_LIMIT = 16
+# Seated players up to which ``swiss`` runs the whole local search of ``balanced``.
+SWISS_LOCAL_LIMIT = 100
 # The local search's effort above EXACT_LIMIT: restarts, and kicks (perturbation + descent) each.
 RESTARTS = 5
 KICKS = 25
@@ -286,10 +295,12 @@ def _local(
     rng: random.Random,
     restarts: int,
     kicks: int,
+    start: Sequence[Sequence[int]] = (),
 ) -> list[list[int]]:
-    """A cheap partition by local search (see the module docstring); deterministic in ``rng``."""
+    """A cheap partition by local search (see the module docstring); deterministic in ``rng``.
+    ``start``, when given, replaces the first restart's greedy start."""
     best: _Partition | None = None
-    for _ in range(restarts):
+    for restart in range(restarts):
         # Greedy start: players in a seeded order, each to the table where he adds least.
         tables = [list(f) for f in fixed]
         order = list(movable)
@@ -301,6 +312,8 @@ def _local(
                 key=lambda t: (sum(row[x] for x in tables[t]), len(tables[t]), t),
             )
             tables[target].append(player)
+        if restart == 0 and start:
+            tables = [list(t) for t in start]
         part = _Partition(tables, w, movable)
         part.descend()
         for _ in range(kicks if len(movable) > 1 else 0):
@@ -324,10 +337,10 @@ def _local(
     return best.tables(len(sizes))
 
 
-def _swiss(
+def _top_down(
     ranked: Sequence[int], sizes: Sequence[int], fixed: Sequence[Sequence[int]], w: Sequence[Sequence[int]]
 ) -> list[list[int]]:
-    """Top-down swiss tables over ``ranked`` (unpinned, best first); see the module docstring."""
+    """Tables filled top-down over ``ranked`` (unpinned, best first): the local search's start."""
     left = list(ranked)
     tables: list[list[int]] = []
     for size, pins in zip(sizes, fixed, strict=True):
@@ -348,6 +361,37 @@ def _swiss(
         tables.append([*pins, *chosen])
         taken = set(chosen)
         left = [p for p in left if p not in taken]
+    return tables
+
+
+def _swiss(
+    ranked: Sequence[int],
+    sizes: Sequence[int],
+    fixed: Sequence[Sequence[int]],
+    w: Sequence[Sequence[int]],
+    place: Sequence[int],
+    rng: random.Random,
+    effort: int,
+) -> list[list[int]]:
+    """Swiss tables over ``ranked`` (unpinned, best first); ``place[p]`` is player p's place
+    among the seated (0 best). See the module docstring."""
+    n = len(w)
+    # More than any sum of place gaps: one repeat weighs more than every spread of places.
+    repeat = n**3
+    cost = [[w[a][b] * repeat + abs(place[a] - place[b]) for b in range(n)] for a in range(n)]
+    if n <= SWISS_EXACT_LIMIT:
+        tables = _exact(ranked, sizes, fixed, cost)
+    else:
+        # Past a club's size the kicks and restarts would take seconds: one descent only.
+        restarts, kicks = (RESTARTS * effort, KICKS) if n <= SWISS_LOCAL_LIMIT else (1, 0)
+        start = _top_down(ranked, sizes, fixed, w)
+        tables = _local(ranked, sizes, fixed, cost, rng, restarts, kicks, start=start)
+    # Tables without pins are interchangeable within a size: the best group gets the lowest number.
+    for size in set(sizes):
+        slots = [t for t, table in enumerate(fixed) if not table and sizes[t] == size]
+        groups = sorted((tables[t] for t in slots), key=lambda table: min(place[p] for p in table))
+        for t, group in zip(slots, groups, strict=True):
+            tables[t] = sorted(group, key=lambda p: place[p])
     return tables
 
 
@@ -413,8 +457,13 @@ def seat_round(
     else:
         w = _weights(seated, index, history)
         if method == "swiss":
-            order = sorted(free, key=lambda i: position[seated[i]])
-            tables_idx = _swiss(order, sizes, fixed_idx, w)
+            by_place = sorted(range(len(seated)), key=lambda i: position[seated[i]])
+            place = [0] * len(seated)
+            for rank, i in enumerate(by_place):
+                place[i] = rank
+            unpinned = set(free)
+            order = [i for i in by_place if i in unpinned]
+            tables_idx = _swiss(order, sizes, fixed_idx, w, place, rng, effort)
         elif len(seated) <= EXACT_LIMIT:
             rng.shuffle(free)
             tables_idx = _exact(free, sizes, fixed_idx, w)
