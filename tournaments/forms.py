@@ -224,7 +224,8 @@ class AddPlayersForm(forms.Form):
     def ask_did_you_mean(self, alike: Mapping[str, Sequence[str]]) -> bool:
         """Ask once, under the new names, about each that reads like a club player's ("Tomas"
         for Tomáš); returns whether anything was asked (then nothing is registered yet)."""
-        asked = set((self.cleaned_data.get("confirmed") or "").split("\n"))
+        # Browsers send a hidden field's line breaks back as CR LF: split on any line break.
+        asked = {key.strip() for key in (self.cleaned_data.get("confirmed") or "").splitlines()}
         fresh = {name: known for name, known in alike.items() if loose_key(name) not in asked}
         for name, known in fresh.items():
             self.add_error("names", did_you_mean(name, known))

@@ -202,6 +202,7 @@ class SeatFound:
     seat: int | None  # 1-based; seat 1 deals first
     game: Game | None
     bye: bool = False  # sits this round out
+    dropped_after: int | None = None  # dropped out after this round (then never seated again)
 
 
 def find_seat(*, view: TournamentView, query: str) -> list[SeatFound]:
@@ -225,7 +226,7 @@ def find_seat(*, view: TournamentView, query: str) -> list[SeatFound]:
                     table, seat, game = t.number, ids.index(entry.pk) + 1, t.game
         number = current.round.number if current else 0
         bye = entry.pk in view.data.byes.get(number, [])
-        found.append(SeatFound(player.name, number, table, seat, game, bye))
+        found.append(SeatFound(player.name, number, table, seat, game, bye, entry.dropped_after))
     return found
 
 

@@ -227,7 +227,11 @@ def players(request: HttpRequest, public_id: str) -> HttpResponse:
                     ngettext("%(count)d player registered.", "%(count)d players registered.", len(added))
                     % {"count": len(added)},
                 )
-                return redirect("tournaments:players", public_id=tournament.public_id)
+                # The form was sent to its own section (#add-title); the list and the message
+                # are at the top. An empty fragment, or the browser keeps the form's.
+                return redirect(
+                    reverse("tournaments:players", kwargs={"public_id": tournament.public_id}) + "#"
+                )
     view = selectors.tournament_view(tournament=tournament)
     upcoming = view.next_round
     context = {

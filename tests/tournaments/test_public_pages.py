@@ -215,6 +215,19 @@ def test_find_seat_before_seating(client: Client) -> None:
     assert "Not seated yet" in page
 
 
+def test_find_seat_says_when_a_player_dropped_out(client: Client, cup: tuple[Tournament, User]) -> None:
+    tournament, organiser = cup
+    entry = tournament.entries.get(player__name="Anna")
+    entry_drop(entry=entry, dropped=True, version=entry.version, user=organiser)
+    page = text(client.get(url("find_seat", tournament), {"q": "anna"}))
+    assert "Dropped out after round 1" in page
+    assert "Not seated yet" not in page
+    found = client.get(f"/api/v1/tournaments/{tournament.public_id}/seat/", {"q": "anna"}).json()
+    assert [(r["name"], r["table"], r["dropped_after"]) for r in found["results"]] == [("Anna", None, 1)]
+    tomas = client.get(f"/api/v1/tournaments/{tournament.public_id}/seat/", {"q": "tomas"}).json()
+    assert tomas["results"][0]["dropped_after"] is None
+
+
 def test_screen_refreshes_itself(client: Client) -> None:
     tournament, organiser = make_tournament(EIGHT)
     play_round(tournament, 1, organiser, confirm=False)

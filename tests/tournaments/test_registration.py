@@ -53,3 +53,29 @@ def test_a_name_like_a_club_players_is_asked_about_once() -> None:
     )
     assert Player.objects.filter(club=club, name="Tomas").exists()
     assert Entry.objects.filter(tournament=t, player__name="Tomas", checked_in=True).exists()
+
+
+def test_answering_did_you_mean_for_two_names_registers_them(client: Client) -> None:
+    organiser = UserFactory.create()
+    club = ClubFactory.create(organiser=organiser)
+    t = tournament(club, organiser, ["Tomáš", "Katarína"])
+    Entry.objects.filter(tournament=t).delete()
+    client.force_login(organiser)
+    url = f"/t/{t.public_id}/players/"
+    asked = client.post(url, {"names": "tomas\nKatarina", "checked_in": "on"})
+    page = asked.content.decode()
+    assert "Did you mean Tomáš?" in page and "Did you mean Katarína?" in page
+    confirmed = asked.context["form"].data["confirmed"]
+    assert "\n" in confirmed  # one key per line
+    # The question opens in view: the form is sent to its own section of the page.
+    assert f'action="{url}#add-title"' in page
+    # The browser sends the hidden field's line breaks back as CR LF, and the names as typed.
+    done = client.post(
+        url,
+        {"names": "tomas\r\nKatarina", "checked_in": "on", "confirmed": confirmed.replace("\n", "\r\n")},
+    )
+    assert done.status_code == 302 and done["Location"] == f"{url}#"  # back to the top, the list
+    assert sorted(Entry.objects.filter(tournament=t).values_list("player__name", flat=True)) == [
+        "Katarina",
+        "tomas",
+    ]

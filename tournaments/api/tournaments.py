@@ -477,6 +477,9 @@ class FoundSeatSerializer(serializers.Serializer[Any]):
     seat = serializers.IntegerField(allow_null=True)
     game = serializers.CharField(allow_null=True)
     bye = serializers.BooleanField()
+    dropped_after = serializers.IntegerField(
+        allow_null=True, help_text="The round after which the player dropped out; null while he plays."
+    )
 
 
 class FoundSeatsSerializer(serializers.Serializer[Any]):
@@ -1097,6 +1100,7 @@ class FindSeat(APIView):
                 "seat": f.seat,
                 "game": f.game.public_id if f.game is not None else None,
                 "bye": f.bye,
+                "dropped_after": f.dropped_after,
             }
             for f in found
         ]
