@@ -25,7 +25,15 @@ from scoring.league import DEFAULT_LEAGUE_TIEBREAKS, LEAGUE_TIEBREAKS
 from scoring.standings import DEFAULT_TIEBREAKS
 from tournaments.messages import tournament_error
 from tournaments.models import Season, Tournament
-from tournaments.services import MAX_HANDS, MAX_ROUNDS, SeasonSettings, Settings
+from tournaments.services import (
+    MAX_CUSTOM_POINTS,
+    MAX_EVENTS,
+    MAX_HANDS,
+    MAX_MIN_GAMES,
+    MAX_ROUNDS,
+    SeasonSettings,
+    Settings,
+)
 
 TIEBREAK_LABELS = {
     "points": _("tournament points"),
@@ -78,7 +86,7 @@ class TournamentForm(forms.Form):
         label=_("Custom points per table size"),
         help_text=_("Points by place for each table size, e.g. 4: 5 3 2 0; 3: 4 2 0; 2: 3 0"),
         required=False,
-        max_length=300,
+        max_length=MAX_CUSTOM_POINTS,
     )
 
     def __init__(self, *args: Any, family: str, **kwargs: Any) -> None:
@@ -264,24 +272,24 @@ class SeasonForm(forms.Form):
         label=_("Custom points by final place"),
         help_text=_("e.g. 10 8 6 5 4 3 2 1"),
         required=False,
-        max_length=300,
+        max_length=MAX_CUSTOM_POINTS,
     )
     best_events = forms.IntegerField(
         label=_("Count only the best events"),
         help_text=_("0: all of them."),
         min_value=0,
-        max_value=999,
+        max_value=MAX_EVENTS,
         initial=0,
         widget=numeric(),
     )
     drop_worst = forms.IntegerField(
-        label=_("Drop the worst events"), min_value=0, max_value=999, initial=0, widget=numeric()
+        label=_("Drop the worst events"), min_value=0, max_value=MAX_EVENTS, initial=0, widget=numeric()
     )
     min_games = forms.IntegerField(
         label=_("Games needed to be ranked"),
         help_text=_("Players with fewer games are listed below the line."),
         min_value=0,
-        max_value=9999,
+        max_value=MAX_MIN_GAMES,
         initial=0,
         widget=numeric(),
     )
@@ -291,8 +299,10 @@ class SeasonForm(forms.Form):
         today = timezone.localdate()
         self.fields["starts"].initial = today.replace(month=1, day=1)
         self.fields["ends"].initial = today.replace(month=12, day=31)
+        # A menu for every tie-break there is: fewer would drop what the API set.
         keys = [k for k in DEFAULT_LEAGUE_TIEBREAKS if k != "points"]
-        for i, key in enumerate(keys, start=1):
+        for i in range(1, len(LEAGUE_TIEBREAKS)):
+            key = keys[i - 1] if i <= len(keys) else ""
             self.fields[f"tiebreak_{i}"] = forms.ChoiceField(
                 label=_("Tie-break %(number)s") % {"number": i},
                 choices=[

@@ -42,6 +42,11 @@ Actor = User | AnonymousUser | None
 Action = TournamentChange.Action
 MAX_ROUNDS = 30
 MAX_HANDS = 100
+# A season's event counts and games needed, and the length of custom points typed: the same
+# bounds for the pages and the API, so that a setting made in one can be kept in the other.
+MAX_EVENTS = 1000
+MAX_MIN_GAMES = 10000
+MAX_CUSTOM_POINTS = 500
 
 # Settings that shape the games and the seating: fixed once the first round has started.
 PLAY_SETTINGS = ("family", "options", "round_hands", "table_min", "table_max", "table_preferred")

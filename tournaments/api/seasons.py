@@ -30,7 +30,14 @@ from tournaments import selectors
 from tournaments.api.tournaments import club_for, guarded
 from tournaments.models import Season
 from tournaments.selectors import FamilyRating
-from tournaments.services import SeasonSettings, season_create, season_update
+from tournaments.services import (
+    MAX_CUSTOM_POINTS,
+    MAX_EVENTS,
+    MAX_MIN_GAMES,
+    SeasonSettings,
+    season_create,
+    season_update,
+)
 
 TAGS = ["seasons"]
 SLUG = OpenApiParameter("slug", str, OpenApiParameter.PATH, description="The club's slug.")
@@ -62,12 +69,12 @@ class SeasonSettingsSerializer(serializers.Serializer[Any]):
     custom_points = serializers.CharField(
         allow_blank=True,
         default="",
-        max_length=500,
+        max_length=MAX_CUSTOM_POINTS,
         help_text='League points by final place: "10 8 6 5 4 3 2 1" (custom only).',
     )
-    best_events = serializers.IntegerField(min_value=0, max_value=1000, default=0)
-    drop_worst = serializers.IntegerField(min_value=0, max_value=1000, default=0)
-    min_games = serializers.IntegerField(min_value=0, max_value=10000, default=0)
+    best_events = serializers.IntegerField(min_value=0, max_value=MAX_EVENTS, default=0)
+    drop_worst = serializers.IntegerField(min_value=0, max_value=MAX_EVENTS, default=0)
+    min_games = serializers.IntegerField(min_value=0, max_value=MAX_MIN_GAMES, default=0)
     tiebreaks = serializers.ListField(
         child=serializers.CharField(max_length=20),
         help_text="The tie-break order, points first: " + ", ".join(LEAGUE_TIEBREAKS) + ".",

@@ -40,6 +40,7 @@ from tournaments import selectors
 from tournaments.access import can_manage, can_view, tournament_role
 from tournaments.models import Entry, Round, Tournament, TournamentChange
 from tournaments.services import (
+    MAX_CUSTOM_POINTS,
     MAX_HANDS,
     MAX_ROUNDS,
     Settings,
@@ -153,7 +154,7 @@ class SettingsSerializer(serializers.Serializer[Any]):
     custom_points = serializers.CharField(
         allow_blank=True,
         default="",
-        max_length=500,
+        max_length=MAX_CUSTOM_POINTS,
         help_text='Custom points per table size: "4: 5 3 2 0; 3: 4 2 0" (custom points only).',
     )
     tiebreaks = serializers.ListField(
