@@ -7,13 +7,16 @@ without JavaScript (post, redirect, get).
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
+from django.urls import Resolver404, resolve, reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -491,12 +494,31 @@ def account(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/account.html", context)
 
 
+def signup_allowed(target: str) -> bool:
+    """Sign-up is open, or the account is made to follow a club's current invite link."""
+    if settings.SIGNUP_OPEN:
+        return True
+    try:
+        match = resolve(urlsplit(target).path)
+    except Resolver404:
+        return False
+    if match.view_name != "games:club_join":
+        return False
+    try:
+        invite_find(token=match.kwargs["token"])
+    except EngineError:
+        return False
+    return True
+
+
 @never_cache  # like the login page (its "next" may be an invite link)
 def signup(request: HttpRequest) -> HttpResponse:
     """A new account, then back where the user came from (an invite link, usually)."""
     target = request.POST.get("next") or request.GET.get("next") or ""
     if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
         target = ""
+    if not signup_allowed(target):
+        return render(request, "registration/signup_closed.html", status=403)
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()

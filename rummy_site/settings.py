@@ -152,6 +152,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "rummy_site.context_processors.signup",
             ],
         },
     },
@@ -192,6 +193,8 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
+# Off on an invite-only site: accounts are then made only from a club's invite link.
+SIGNUP_OPEN = env_bool("SIGNUP_OPEN", True)
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
