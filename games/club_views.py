@@ -36,6 +36,7 @@ from games.club_forms import (
     put_error,
 )
 from games.extensions import panels
+from games.links import absolute_url, qr_svg
 from games.messages import error_message
 from games.models import ApiToken, Club, Membership, Player
 from games.selectors.clubs import (
@@ -150,10 +151,12 @@ def club_members_view(request: HttpRequest, slug: str) -> HttpResponse:
         (row, RoleForm(initial={"role": row.membership.role, "version": row.membership.version}))
         for row in club_members(club=club)
     ]
-    invites = [
-        (invite, request.build_absolute_uri(reverse("games:club_join", kwargs={"token": invite.token})))
-        for invite in active_invites(club=club)
-    ]
+    # The address phones open (the Wi-Fi one when the organiser's browser is at localhost), as
+    # the game's share links name it, with a code to scan across the table.
+    invites = []
+    for invite in active_invites(club=club):
+        link = absolute_url(request, reverse("games:club_join", kwargs={"token": invite.token}))
+        invites.append((invite, link, qr_svg(link, label=_("QR code of the invite link"))))
     context = {"club": club, "role": role, "rows": rows, "invites": invites, "invite_form": InviteForm()}
     return render(request, "clubs/members.html", context)
 
