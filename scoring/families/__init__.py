@@ -130,6 +130,12 @@ class RuleFamily(Protocol):
     @property
     def example(self) -> Example: ...
 
+    @property
+    def cli_fields(self) -> str: ...  # the command line's help on the outcome ("": its fields)
+
+    @property
+    def cli_results(self) -> str: ...  # the command line's help on the result's details
+
     def parse(self, raw: Mapping[str, object], rules: RuleSet, players: tuple[str, ...]) -> object:
         """The typed outcome of ``raw`` (fields checked, ``players`` seated for the hand)."""
         ...

@@ -21,6 +21,8 @@ class StandardFamily:
     info: FamilyInfo
     fields: tuple[str, ...]
     example: Example
+    cli_fields = ""
+    cli_results = ""
 
     def elimination(self, rules: RuleSet) -> int:
         return 0

@@ -45,6 +45,20 @@ class Carousel(StandardFamily):
         "Ann",
     )
 
+    # The command line's help (python -m scoring --help): the outcome's fields, the result's details.
+    cli_fields = """\
+  carousel: {"players": [...], "knocker": "Ann" | null, "out": "Ann" | null,
+             "left": {"Ann": 3, "Bob": 12, "Cid": "7H JK"}}
+      knocker     who knocked (points in hand <= knock_limit), or null
+      out         who went out with no cards, or null (not both; neither = the
+                  stock ran out); "out"'s left may be omitted
+      left        points in hand of every player
+"""
+    cli_results = """\
+  carousel: ending (knock|out|stock), knocker, out, undercut, differences
+            {winner: sum of differences}, bonuses {winner: {undercut|out: N}}, left_cards
+"""
+
     def parse(self, raw: Mapping[str, object], rules: RuleSet, players: tuple[str, ...]) -> CarouselOutcome:
         knocker = _name(raw, "knocker", players, required=False)
         out = _name(raw, "out", players, required=False)

@@ -56,6 +56,28 @@ class Gin(StandardFamily):
         "Ann",
     )
 
+    # The command line's help (python -m scoring --help): the outcome's fields, the result's details.
+    cli_fields = """\
+  gin:      {"players": ["Ann","Bob"], "knocker": "Ann", "gin": false,
+             "deadwood": {"Ann": 7, "Bob": 12}}
+            or {"players": [...], "knocker": "Ann",
+             "hands": {"Ann": "<10 cards>", "Bob": "<10 cards>"},
+             "melds": "<Ann's melds, | separated>"}
+      knocker     who went down (knock or gin); null = a void hand, nobody scores
+      gin         declared gin; rejected with deadwood; deadwood 0 is gin anyway
+      deadwood    each player's deadwood after layoffs (points or the cards)
+      hands       both hands as cards (10 each): the engine arranges the knocker's
+                  melds (or takes "melds"), checks the knock, arranges the opponent's
+                  melds and lays off his deadwood (nothing against gin)
+      melds       the knocker's declared melds (only with "hands")
+"""
+    cli_results = """\
+  gin:      knocker, kind (gin|knock|undercut|void), scorer, gin, undercut,
+            deadwood (after layoffs), difference, bonuses {gin|undercut: N};
+            with hands: melds_declared, melds {name: [[cards]]},
+            deadwood_cards {name: [cards]}, layoffs [{"card", "meld": index}]
+"""
+
     def parse(self, raw: Mapping[str, object], rules: RuleSet, players: tuple[str, ...]) -> GinOutcome:
         knocker = _name(raw, "knocker", players, required=False)
         gin = _flag(raw, "gin")

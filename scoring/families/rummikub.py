@@ -41,6 +41,16 @@ class Rummikub(StandardFamily):
         "Ann",
     )
 
+    # The command line's help (python -m scoring --help): the outcome's fields, the result's details.
+    cli_fields = """\
+  rummikub: {"players": [...], "winner": "Ann" | null, "left": {"Bob": 24, "Cid": "R7 B13 JK"}}
+      winner      who laid down all tiles, or null = the pool ran dry
+      left        rack of every other player (every player when the pool ran dry)
+"""
+    cli_results = """\
+  rummikub: ending (out|pool_dry), winner, left_tiles
+"""
+
     def parse(self, raw: Mapping[str, object], rules: RuleSet, players: tuple[str, ...]) -> RummikubOutcome:
         winner = _name(raw, "winner", players, required=False)
         left = _left_in_hands(raw, rules, players, emptied=winner, with_cards="winner_with_tiles")

@@ -51,6 +51,27 @@ class Zoliky(StandardFamily):
         "Ann",
     )
 
+    # The command line's help (python -m scoring --help): the outcome's fields, the result's details.
+    cli_fields = """\
+  zoliky:   {"players": [...], "closer": "Ann", "from_hand": false,
+             "left": {"Bob": 23, "Cid": "KH 5S JK"},
+             "laid": {"Ann": 42, "Bob": "AS 2S 3S | 7H 7D 7C"}, "kept_joker": false}
+      closer      who closed (required); his "left" may be omitted (must be empty)
+      from_hand   closed from hand (no earlier laydown); default false
+                  (true, and false is rejected, under no_laydown)
+      left        cards left of every other player (required for each)
+      laid        points laid down per player, or the melds ("|" between melds), valued
+                  as melds; only with credit_laid_down; missing players laid 0
+      kept_joker  the closer keeps an unused joker (only with keep_joker; recorded)
+      missing     players dealt in whose count is missing (a correction brought them
+                  back into a hand recorded while they were out): no "left" for them;
+                  they score 0 until it is filled in (zoliky only)
+"""
+    cli_results = """\
+  zoliky:   closer, from_hand, credit, doubled, penalties, laid (credit_laid_down),
+            kept_joker (keep_joker), left_cards (when cards were given)
+"""
+
     def parse(self, raw: Mapping[str, object], rules: RuleSet, players: tuple[str, ...]) -> ZolikyOutcome:
         closer = _name(raw, "closer", players, required=True)
         assert closer is not None

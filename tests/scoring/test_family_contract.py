@@ -8,10 +8,10 @@ import pytest
 from engine.cards import JOKER, Card
 from engine.errors import EngineError
 from engine.laydown import check_laydown
-from engine.rules import FAMILIES, OPTIONS, rule_set
+from engine.rules import FAMILIES, OPTIONS, register_rules, rule_set
 from engine.values import card_value
 from scoring.errors import ScoringError
-from scoring.families import FAMILY_INFO, RuleFamily, families, family, family_info
+from scoring.families import FAMILY_INFO, RuleFamily, families, family, family_info, register
 from scoring.game import score_game
 from scoring.hands import score_hand
 from scoring.kinds import hand_kind
@@ -98,3 +98,12 @@ def test_an_evening_ended_after_the_example_has_its_leaders_as_winners(key: str)
     assert all(state.totals[p] == best for p in state.winners)
     open_state = score_game(rules=rules, players=example.players, hands=[example.outcome])
     assert not open_state.finished and not open_state.winners and not open_state.bonuses
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_a_family_is_registered_once(key: str) -> None:
+    with pytest.raises(ValueError, match="registered already"):
+        register(family(key))
+    with pytest.raises(ValueError, match="registered already"):
+        register_rules(family(key).rules)
+    assert family(key).info.key == key and key in FAMILIES
