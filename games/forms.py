@@ -187,7 +187,7 @@ class NewGameForm(forms.Form):
         club_field.choices = [("", _("My own game (no club)")), *((c.slug, c.name) for c in clubs)]
         if not clubs:
             self.fields["club"].widget = forms.HiddenInput()
-        for name, option in OPTIONS[family].items():  # type: ignore[index]
+        for name, option in OPTIONS[family].items():
             if not option.derived:  # set from something else (Carousel's decks: the players)
                 self.fields[f"opt_{name}"] = option_field(option)
         self.seats = rule_set(family).max_players

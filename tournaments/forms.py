@@ -96,7 +96,7 @@ class TournamentForm(forms.Form):
             field.widget.attrs.update(min=info.min_players, max=info.max_players)
             field.initial = size
         self.fields["date"].initial = timezone.localdate()
-        for name, option in OPTIONS[family].items():  # type: ignore[index]
+        for name, option in OPTIONS[family].items():
             if not option.derived:
                 self.fields[f"opt_{name}"] = option_field(option)
         for i, key in enumerate(DEFAULT_TIEBREAKS[1:], start=1):
