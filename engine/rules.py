@@ -1,5 +1,9 @@
 """Rule sets: one immutable description per family, with its house-rule options.
 
+Each family is one keyword row (:class:`FamilyRules`: its options and structural facts) in a
+registry (:func:`register_rules`); ``FAMILIES`` and ``OPTIONS`` are live views of it. The engine
+reads the facts and options of a :class:`RuleSet`, never its family's name.
+
 Every number a table might change is an option whose default is the seed's value
 (see docs/RULES.md and docs/DESIGN.md). Unknown names and out-of-range values raise
 EngineError, so a typo in ``--set`` never silently plays another game.
@@ -148,7 +152,7 @@ class RuleSet:
 class FamilyRules:
     """One family's row: its house rules and the facts a :class:`RuleSet` copies.
 
-    ``settle`` gives the facts that follow from the options (Carousel's decks, gin's ace_high)
+    ``derive`` gives the facts that follow from the options (Carousel's decks, gin's ace_high)
     and refuses options that cannot be played together; it returns the rule set as it is
     when nothing follows."""
 
@@ -167,7 +171,7 @@ class FamilyRules:
     joker_option: str | None = None
     opening_keeps_card: bool = False
     layoffs: bool = False
-    settle: Callable[[RuleSet], RuleSet] | None = None
+    derive: Callable[[RuleSet], RuleSet] | None = None
 
     def rule_set(self, values: Mapping[str, OptionValue]) -> RuleSet:
         rules = RuleSet(
@@ -187,10 +191,10 @@ class FamilyRules:
             opening_keeps_card=self.opening_keeps_card,
             layoffs=self.layoffs,
         )
-        return self.settle(rules) if self.settle is not None else rules
+        return self.derive(rules) if self.derive is not None else rules
 
 
-def _zoliky_settle(rules: RuleSet) -> RuleSet:
+def _zoliky_derive(rules: RuleSet) -> RuleSet:
     if rules.opt_bool("flush") and rules.opt_int("hand_size") != FLUSH_HAND:
         raise EngineError(
             "flush_needs_ten", "the flush is played with a 10-card deal (hand_size=10)", option="flush"
@@ -198,11 +202,11 @@ def _zoliky_settle(rules: RuleSet) -> RuleSet:
     return rules
 
 
-def _gin_settle(rules: RuleSet) -> RuleSet:
+def _gin_derive(rules: RuleSet) -> RuleSet:
     return replace(rules, ace_high=rules.opt_bool("ace_high"))
 
 
-def _carousel_settle(rules: RuleSet) -> RuleSet:
+def _carousel_derive(rules: RuleSet) -> RuleSet:
     decks = rules.opt_int("decks")
     return replace(rules, decks=decks, jokers=decks)  # one joker per deck
 
@@ -238,7 +242,7 @@ ZOLIKY = FamilyRules(
     ace_in_hand=11,
     joker_option="joker_penalty",
     opening_keeps_card=True,
-    settle=_zoliky_settle,
+    derive=_zoliky_derive,
 )
 GIN = FamilyRules(
     key="gin",
@@ -256,7 +260,7 @@ GIN = FamilyRules(
     max_players=2,
     ace_eleven_in_melds=False,
     layoffs=True,
-    settle=_gin_settle,
+    derive=_gin_derive,
 )
 CAROUSEL = FamilyRules(
     key="carousel",
@@ -277,7 +281,7 @@ CAROUSEL = FamilyRules(
     ace_high=True,
     max_players=5,
     joker_option="joker_value",
-    settle=_carousel_settle,
+    derive=_carousel_derive,
 )
 RUMMIKUB = FamilyRules(
     key="rummikub",
