@@ -3,15 +3,17 @@ family added to the registry is held to the same contract as the ones shipped.""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from engine.cards import JOKER, Card
 from engine.errors import EngineError
 from engine.laydown import check_laydown
-from engine.rules import FAMILIES, OPTIONS, register_rules, rule_set
+from engine.rules import FAMILIES, OPTIONS, RuleSet, register_rules, rule_set
 from engine.values import card_value
 from scoring.errors import ScoringError
-from scoring.families import FAMILY_INFO, RuleFamily, families, family, family_info, register
+from scoring.families import FAMILY_INFO, RuleFamily, families, family, family_info, register, unregister
 from scoring.game import score_game
 from scoring.hands import score_hand
 from scoring.kinds import hand_kind
@@ -107,3 +109,38 @@ def test_a_family_is_registered_once(key: str) -> None:
     with pytest.raises(ValueError, match="registered already"):
         register_rules(family(key).rules)
     assert family(key).info.key == key and key in FAMILIES
+
+
+def _state(rules: RuleSet, players: tuple[str, ...], hands: list[object], ended: bool) -> object:
+    try:
+        state = score_game(rules=rules, players=players, hands=hands, ended=ended).as_dict()
+    except EngineError as error:
+        return ("error", error.code, dict(error.params))
+    state.pop("family")
+    for hand in state["hands"]:  # type: ignore[attr-defined]
+        hand.pop("family")
+    return state
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_a_family_registered_again_under_another_name_scores_exactly_as_the_original(key: str) -> None:
+    """Nothing in scoring asks a family's name: eliminations, the end, bonuses, leaders and the
+    settlement come out the same for a twin of each family."""
+    fam = family(key)
+    twin_key = f"{key}_twin"
+    twin = type(
+        "Twin",
+        (type(fam),),
+        {"rules": replace(fam.rules, key=twin_key), "info": replace(fam.info, key=twin_key)},
+    )()
+    register(twin)
+    try:
+        example = fam.example
+        for count in range(1, 7):
+            for ended in (False, True):
+                hands: list[object] = [dict(example.outcome)] * count
+                original = _state(rule_set(key), example.players, hands, ended)
+                assert _state(rule_set(twin_key), example.players, hands, ended) == original
+    finally:
+        unregister(twin_key)
+    assert twin_key not in FAMILIES and twin_key not in FAMILY_INFO
