@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING, Literal, Protocol
 from engine.rules import FamilyRules, register_rules, unregister_rules
 
 if TYPE_CHECKING:
+    import random
+
     from engine.rules import RuleSet
 
     from ..game import Bonus
@@ -178,6 +180,10 @@ class RuleFamily(Protocol):
         reason: str | None,
     ) -> tuple[str, ...]:
         """The best totals now (the winners once the game is finished)."""
+        ...
+
+    def sample_outcome(self, rng: random.Random, active: Sequence[str]) -> dict[str, object]:
+        """A plausible random outcome for the players ``active`` (data for benchmarks)."""
         ...
 
     def how_scored(self, options: Mapping[str, object], _: Translate, ngettext: TranslatePlural) -> list[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 
 from engine.rules import FamilyRules, RuleSet
@@ -54,6 +55,17 @@ class StandardFamily:
 
     def kind(self, details: Mapping[str, object]) -> HandKind:
         return HandKind(str(details.get("ending") or "void"), None)
+
+    def sample_outcome(self, rng: random.Random, active: Sequence[str]) -> dict[str, object]:
+        raise NotImplementedError(f"{self.info.key} has no sample outcomes (generate_club cannot play it)")
+
+
+def sample_count(rng: random.Random, small: int, large: int) -> int:
+    """Points left in a sample hand: mostly a few cards, sometimes a full hand (never 0: 0
+    means out)."""
+    if rng.random() < 0.7:
+        return rng.randint(1, small)
+    return rng.randint(small, large)
 
 
 def best(totals: Mapping[str, int], players: Sequence[str], *, lowest: bool) -> tuple[str, ...]:

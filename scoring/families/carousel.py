@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -14,7 +15,7 @@ from ..hands import HandResult, cards_detail
 from ..kinds import HandKind
 from ..outcomes import Count, _check_pack, _left_in_hands, _name
 from . import Example, Translate, TranslatePlural, make_info
-from .base import StandardFamily, name_of, target_reached
+from .base import StandardFamily, name_of, sample_count, target_reached
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +150,24 @@ class Carousel(StandardFamily):
                     Bonus(p, "hands_won", hands_won[p] * rules.opt_int("hand_win_bonus"), hands_won[p])
                 )
         return bonuses
+
+    def sample_outcome(self, rng: random.Random, active: Sequence[str]) -> dict[str, object]:
+        roll = rng.random()
+        if roll < 0.35:
+            out = rng.choice(active)
+            return {
+                "knocker": None,
+                "out": out,
+                "left": {p: sample_count(rng, 12, 50) for p in active if p != out},
+            }
+        if roll < 0.95:
+            knocker = rng.choice(active)
+            return {
+                "knocker": knocker,
+                "out": None,
+                "left": {p: rng.randint(1, 5) if p == knocker else sample_count(rng, 8, 35) for p in active},
+            }
+        return {"knocker": None, "out": None, "left": {p: sample_count(rng, 8, 35) for p in active}}
 
     def how_scored(self, options: Mapping[str, object], _: Translate, ngettext: TranslatePlural) -> list[str]:
         o = options

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from engine import melds, notation, values
@@ -179,6 +180,17 @@ class Gin(StandardFamily):
         self, rules: RuleSet, *, number: int, totals: Mapping[str, int], remaining: int
     ) -> str | None:
         return target_reached(rules, totals)
+
+    def sample_outcome(self, rng: random.Random, active: Sequence[str]) -> dict[str, object]:
+        if rng.random() < 0.04:
+            return {"knocker": None}  # nobody went down
+        knocker = rng.choice(active)
+        mine = 0 if rng.random() < 0.2 else rng.randint(1, 10)
+        return {
+            "knocker": knocker,
+            "gin": mine == 0,
+            "deadwood": {p: mine if p == knocker else rng.randint(0, 60) for p in active},
+        }
 
     def how_scored(self, options: Mapping[str, object], _: Translate, ngettext: TranslatePlural) -> list[str]:
         o = options

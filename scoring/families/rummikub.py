@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from engine.messages import gettext_noop
@@ -12,7 +13,7 @@ from ..hands import HandResult, cards_detail
 from ..kinds import HandKind
 from ..outcomes import Count, _check_pack, _left_in_hands, _name
 from . import Example, Translate, TranslatePlural, make_info
-from .base import StandardFamily, name_of
+from .base import StandardFamily, name_of, sample_count
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +83,15 @@ class Rummikub(StandardFamily):
     ) -> str | None:
         hands = rules.opt_int("hands")
         return "hands" if hands and number >= hands else None
+
+    def sample_outcome(self, rng: random.Random, active: Sequence[str]) -> dict[str, object]:
+        if rng.random() < 0.06:
+            return {
+                "winner": None,
+                "left": {p: sample_count(rng, 25, 90) for p in active},
+            }  # the pool ran dry
+        winner = rng.choice(active)
+        return {"winner": winner, "left": {p: sample_count(rng, 25, 90) for p in active if p != winner}}
 
     def how_scored(self, options: Mapping[str, object], _: Translate, ngettext: TranslatePlural) -> list[str]:
         o = options

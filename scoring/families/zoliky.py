@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -13,7 +14,7 @@ from ..hands import HandResult, cards_detail
 from ..kinds import HandKind
 from ..outcomes import Count, _check_pack, _flag, _left_in_hands, _missing, _name, _per_player, parse_laid
 from . import Example, Translate, TranslatePlural, make_info
-from .base import StandardFamily, best, name_of
+from .base import StandardFamily, best, name_of, sample_count
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +168,14 @@ class Zoliky(StandardFamily):
         if reason == "last_player":  # the last player standing wins
             return tuple(active) or best(totals, players, lowest=True)
         return best(totals, players, lowest=True)
+
+    def sample_outcome(self, rng: random.Random, active: Sequence[str]) -> dict[str, object]:
+        closer = rng.choice(active)
+        return {
+            "closer": closer,
+            "from_hand": rng.random() < 0.08,
+            "left": {p: sample_count(rng, 20, 90) for p in active if p != closer},
+        }
 
     def how_scored(self, options: Mapping[str, object], _: Translate, ngettext: TranslatePlural) -> list[str]:
         o = options

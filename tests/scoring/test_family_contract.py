@@ -3,6 +3,7 @@ family added to the registry is held to the same contract as the ones shipped.""
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 import pytest
@@ -144,3 +145,13 @@ def test_a_family_registered_again_under_another_name_scores_exactly_as_the_orig
     finally:
         unregister(twin_key)
     assert twin_key not in FAMILIES and twin_key not in FAMILY_INFO
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_sample_outcomes_are_hands_the_family_scores(key: str) -> None:
+    fam, rules = family(key), rule_set(key)
+    players = ("Ann", "Bob", "Cid", "Dan", "Eva", "Fay")[: min(3, rules.max_players)]
+    for seed in range(200):
+        outcome = fam.sample_outcome(random.Random(seed), players)
+        result = score_hand(rules=rules, outcome=outcome, players=players)
+        assert set(result.points) == set(players)
