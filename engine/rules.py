@@ -154,7 +154,8 @@ class FamilyRules:
 
     ``derive`` gives the facts that follow from the options (Carousel's decks, gin's ace_high)
     and refuses options that cannot be played together; it returns the rule set as it is
-    when nothing follows."""
+    when nothing follows. ``for_players`` gives the options that follow from the number of
+    players (the ``derived`` ones)."""
 
     key: Family
     options: tuple[Option, ...]
@@ -172,6 +173,8 @@ class FamilyRules:
     opening_keeps_card: bool = False
     layoffs: bool = False
     derive: Callable[[RuleSet], RuleSet] | None = None
+    # The options the number of players at the table sets (Carousel's decks), not the table.
+    for_players: Callable[[int], Mapping[str, OptionValue]] | None = None
 
     def rule_set(self, values: Mapping[str, OptionValue]) -> RuleSet:
         rules = RuleSet(
@@ -204,6 +207,10 @@ def _zoliky_derive(rules: RuleSet) -> RuleSet:
 
 def _gin_derive(rules: RuleSet) -> RuleSet:
     return replace(rules, ace_high=rules.opt_bool("ace_high"))
+
+
+def _carousel_decks(players: int) -> Mapping[str, OptionValue]:
+    return {"decks": 1 if players == 2 else 2}  # two players: one deck, one joker (RULES.md)
 
 
 def _carousel_derive(rules: RuleSet) -> RuleSet:
@@ -282,6 +289,7 @@ CAROUSEL = FamilyRules(
     max_players=5,
     joker_option="joker_value",
     derive=_carousel_derive,
+    for_players=_carousel_decks,
 )
 RUMMIKUB = FamilyRules(
     key="rummikub",
@@ -355,6 +363,12 @@ def family_rules(family: str) -> FamilyRules:
             "unknown_family", f"unknown rule family {family!r} (one of: {', '.join(FAMILIES)})", family=family
         )
     return row
+
+
+def table_options(family: str, players: int) -> Mapping[str, OptionValue]:
+    """The options of ``family`` that ``players`` at the table set (none for most families)."""
+    row = family_rules(family)
+    return row.for_players(players) if row.for_players is not None else {}
 
 
 def rules_key(rules: RuleSet) -> tuple[object, ...]:

@@ -40,7 +40,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection, models, transaction
 from django.utils import timezone
 
-from engine.rules import FAMILIES, OPTIONS, RuleSet, rule_set
+from engine.rules import FAMILIES, RuleSet, rule_set, table_options
 from games.models import Club, Game, Hand, Membership, Player, Result, Score, Seat
 from games.names import loose_key, name_key
 from games.services.clubs import club_create
@@ -401,10 +401,7 @@ class Command(BaseCommand):
                     pick = rng.choices(players, cum_weights=activity)[0]
                     if pick not in table:
                         table.append(pick)
-                options_given: dict[str, object] = {}
-                if "decks" in OPTIONS[family]:  # type: ignore[index]
-                    options_given["decks"] = 1 if len(table) == 2 else 2  # as game_start does
-                rules = rule_set(family, options_given)
+                rules = rule_set(family, table_options(family, len(table)))  # as game_start does
                 wanted = planned + carried
                 outcomes, state = play(rng, rules, [p.name for p in table], min(wanted, cap))
                 carried = wanted - len(outcomes)
