@@ -73,7 +73,6 @@ class Tables:
     )
 
     def __init__(self, rules: RuleSet) -> None:
-        zoliky = rules.family == "zoliky"
         self.values = [0] * 64
         for suit in range(4):
             for rank in range(1, 14):
@@ -83,9 +82,9 @@ class Tables:
         self.ace_high = rules.ace_high
         self.group_max = rules.group_max
         # The same reading of the options as melds.check_meld (Žolíky only).
-        self.half = zoliky and rules.opt_bool("half_jokers")
-        self.all_joker_groups = zoliky and rules.opt_bool("all_joker_groups")
-        self.adjacent = not zoliky or rules.opt_bool("adjacent_jokers")
+        self.half = rules.rule("half_jokers")
+        self.all_joker_groups = rules.rule("all_joker_groups")
+        self.adjacent = rules.rule("adjacent_jokers", absent=True)
         self.low = ACE if rules.ace_low else 2
         self.high = ACE_HIGH if rules.ace_high else 13
         self.run_points = [0] + [slot_value(slot, rules, in_group=False) for slot in range(1, 15)]

@@ -222,7 +222,7 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
     except EngineError as error:
         sys.stderr.write(f"{PROG}: error: {error.message}\n")
         return 2
-    if args.command == "layoff" and rules.family != "gin":
+    if args.command == "layoff" and not rules.layoffs:
         sys.stderr.write(f"{PROG}: error: layoff is a gin command (use --rules gin)\n")
         return 2
     handler: Callable[[str, RuleSet], Result]

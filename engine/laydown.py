@@ -31,8 +31,7 @@ def is_flush(cards: Sequence[Card], rules: RuleSet) -> bool:
     """Žolíky's flush (house rule ``flush``, 10-card deal): all ten cards of one suit laid at
     once, any ranks, duplicates allowed, no joker. It closes the hand; it is no meld."""
     return (
-        rules.family == "zoliky"
-        and rules.opt_bool("flush")
+        rules.rule("flush")
         and len(cards) == FLUSH_HAND
         and not any(c.is_joker for c in cards)
         and len({c.suit for c in cards}) == 1
@@ -63,14 +62,10 @@ def check_laydown(melds: Sequence[Sequence[Card]], rules: RuleSet, *, opening: b
                 error.code, f"meld {index}: {error.message}", **error.params, meld=index
             ) from None
     points = sum(m.points for m in checked)
-    if opening and rules.family in ("zoliky", "rummikub"):
+    if opening and "opening_points" in rules.options:  # a family with an opening minimum
         required = rules.opt_int("opening_points")
         if points < required:
             raise fail("opening_too_low", points=points, required=required)
-        if (
-            rules.family == "zoliky"
-            and rules.opt_bool("opening_pure_run")
-            and not any(map(is_pure_run, checked))
-        ):
+        if rules.rule("opening_pure_run") and not any(map(is_pure_run, checked)):
             raise fail("no_pure_run")
     return Laydown(tuple(checked), points)

@@ -45,15 +45,15 @@ class _Reading:
 
 
 def _half_jokers(rules: RuleSet) -> bool:
-    return rules.family == "zoliky" and rules.opt_bool("half_jokers")
+    return rules.rule("half_jokers")
 
 
 def _all_joker_groups(rules: RuleSet) -> bool:
-    return rules.family == "zoliky" and rules.opt_bool("all_joker_groups")
+    return rules.rule("all_joker_groups")
 
 
 def _adjacent_allowed(rules: RuleSet) -> bool:
-    return rules.family != "zoliky" or rules.opt_bool("adjacent_jokers")
+    return rules.rule("adjacent_jokers", absent=True)
 
 
 def _check_joker_share(jokers: int, count: int, rules: RuleSet) -> None:

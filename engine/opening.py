@@ -140,8 +140,8 @@ def best_opening(cards: Sequence[Card], rules: RuleSet) -> Laydown:
     tables = solver_tables(rules)
     hand = Hand(cards, rules)
     required = rules.opt_int("opening_points") if "opening_points" in rules.options else 0
-    need_pure = rules.family == "zoliky" and rules.opt_bool("opening_pure_run")
-    keep_one = rules.family == "zoliky"
+    need_pure = rules.rule("opening_pure_run")
+    keep_one = rules.opening_keeps_card
     best = _best(tables, hand, need_pure, keep_one)
     if best is not None and best[1][0] and best[1][1] >= required:
         rest, (melds, _points) = best

@@ -1,5 +1,9 @@
 """Rule sets: one immutable description per family, with its house-rule options.
 
+Each family is one keyword row (:class:`FamilyRules`: its options and structural facts) in a
+registry (:func:`register_rules`); ``FAMILIES`` and ``OPTIONS`` are live views of it. The engine
+reads the facts and options of a :class:`RuleSet`, never its family's name.
+
 Every number a table might change is an option whose default is the seed's value
 (see docs/RULES.md and docs/DESIGN.md). Unknown names and out-of-range values raise
 EngineError, so a typo in ``--set`` never silently plays another game.
@@ -7,20 +11,18 @@ EngineError, so a typo in ``--set`` never silently plays another game.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 from .errors import EngineError
 
 TYPE_CHECKING = False  # typing is not imported at run time: the command line starts faster
 if TYPE_CHECKING:
-    from collections.abc import Mapping
-    from typing import Literal
+    from collections.abc import Callable, Iterator, Mapping
 
-    Family = Literal["zoliky", "gin", "carousel", "rummikub"]
-else:
-    Family = str  # the name exists at run time too (annotations elsewhere import it)
-FAMILIES: tuple[Family, ...] = ("zoliky", "gin", "carousel", "rummikub")
+# A family's key ("zoliky", "gin", ...): any family registered (see ``register_rules``).
+Family = str
 OptionValue = int | bool | str
 
 
@@ -34,6 +36,9 @@ class Option:
     minimum: int | None = None
     maximum: int | None = None
     choices: tuple[OptionValue, ...] = ()
+    # Set by the program from something else (Carousel's decks follow the players): no table
+    # chooses it, so the forms do not offer it.
+    derived: bool = False
 
     def coerce(self, raw: object) -> OptionValue:
         """Turn a raw value (a string from the command line or a form, or a typed value)
@@ -91,67 +96,6 @@ class Option:
         return value
 
 
-def _options(*options: Option) -> Mapping[str, Option]:
-    return MappingProxyType({o.name: o for o in options})
-
-
-OPTIONS: Mapping[Family, Mapping[str, Option]] = MappingProxyType(
-    {
-        "zoliky": _options(
-            Option("opening_points", 42, "points the first laydown must reach", 0, 200),
-            Option("opening_pure_run", True, "the first laydown must hold a run without a joker"),
-            Option(
-                "half_jokers", True, "at most half the cards of a meld may be jokers (all-joker groups aside)"
-            ),
-            Option("all_joker_groups", True, "a group may consist of jokers alone"),
-            Option("adjacent_jokers", True, "two jokers may stand side by side in a run"),
-            Option("flush", False, "ten cards of one suit laid at once close the hand (10-card deal)"),
-            Option("hand_size", 13, "cards dealt to each player", choices=(10, 13)),
-            Option("joker_penalty", 15, "penalty for a joker left in hand", choices=(15, 30, 50)),
-            Option("closer_credit", 10, "points credited to the player who closes", 0, 100),
-            Option("closer_credit_from_hand", 20, "points credited when closing from hand", 0, 100),
-            Option("credit_laid_down", False, "each player is credited the points he laid down"),
-            Option(
-                "double_from_hand",
-                False,
-                "closing from hand doubles the others' penalties instead of the credit",
-            ),
-            Option("keep_joker", False, "the closer may keep an unused joker for the next hand (recorded)"),
-            Option("no_laydown", False, "nobody lays down: every hand is closed from hand"),
-            Option("elimination", 100, "a player reaching this total drops out; 0 = open evening", 0, 10000),
-            Option(
-                "settlement", "pairs", "how the evening is settled in crowns", choices=("pairs", "winner")
-            ),
-        ),
-        "gin": _options(
-            Option("knock_limit", 10, "most deadwood a player may knock with", 0, 10),
-            Option("gin_bonus", 25, "bonus for going gin", 0, 100),
-            Option("undercut_bonus", 25, "bonus for undercutting the knocker", 0, 100),
-            Option("tie_to_knocker", False, "equal deadwood goes to the knocker instead of an undercut"),
-            Option("ace_high", False, "the ace may also stand above the king (Q-K-A)"),
-            Option("target", 150, "the game ends when a player reaches this; 0 = open", 0, 10000),
-        ),
-        "carousel": _options(
-            Option("decks", 2, "decks in play: 1 for two players (one joker), else 2", 1, 2),
-            Option("knock_limit", 5, "most points in hand a player may knock with", 0, 50),
-            Option("joker_value", 25, "value of a joker left in hand", 0, 100),
-            Option("undercut_bonus", 10, "bonus for a winner who did not knock", 0, 100),
-            Option("out_bonus", 25, "bonus for going out with all cards played", 0, 100),
-            Option(
-                "target", 150, "the game ends after a hand in which a player reaches this; 0 = open", 0, 10000
-            ),
-            Option("game_bonus", 100, "bonus to each player past the target at the end", 0, 1000),
-            Option("hand_win_bonus", 25, "bonus at the end for each hand won", 0, 100),
-        ),
-        "rummikub": _options(
-            Option("opening_points", 30, "points the first laydown must reach from the rack", 0, 200),
-            Option("joker_penalty", 30, "penalty for a joker left on the rack", 0, 100),
-            Option("hands", 0, "agreed number of hands; 0 = open", 0, 100),
-        ),
-    }
-)
-
-
 FLUSH_HAND = 10  # Žolíky's flush: all ten cards of a 10-card deal, of one suit
 
 
@@ -159,8 +103,9 @@ FLUSH_HAND = 10  # Žolíky's flush: all ten cards of a 10-card deal, of one sui
 class RuleSet:
     """Everything the engine and scoring need to know about one family's game.
 
-    Structural facts (deck, ace placement, meld sizes) are fields; house rules are in
-    ``options`` with every default filled in.
+    Structural facts (deck, ace placement, meld sizes, card values) are fields, copied from the
+    family's row (:class:`FamilyRules`); house rules are in ``options`` with every default
+    filled in.
     """
 
     family: Family
@@ -173,6 +118,13 @@ class RuleSet:
     max_players: int
     min_players: int
     options: Mapping[str, OptionValue]
+    ace_in_hand: int = 1  # an ace left in hand (Žolíky 11)
+    ace_eleven_in_melds: bool = True  # an ace in a group or above the king is worth 11 (gin: 1)
+    # The option giving a joker's value left in hand; None: the pack has no jokers.
+    joker_option: str | None = None
+    # A first laydown must leave a card in hand (to discard): Žolíky's opening.
+    opening_keeps_card: bool = False
+    layoffs: bool = False  # the opponent lays off on the knocker's melds (gin)
 
     def opt_int(self, name: str) -> int:
         value = self.options[name]
@@ -189,32 +141,249 @@ class RuleSet:
         assert isinstance(value, str)
         return value
 
+    def rule(self, name: str, *, absent: bool = False) -> bool:
+        """A yes/no house rule's value; ``absent`` in a family that has no such rule (a meld
+        rule of Žolíky's is no rule of Carousel's)."""
+        value = self.options.get(name, absent)
+        return value is True
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FamilyRules:
+    """One family's row: its house rules and the facts a :class:`RuleSet` copies.
+
+    ``derive`` gives the facts that follow from the options (Carousel's decks, gin's ace_high)
+    and refuses options that cannot be played together; it returns the rule set as it is
+    when nothing follows. ``for_players`` gives the options that follow from the number of
+    players (the ``derived`` ones)."""
+
+    key: Family
+    options: tuple[Option, ...]
+    decks: int
+    jokers: int
+    ace_high: bool
+    max_players: int
+    min_players: int = 2
+    tiles: bool = False
+    ace_low: bool = True
+    group_max: int = 4
+    ace_in_hand: int = 1
+    ace_eleven_in_melds: bool = True
+    joker_option: str | None = None
+    opening_keeps_card: bool = False
+    layoffs: bool = False
+    derive: Callable[[RuleSet], RuleSet] | None = None
+    # The options the number of players at the table sets (Carousel's decks), not the table.
+    for_players: Callable[[int], Mapping[str, OptionValue]] | None = None
+
+    def rule_set(self, values: Mapping[str, OptionValue]) -> RuleSet:
+        rules = RuleSet(
+            family=self.key,
+            tiles=self.tiles,
+            decks=self.decks,
+            jokers=self.jokers,
+            ace_low=self.ace_low,
+            ace_high=self.ace_high,
+            group_max=self.group_max,
+            max_players=self.max_players,
+            min_players=self.min_players,
+            options=MappingProxyType(dict(values)),
+            ace_in_hand=self.ace_in_hand,
+            ace_eleven_in_melds=self.ace_eleven_in_melds,
+            joker_option=self.joker_option,
+            opening_keeps_card=self.opening_keeps_card,
+            layoffs=self.layoffs,
+        )
+        return self.derive(rules) if self.derive is not None else rules
+
+
+def _zoliky_derive(rules: RuleSet) -> RuleSet:
+    if rules.opt_bool("flush") and rules.opt_int("hand_size") != FLUSH_HAND:
+        raise EngineError(
+            "flush_needs_ten", "the flush is played with a 10-card deal (hand_size=10)", option="flush"
+        )
+    return rules
+
+
+def _gin_derive(rules: RuleSet) -> RuleSet:
+    return replace(rules, ace_high=rules.opt_bool("ace_high"))
+
+
+def _carousel_decks(players: int) -> Mapping[str, OptionValue]:
+    return {"decks": 1 if players == 2 else 2}  # two players: one deck, one joker (RULES.md)
+
+
+def _carousel_derive(rules: RuleSet) -> RuleSet:
+    decks = rules.opt_int("decks")
+    return replace(rules, decks=decks, jokers=decks)  # one joker per deck
+
+
+ZOLIKY = FamilyRules(
+    key="zoliky",
+    options=(
+        Option("opening_points", 42, "points the first laydown must reach", 0, 200),
+        Option("opening_pure_run", True, "the first laydown must hold a run without a joker"),
+        Option(
+            "half_jokers", True, "at most half the cards of a meld may be jokers (all-joker groups aside)"
+        ),
+        Option("all_joker_groups", True, "a group may consist of jokers alone"),
+        Option("adjacent_jokers", True, "two jokers may stand side by side in a run"),
+        Option("flush", False, "ten cards of one suit laid at once close the hand (10-card deal)"),
+        Option("hand_size", 13, "cards dealt to each player", choices=(10, 13)),
+        Option("joker_penalty", 15, "penalty for a joker left in hand", choices=(15, 30, 50)),
+        Option("closer_credit", 10, "points credited to the player who closes", 0, 100),
+        Option("closer_credit_from_hand", 20, "points credited when closing from hand", 0, 100),
+        Option("credit_laid_down", False, "each player is credited the points he laid down"),
+        Option(
+            "double_from_hand", False, "closing from hand doubles the others' penalties instead of the credit"
+        ),
+        Option("keep_joker", False, "the closer may keep an unused joker for the next hand (recorded)"),
+        Option("no_laydown", False, "nobody lays down: every hand is closed from hand"),
+        Option("elimination", 100, "a player reaching this total drops out; 0 = open evening", 0, 10000),
+        Option("settlement", "pairs", "how the evening is settled in crowns", choices=("pairs", "winner")),
+    ),
+    decks=2,
+    jokers=4,
+    ace_high=True,
+    max_players=6,
+    ace_in_hand=11,
+    joker_option="joker_penalty",
+    opening_keeps_card=True,
+    derive=_zoliky_derive,
+)
+GIN = FamilyRules(
+    key="gin",
+    options=(
+        Option("knock_limit", 10, "most deadwood a player may knock with", 0, 10),
+        Option("gin_bonus", 25, "bonus for going gin", 0, 100),
+        Option("undercut_bonus", 25, "bonus for undercutting the knocker", 0, 100),
+        Option("tie_to_knocker", False, "equal deadwood goes to the knocker instead of an undercut"),
+        Option("ace_high", False, "the ace may also stand above the king (Q-K-A)"),
+        Option("target", 150, "the game ends when a player reaches this; 0 = open", 0, 10000),
+    ),
+    decks=1,
+    jokers=0,
+    ace_high=False,
+    max_players=2,
+    ace_eleven_in_melds=False,
+    layoffs=True,
+    derive=_gin_derive,
+)
+CAROUSEL = FamilyRules(
+    key="carousel",
+    options=(
+        Option("decks", 2, "decks in play: 1 for two players (one joker), else 2", 1, 2, derived=True),
+        Option("knock_limit", 5, "most points in hand a player may knock with", 0, 50),
+        Option("joker_value", 25, "value of a joker left in hand", 0, 100),
+        Option("undercut_bonus", 10, "bonus for a winner who did not knock", 0, 100),
+        Option("out_bonus", 25, "bonus for going out with all cards played", 0, 100),
+        Option(
+            "target", 150, "the game ends after a hand in which a player reaches this; 0 = open", 0, 10000
+        ),
+        Option("game_bonus", 100, "bonus to each player past the target at the end", 0, 1000),
+        Option("hand_win_bonus", 25, "bonus at the end for each hand won", 0, 100),
+    ),
+    decks=2,
+    jokers=2,
+    ace_high=True,
+    max_players=5,
+    joker_option="joker_value",
+    derive=_carousel_derive,
+    for_players=_carousel_decks,
+)
+RUMMIKUB = FamilyRules(
+    key="rummikub",
+    options=(
+        Option("opening_points", 30, "points the first laydown must reach from the rack", 0, 200),
+        Option("joker_penalty", 30, "penalty for a joker left on the rack", 0, 100),
+        Option("hands", 0, "agreed number of hands; 0 = open", 0, 100),
+    ),
+    tiles=True,
+    decks=2,
+    jokers=2,
+    ace_high=False,
+    max_players=4,
+    joker_option="joker_penalty",
+)
+
+# The registry: every family the engine plays, in the order lists show them.
+_ROWS: dict[Family, FamilyRules] = {}
+_OPTIONS: dict[Family, Mapping[str, Option]] = {}
+OPTIONS: Mapping[Family, Mapping[str, Option]] = MappingProxyType(_OPTIONS)  # a live view
+
+
+class _Families(Sequence[Family]):
+    """The registered families' keys, in order; a live view (a family registered later is in)."""
+
+    def __getitem__(self, index: int) -> Family:  # type: ignore[override]
+        return tuple(_ROWS)[index]
+
+    def __len__(self) -> int:
+        return len(_ROWS)
+
+    def __iter__(self) -> Iterator[Family]:
+        return iter(tuple(_ROWS))
+
+    def __contains__(self, key: object) -> bool:
+        return key in _ROWS
+
+    def __repr__(self) -> str:
+        return repr(tuple(_ROWS))
+
+
+FAMILIES: Sequence[Family] = _Families()
+
+
+def register_rules(row: FamilyRules) -> None:
+    """Add a family to the engine (an existing key is refused: one row per family)."""
+    if row.key in _ROWS:
+        raise ValueError(f"family {row.key!r} is registered already")
+    names = [option.name for option in row.options]
+    if len(set(names)) != len(names):
+        raise ValueError(f"family {row.key!r} names an option twice")
+    _ROWS[row.key] = row
+    _OPTIONS[row.key] = MappingProxyType({option.name: option for option in row.options})
+
+
+def unregister_rules(key: Family) -> None:
+    """Remove a family registered with :func:`register_rules` (tests of a family of their own)."""
+    _ROWS.pop(key, None)
+    _OPTIONS.pop(key, None)
+
+
+for _row in (ZOLIKY, GIN, CAROUSEL, RUMMIKUB):
+    register_rules(_row)
+
+
+def family_rules(family: str) -> FamilyRules:
+    """The row of ``family``; EngineError ``unknown_family`` for an unregistered one."""
+    row = _ROWS.get(family)
+    if row is None:
+        raise EngineError(
+            "unknown_family", f"unknown rule family {family!r} (one of: {', '.join(FAMILIES)})", family=family
+        )
+    return row
+
+
+def table_options(family: str, players: int) -> Mapping[str, OptionValue]:
+    """The options of ``family`` that ``players`` at the table set (none for most families)."""
+    row = family_rules(family)
+    return row.for_players(players) if row.for_players is not None else {}
+
 
 def rules_key(rules: RuleSet) -> tuple[object, ...]:
     """``rules`` named by value, for a dictionary key (a RuleSet holds its options in a mapping,
     so it cannot be hashed itself): every field, the options in their fixed order."""
-    return (
-        rules.family,
-        rules.tiles,
-        rules.decks,
-        rules.jokers,
-        rules.ace_low,
-        rules.ace_high,
-        rules.group_max,
-        rules.max_players,
-        rules.min_players,
-        tuple(rules.options.items()),
+    return tuple(
+        tuple(rules.options.items()) if name == "options" else getattr(rules, name)
+        for name in RuleSet.__dataclass_fields__
     )
 
 
 def rule_set(family: str, options: Mapping[str, object] | None = None) -> RuleSet:
     """The rule set of ``family`` with ``options`` (raw or typed values) over the defaults."""
-    if family not in OPTIONS:
-        raise EngineError(
-            "unknown_family", f"unknown rule family {family!r} (one of: {', '.join(FAMILIES)})", family=family
-        )
-    fam: Family = family  # type: ignore[assignment]
-    specs = OPTIONS[fam]
+    row = family_rules(family)
+    specs = OPTIONS[row.key]
     values: dict[str, OptionValue] = {name: spec.default for name, spec in specs.items()}
     for name, raw in (options or {}).items():
         if name not in specs:
@@ -225,19 +394,7 @@ def rule_set(family: str, options: Mapping[str, object] | None = None) -> RuleSe
                 family=family,
             )
         values[name] = specs[name].coerce(raw)
-    opts = MappingProxyType(values)
-    if fam == "zoliky" and values["flush"] and values["hand_size"] != FLUSH_HAND:
-        raise EngineError(
-            "flush_needs_ten", "the flush is played with a 10-card deal (hand_size=10)", option="flush"
-        )
-    if fam == "zoliky":
-        return RuleSet(fam, False, 2, 4, True, True, 4, 6, 2, opts)
-    if fam == "gin":
-        return RuleSet(fam, False, 1, 0, True, bool(values["ace_high"]), 4, 2, 2, opts)
-    if fam == "carousel":
-        decks = int(values["decks"])
-        return RuleSet(fam, False, decks, decks, True, True, 4, 5, 2, opts)
-    return RuleSet(fam, True, 2, 2, True, False, 4, 4, 2, opts)
+    return row.rule_set(values)
 
 
 def parse_settings(pairs: list[str]) -> dict[str, str]:

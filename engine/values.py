@@ -14,24 +14,27 @@ if TYPE_CHECKING:
 ACE_HIGH = 14  # a run slot: the ace above the king (Q-K-A)
 
 
+def joker_value(rules: RuleSet) -> int | None:
+    """A joker's value left in hand (its family's ``joker_option``); None: the pack has none."""
+    return rules.opt_int(rules.joker_option) if rules.joker_option is not None else None
+
+
 def card_value(card: Card, rules: RuleSet) -> int:
     """Penalty value of one card or tile left in hand.
 
-    zoliky: 2-10 face, J/Q/K 10, A 11, joker ``joker_penalty`` (15);
-    gin: A 1, 2-10 face, J/Q/K 10; carousel: A 1, 2-10 face, J/Q/K 10, joker ``joker_value``
-    (25); rummikub: the number, joker ``joker_penalty`` (30).
+    Cards: 2-10 face, J/Q/K 10, the ace ``rules.ace_in_hand`` (Žolíky 11, else 1); tiles: the
+    number; a joker its family's option (Žolíky ``joker_penalty`` 15, Carousel ``joker_value``
+    25, Rummikub ``joker_penalty`` 30; gin has none).
     """
-    family = rules.family
     if card.is_joker:
-        if family == "zoliky" or family == "rummikub":
-            return rules.opt_int("joker_penalty")
-        if family == "carousel":
-            return rules.opt_int("joker_value")
-        raise fail("no_jokers", token="JK")
+        value = joker_value(rules)
+        if value is None:
+            raise fail("no_jokers", token="JK")
+        return value
     if rules.tiles:
         return card.rank
     if card.rank == ACE:
-        return 11 if family == "zoliky" else 1
+        return rules.ace_in_hand
     return min(card.rank, 10)
 
 
@@ -49,7 +52,7 @@ def slot_value(rank: int, rules: RuleSet, *, in_group: bool) -> int:
     if rules.tiles:
         return ACE if rank == ACE_HIGH else rank
     if rank in (ACE, ACE_HIGH):
-        if rules.family == "gin":
+        if not rules.ace_eleven_in_melds:
             return 1
         return 11 if in_group or rank == ACE_HIGH else 1
     return 10 if rank >= JACK else rank

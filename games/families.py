@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from django.utils.translation import gettext
@@ -21,9 +22,27 @@ class ShownFamily:
 
 def family_name(key: str) -> str:
     """The family's name in the current language; an unknown key is shown as it is."""
-    info = FAMILY_INFO.get(key)  # type: ignore[call-overload]
+    info = FAMILY_INFO.get(key)
     return gettext(info.name) if info is not None else key
 
 
 def family_table() -> list[ShownFamily]:
     return [ShownFamily(info=info, name=gettext(info.name)) for info in FAMILY_INFO.values()]
+
+
+def family_choices() -> list[tuple[str, str]]:
+    """Every registered family as a (key, name) choice, names in the current language; the
+    models' and forms' choices call it, so a family registered later is a choice too (and a
+    new family needs no migration)."""
+    return [(info.key, gettext(info.name)) for info in FAMILY_INFO.values()]
+
+
+class _LiveChoices:
+    """:func:`family_choices` read afresh each time it is iterated. Not callable, unlike the
+    function, so the API schema's generator lists the families (it never calls a callable)."""
+
+    def __iter__(self) -> Iterator[tuple[str, str]]:
+        return iter(family_choices())
+
+
+FAMILY_CHOICES: Iterable[tuple[str, str]] = _LiveChoices()

@@ -92,8 +92,6 @@ ROLE_UNANSWERED: Mapping[str, Any] = {
 }
 # Flags offered only under a house rule (and stored only when set).
 FLAG_OPTIONS: Mapping[str, str] = {"kept_joker": "keep_joker"}
-# Carousel's deck count follows the number of players (one deck for two): not a house rule.
-DERIVED_OPTIONS = {("carousel", "decks")}
 
 
 class AnswerRadios(forms.RadioSelect):
@@ -189,8 +187,8 @@ class NewGameForm(forms.Form):
         club_field.choices = [("", _("My own game (no club)")), *((c.slug, c.name) for c in clubs)]
         if not clubs:
             self.fields["club"].widget = forms.HiddenInput()
-        for name, option in OPTIONS[family].items():  # type: ignore[index]
-            if (family, name) not in DERIVED_OPTIONS:
+        for name, option in OPTIONS[family].items():
+            if not option.derived:  # set from something else (Carousel's decks: the players)
                 self.fields[f"opt_{name}"] = option_field(option)
         self.seats = rule_set(family).max_players
         for i in range(1, self.seats + 1):

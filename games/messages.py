@@ -11,6 +11,7 @@ from django.utils.translation import gettext, gettext_noop
 
 from engine.errors import EngineError
 from engine.messages import MESSAGES as ENGINE_MESSAGES
+from scoring.families import FAMILY_INFO
 from scoring.messages import MESSAGES as SCORING_MESSAGES
 
 SERVICE_MESSAGES: dict[str, str] = {
@@ -88,7 +89,8 @@ SERVICE_MESSAGES: dict[str, str] = {
 HAND_PREFIX = gettext_noop("Hand {hand}: {message}")
 MELD_PREFIX = gettext_noop("Meld {meld}: {message}")
 
-# Words the engine and scoring put into parameters (in English): translated before filling.
+# Words the engine and scoring put into parameters (in English): translated before filling
+# (a family's key is shown as its name, from the family's facts).
 PARAM_WORDS: dict[str, str] = {
     "card": gettext_noop("card"),
     "tile": gettext_noop("tile"),
@@ -96,10 +98,6 @@ PARAM_WORDS: dict[str, str] = {
     "run": gettext_noop("run"),
     "too_low": gettext_noop("too low"),
     "no_pure_run": gettext_noop("no run without a joker"),
-    "zoliky": gettext_noop("Žolíky"),
-    "gin": gettext_noop("Gin (knock rummy for two)"),
-    "carousel": gettext_noop("Carousel rummy"),
-    "rummikub": gettext_noop("Rummikub"),
     "left": gettext_noop("cards left"),
     "deadwood": gettext_noop("deadwood"),
     "hands": gettext_noop("hands"),
@@ -110,12 +108,20 @@ PARAM_WORDS: dict[str, str] = {
 TEMPLATES: dict[str, str] = {**ENGINE_MESSAGES, **SCORING_MESSAGES, **SERVICE_MESSAGES}
 
 
+def _word(value: object) -> object:
+    """A parameter as the message shows it: a word of the engine's or a family's key (its
+    name) in the user's language; anything else as it is."""
+    if not isinstance(value, str):
+        return value
+    if value in PARAM_WORDS:
+        return gettext(PARAM_WORDS[value])
+    info = FAMILY_INFO.get(value)
+    return gettext(info.name) if info is not None else value
+
+
 def error_message(error: EngineError) -> str:
     template = TEMPLATES.get(error.code)
-    params = {
-        key: gettext(PARAM_WORDS[value]) if isinstance(value, str) and value in PARAM_WORDS else value
-        for key, value in error.params.items()
-    }
+    params = {key: _word(value) for key, value in error.params.items()}
     if template is None:
         return error.message
     try:

@@ -19,12 +19,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-FAMILY_CHOICES = [
-    ("zoliky", _("Žolíky")),
-    ("gin", _("Gin (knock rummy for two)")),
-    ("carousel", _("Carousel rummy")),
-    ("rummikub", _("Rummikub")),
-]
+from games.families import family_choices
 
 
 def new_invite_token() -> str:
@@ -156,7 +151,9 @@ def new_edit_token() -> str:
 class Game(models.Model):
     public_id = models.CharField(max_length=16, unique=True, default=new_public_id, editable=False)
     edit_token = models.CharField(max_length=64, default=new_edit_token, editable=False, db_index=True)
-    family = models.CharField(_("rule family"), max_length=16, choices=FAMILY_CHOICES)
+    # The registry's families (scoring.families), called when read: a family is added without
+    # a migration.
+    family = models.CharField(_("rule family"), max_length=16, choices=family_choices)
     options = models.JSONField(_("house rules"), default=dict, blank=True)
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="games"

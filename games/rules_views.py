@@ -10,7 +10,7 @@ from engine.errors import EngineError
 from engine.rules import OPTIONS, RuleSet, rule_set
 from games.families import family_name
 from games.models import Game
-from games.rules_text import HOW_SCORED, shown_rules, worked_example
+from games.rules_text import how_scored, shown_rules, worked_example
 from games.selectors.games import game_by_public_id
 from games.sheet import game_rules
 from scoring.families import family_info
@@ -26,7 +26,7 @@ def _page(request: HttpRequest, rules: RuleSet, game: Game | None, hand_limit: i
         "family": rules.family,
         "name": family_name(rules.family),
         "rules": shown_rules(rules),
-        "how": HOW_SCORED[rules.family](rules.options),
+        "how": how_scored(rules),
         "hand_limit": hand_limit,
         "lower_is_better": family_info(rules.family).lower_is_better,
         "tiles": family_info(rules.family).count == "tiles",

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 from collections.abc import Sequence
 from typing import TextIO
 
@@ -20,6 +21,7 @@ from engine.errors import EngineError
 from engine.rules import FAMILIES, OPTIONS, RuleSet, parse_settings, rule_set
 
 from .errors import ScoringError
+from .families import families
 from .game import score_game
 from .hands import score_hand
 
@@ -40,57 +42,13 @@ OUTCOME FIELDS (keyed by player name; unknown fields are rejected)
   S H D C (or the suit symbols), either order, any case; JK = joker. Tiles: K (black)
   B (blue) R (red) Y/O (yellow) + 1-13.
   "players"   list of names; in a game it may be left out (the players still in);
-              the family's player count applies (zoliky 2-6, gin 2, carousel 2-5,
-              rummikub 2-4).
-  zoliky:   {"players": [...], "closer": "Ann", "from_hand": false,
-             "left": {"Bob": 23, "Cid": "KH 5S JK"},
-             "laid": {"Ann": 42, "Bob": "AS 2S 3S | 7H 7D 7C"}, "kept_joker": false}
-      closer      who closed (required); his "left" may be omitted (must be empty)
-      from_hand   closed from hand (no earlier laydown); default false
-                  (true, and false is rejected, under no_laydown)
-      left        cards left of every other player (required for each)
-      laid        points laid down per player, or the melds ("|" between melds), valued
-                  as melds; only with credit_laid_down; missing players laid 0
-      kept_joker  the closer keeps an unused joker (only with keep_joker; recorded)
-      missing     players dealt in whose count is missing (a correction brought them
-                  back into a hand recorded while they were out): no "left" for them;
-                  they score 0 until it is filled in (zoliky only)
-  gin:      {"players": ["Ann","Bob"], "knocker": "Ann", "gin": false,
-             "deadwood": {"Ann": 7, "Bob": 12}}
-            or {"players": [...], "knocker": "Ann",
-             "hands": {"Ann": "<10 cards>", "Bob": "<10 cards>"},
-             "melds": "<Ann's melds, | separated>"}
-      knocker     who went down (knock or gin); null = a void hand, nobody scores
-      gin         declared gin; rejected with deadwood; deadwood 0 is gin anyway
-      deadwood    each player's deadwood after layoffs (points or the cards)
-      hands       both hands as cards (10 each): the engine arranges the knocker's
-                  melds (or takes "melds"), checks the knock, arranges the opponent's
-                  melds and lays off his deadwood (nothing against gin)
-      melds       the knocker's declared melds (only with "hands")
-  carousel: {"players": [...], "knocker": "Ann" | null, "out": "Ann" | null,
-             "left": {"Ann": 3, "Bob": 12, "Cid": "7H JK"}}
-      knocker     who knocked (points in hand <= knock_limit), or null
-      out         who went out with no cards, or null (not both; neither = the
-                  stock ran out); "out"'s left may be omitted
-      left        points in hand of every player
-  rummikub: {"players": [...], "winner": "Ann" | null, "left": {"Bob": 24, "Cid": "R7 B13 JK"}}
-      winner      who laid down all tiles, or null = the pool ran dry
-      left        rack of every other player (every player when the pool ran dry)
-
+{player_counts}
+{family_fields}
 HAND RESULT
   {"ok": true, "family", "players", "points": {name: points}, "winners": [...],
    "counts": {name: valued count}, ...}  points are penalties for zoliky (lower is
   better; the closer -10 / -20), gains otherwise (one scorer per gin hand).
-  zoliky:   closer, from_hand, credit, doubled, penalties, laid (credit_laid_down),
-            kept_joker (keep_joker), left_cards (when cards were given)
-  gin:      knocker, kind (gin|knock|undercut|void), scorer, gin, undercut,
-            deadwood (after layoffs), difference, bonuses {gin|undercut: N};
-            with hands: melds_declared, melds {name: [[cards]]},
-            deadwood_cards {name: [cards]}, layoffs [{"card", "meld": index}]
-  carousel: ending (knock|out|stock), knocker, out, undercut, differences
-            {winner: sum of differences}, bonuses {winner: {undercut|out: N}}, left_cards
-  rummikub: ending (out|pool_dry), winner, left_tiles
-  missing:  [names] whose count is missing (only then; 0 in points, not in counts)
+{family_results}  missing:  [names] whose count is missing (only then; 0 in points, not in counts)
   error:    {"ok": false, "code", "error", "params"} (codes: scoring/messages.py and
             engine/messages.py)
 
@@ -117,6 +75,28 @@ GAME RESULT
 EXIT_HELP = "EXIT STATUS: 0 everything scored, 1 a line or the game was rejected, 2 bad arguments."
 
 
+def _fields_help() -> str:
+    """FIELDS_HELP with each registered family's player count, outcome fields and result."""
+    counts = ", ".join(
+        f"{f.info.key} {f.info.min_players}"
+        + (f"-{f.info.max_players}" if f.info.max_players > f.info.min_players else "")
+        for f in families()
+    )
+    players = textwrap.fill(
+        f"the family's player count applies ({counts}).",
+        width=86,
+        initial_indent=" " * 14,
+        subsequent_indent=" " * 14,
+    )
+    fields = "".join(f.cli_fields or f"  {f.info.key}: {', '.join(f.fields)}\n" for f in families())
+    results = "".join(f.cli_results for f in families())
+    return (
+        FIELDS_HELP.replace("{player_counts}\n", players + "\n")
+        .replace("{family_fields}", fields)
+        .replace("{family_results}", results)
+    )
+
+
 def _options_help() -> str:
     lines = ["HOUSE-RULE OPTIONS (--set NAME=VALUE; default in brackets)"]
     for family in FAMILIES:
@@ -128,7 +108,7 @@ def _options_help() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    epilog = f"{FIELDS_HELP}\n{_options_help()}\n\n{EXIT_HELP}"
+    epilog = f"{_fields_help()}\n{_options_help()}\n\n{EXIT_HELP}"
     parser = argparse.ArgumentParser(
         prog="python -m scoring",
         description=DESCRIPTION,

@@ -26,9 +26,9 @@ from engine.errors import EngineError
 from engine.rules import Family, RuleSet, rules_key
 
 from .errors import ScoringError, in_hand
-from .families import family_info
+from .families import family, family_info
 from .hands import HandResult, score_hand
-from .outcomes import FIELDS, parse_players
+from .outcomes import parse_players
 from .settlement import Settlement, settle
 
 NAME_FIELDS = frozenset({"closer", "knocker", "out", "winner"})
@@ -251,23 +251,16 @@ class Game:
         for player, points in result.points.items():
             totals[player] += points
         new = list(eliminated)
-        limit = self._rules.opt_int("elimination") if self._rules.family == "zoliky" else 0
+        limit = family(self._rules.family).elimination(self._rules)
         if limit:
             new.extend(Elimination(p, number, totals[p]) for p in active if totals[p] >= limit)
         reason = self._finish_reason(number, totals, len(self._players) - len(new))
         return _Step(outcome, result, totals, tuple(new), reason)
 
     def _finish_reason(self, number: int, totals: Mapping[str, int], remaining: int) -> str | None:
-        rules = self._rules
-        reason: str | None
-        if rules.family == "zoliky":
-            reason = "last_player" if rules.opt_int("elimination") and remaining <= 1 else None
-        elif rules.family in ("gin", "carousel"):
-            target = rules.opt_int("target")
-            reason = "target" if target and max(totals.values()) >= target else None
-        else:
-            hands = rules.opt_int("hands")
-            reason = "hands" if hands and number >= hands else None
+        reason = family(self._rules.family).finish_reason(
+            self._rules, number=number, totals=totals, remaining=remaining
+        )
         if reason is None and self._limit and number >= self._limit:
             reason = "hands"
         return reason
@@ -293,33 +286,24 @@ class Game:
         for step in steps:
             for winner in step.result.winners:
                 hands_won[winner] += 1
-        bonuses: list[Bonus] = []
-        if finished and rules.family == "carousel":
-            target = rules.opt_int("target")
-            game_bonus = rules.opt_int("game_bonus")
-            for p in players:
-                if target and hand_totals[p] >= target and game_bonus:
-                    bonuses.append(Bonus(p, "game", game_bonus))
-            for p in players:
-                if hands_won[p] and rules.opt_int("hand_win_bonus"):
-                    bonuses.append(
-                        Bonus(p, "hands_won", hands_won[p] * rules.opt_int("hand_win_bonus"), hands_won[p])
-                    )
+        rule_family = family(rules.family)
+        bonuses = (
+            rule_family.end_bonuses(rules, players=players, totals=hand_totals, hands_won=hands_won)
+            if finished
+            else []
+        )
         totals = dict(hand_totals)
         for bonus in bonuses:
             totals[bonus.player] += bonus.points
         out = {e.player for e in eliminated}
         active = tuple(p for p in players if p not in out)
-        if missing:
-            leaders: tuple[str, ...] = ()
-        elif rules.family == "zoliky" and reason == "last_player":
-            leaders = active or _best(totals, players, lowest=True)
-        else:
-            leaders = _best(totals, players, lowest=family_info(rules.family).lower_is_better)
+        leaders = (
+            ()
+            if missing
+            else rule_family.leaders(players=players, totals=totals, active=active, reason=reason)
+        )
         settlement = (
-            settle(rules=rules, totals=totals)
-            if family_info(rules.family).settles_in_crowns and not missing
-            else None
+            settle(rules=rules, totals=totals) if rule_family.info.settles_in_crowns and not missing else None
         )
         return GameState(
             family=rules.family,
@@ -343,16 +327,15 @@ class Game:
         )
 
 
-def _best(totals: Mapping[str, int], players: Sequence[str], *, lowest: bool) -> tuple[str, ...]:
-    best = min(totals.values()) if lowest else max(totals.values())
-    return tuple(p for p in players if totals[p] == best)
+def _fields(key: str) -> tuple[str, ...]:
+    return family(key).fields
 
 
 def _check_not_eliminated(outcome: object, family: str, out: Mapping[str, int]) -> None:
     """An eliminated player named anywhere in a later hand's outcome is an error."""
     if not out or not isinstance(outcome, Mapping):
         return
-    for key in FIELDS[family]:
+    for key in _fields(family):
         value = outcome.get(key)
         names: Iterable[object]
         if key in NAME_FIELDS and isinstance(value, str):

@@ -1,11 +1,7 @@
 """Reading a hand's outcome: a JSON-like dict in, a typed, validated outcome out.
 
-The field names are the stable contract of issue 4 (see README.md in this package):
-
-- zoliky:   players, closer, from_hand, left, laid, kept_joker, missing
-- gin:      players, knocker, gin, deadwood | hands (+ melds)
-- carousel: players, knocker, out, left
-- rummikub: players, winner, left
+Each family's module (``scoring.families``) states its outcome's fields (the stable contract,
+see README.md in this package), its typed outcome and its parser, built from the helpers here:
 
 A *count* (``left``, ``deadwood``, ``laid``) is whole points (an int, or a text of digits)
 or the cards/tiles themselves as text (``"KH 5S JK"``, ``"R7 B13"``), which the engine
@@ -21,10 +17,8 @@ scored.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from types import MappingProxyType
 
 from engine import melds as engine_melds
 from engine import notation, values
@@ -33,18 +27,8 @@ from engine.errors import EngineError
 from engine.rules import RuleSet
 
 from .errors import ScoringError, for_player
-from .families import family_info
+from .families import family
 
-FIELDS: Mapping[str, tuple[str, ...]] = MappingProxyType(
-    {
-        "zoliky": ("players", "closer", "from_hand", "left", "laid", "kept_joker", "missing"),
-        "gin": ("players", "knocker", "gin", "deadwood", "hands", "melds"),
-        "carousel": ("players", "knocker", "out", "left"),
-        "rummikub": ("players", "winner", "left"),
-    }
-)
-
-GIN_HAND_SIZE = 10
 _DIGITS = re.compile(r"\s*-?\d+\s*")
 
 
@@ -64,61 +48,18 @@ class Count:
         """
         if self.cards is not None:
             return not self.cards
-        return self.points == 0 and _joker_value(rules) > 0
+        joker = values.joker_value(rules)
+        return self.points == 0 and (joker is None or joker > 0)
 
 
 ZERO = Count(0)  # the default count of the closer, the player out, the winner
 
 
-@dataclass(frozen=True, slots=True)
-class ZolikyOutcome:
-    players: tuple[str, ...]
-    closer: str
-    from_hand: bool
-    left: Mapping[str, Count]  # every player but the missing ones; the closer's is empty
-    laid: Mapping[str, Count]  # every player; zero unless credit_laid_down (and for the missing)
-    kept_joker: bool
-    # Players dealt in whose count is missing (seat order): they score 0 until it is filled in.
-    missing: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class GinOutcome:
-    players: tuple[str, ...]
-    knocker: str | None  # None: nobody went down (a void hand)
-    gin: bool | None  # as declared; None when not given
-    deadwood: Mapping[str, Count] | None  # points mode
-    hands: Mapping[str, tuple[Card, ...]] | None  # cards mode: both hands, 10 cards each
-    melds: tuple[tuple[Card, ...], ...] | None  # cards mode: the knocker's declared melds
-
-
-@dataclass(frozen=True, slots=True)
-class CarouselOutcome:
-    players: tuple[str, ...]
-    knocker: str | None
-    out: str | None
-    left: Mapping[str, Count]  # every player
-
-
-@dataclass(frozen=True, slots=True)
-class RummikubOutcome:
-    players: tuple[str, ...]
-    winner: str | None  # None: the pool ran dry and nobody went out
-    left: Mapping[str, Count]  # every player
-
-
-Outcome = ZolikyOutcome | GinOutcome | CarouselOutcome | RummikubOutcome
+# A family's typed outcome: the dataclass its module's parser returns.
+Outcome = object
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-def _joker_value(rules: RuleSet) -> int:
-    if rules.family in ("zoliky", "rummikub"):
-        return rules.opt_int("joker_penalty")
-    if rules.family == "carousel":
-        return rules.opt_int("joker_value")
-    return 1  # gin has no jokers
 
 
 def parse_players(raw: object, rules: RuleSet, *, field: str = "players") -> tuple[str, ...]:
@@ -341,156 +282,18 @@ def _missing(raw: Mapping[str, object], players: Sequence[str], emptied: str | N
 
 
 def parse_outcome(raw: object, rules: RuleSet, players: Sequence[str] | None = None) -> Outcome:
-    """Validate ``raw`` (a JSON object) as an outcome of ``rules.family``.
+    """Validate ``raw`` (a JSON object) as an outcome of ``rules.family`` (its module parses it).
 
     ``players`` are the players seated for this hand (the game's active players); when
     None, the outcome's own ``players`` field is required.
     """
     if not isinstance(raw, Mapping):
         raise ScoringError("outcome_not_object")
-    if "missing" in raw and not family_info(rules.family).eliminates:
+    rule_family = family(rules.family)
+    if "missing" in raw and not rule_family.info.eliminates:
         raise ScoringError("missing_not_allowed", family=rules.family)
-    fields = FIELDS[rules.family]
+    fields = rule_family.fields
     for key in raw:
         if key not in fields:
             raise ScoringError("unknown_field", family=rules.family, field=key, fields=", ".join(fields))
-    seated = _hand_players(raw, rules, players)
-    if rules.family == "zoliky":
-        return _zoliky(raw, rules, seated)
-    if rules.family == "gin":
-        return _gin(raw, rules, seated)
-    if rules.family == "carousel":
-        return _carousel(raw, rules, seated)
-    return _rummikub(raw, rules, seated)
-
-
-def _zoliky(raw: Mapping[str, object], rules: RuleSet, players: tuple[str, ...]) -> ZolikyOutcome:
-    closer = _name(raw, "closer", players, required=True)
-    assert closer is not None
-    no_laydown = rules.opt_bool("no_laydown")
-    from_hand = _flag(raw, "from_hand")
-    if no_laydown and from_hand is False:
-        raise ScoringError("must_close_from_hand")
-    from_hand = no_laydown if from_hand is None else from_hand
-    missing = _missing(raw, players, closer)
-    left = _left_in_hands(
-        raw, rules, players, emptied=closer, with_cards="closer_with_cards", missing=missing
-    )
-    laid_raw = _per_player(raw, "laid", players)
-    if laid_raw and not rules.opt_bool("credit_laid_down"):
-        raise ScoringError("option_off", field="laid", option="credit_laid_down")
-    for name in missing:
-        if name in laid_raw:
-            raise ScoringError("missing_with_count", player=name, field="laid")
-    laid = {name: parse_laid(value, rules, player=name) for name, value in laid_raw.items()}
-    if no_laydown:
-        for name, count in laid.items():
-            if name != closer and count.points:
-                raise ScoringError("laid_without_laydown", player=name)
-    kept_joker = _flag(raw, "kept_joker") or False
-    if kept_joker and not rules.opt_bool("keep_joker"):
-        raise ScoringError("option_off", field="kept_joker", option="keep_joker")
-    _check_pack(
-        rules,
-        *(c.cards or () for c in left.values()),
-        *(c.cards or () for c in laid.values()),
-    )
-    return ZolikyOutcome(
-        players=players,
-        closer=closer,
-        from_hand=from_hand,
-        left={name: left[name] for name in players if name not in missing},
-        laid={name: laid.get(name, Count(0)) for name in players},
-        kept_joker=kept_joker,
-        missing=missing,
-    )
-
-
-def _gin(raw: Mapping[str, object], rules: RuleSet, players: tuple[str, ...]) -> GinOutcome:
-    knocker = _name(raw, "knocker", players, required=False)
-    gin = _flag(raw, "gin")
-    if gin and knocker is None:
-        raise ScoringError("gin_without_knocker")
-    has_deadwood = raw.get("deadwood") is not None
-    has_hands = raw.get("hands") is not None
-    if has_deadwood and has_hands:
-        raise ScoringError("deadwood_or_hands")
-    if raw.get("melds") is not None and not has_hands:
-        raise ScoringError("melds_without_hands")
-    if has_hands:
-        given = _per_player(raw, "hands", players)
-        hands: dict[str, tuple[Card, ...]] = {}
-        for name in players:
-            if name not in given:
-                raise ScoringError("missing_count", player=name, field="hands")
-            value = given[name]
-            if isinstance(value, list) and all(isinstance(v, str) for v in value):
-                value = " ".join(str(v) for v in value)
-            if not isinstance(value, str):
-                raise ScoringError("field_type", field="hands", expected="cards as text, e.g. 'AS 2S 3S ...'")
-            hands[name] = _cards(value, rules, name, "hands")
-            if len(hands[name]) != GIN_HAND_SIZE:
-                raise ScoringError("hand_size", player=name, expected=GIN_HAND_SIZE, count=len(hands[name]))
-        _check_pack(rules, *hands.values())
-        melds: tuple[tuple[Card, ...], ...] | None = None
-        melds_raw = raw.get("melds")
-        if melds_raw is not None:
-            melds = _knocker_melds(melds_raw, rules, knocker, hands)
-        return GinOutcome(players, knocker, gin, None, hands, melds)
-    deadwood = _counts(raw, "deadwood", players, rules)
-    if knocker is not None:
-        if not deadwood and "deadwood" not in raw:
-            raise ScoringError("missing_field", field="deadwood")
-        _require(deadwood, "deadwood", players)
-        _check_pack(rules, *(c.cards or () for c in deadwood.values()))
-    return GinOutcome(players, knocker, gin, deadwood, None, None)
-
-
-def _knocker_melds(
-    raw: object, rules: RuleSet, knocker: str | None, hands: Mapping[str, tuple[Card, ...]]
-) -> tuple[tuple[Card, ...], ...]:
-
-    if knocker is None:
-        raise ScoringError("missing_field", field="knocker")
-    if isinstance(raw, list) and all(isinstance(v, str) for v in raw):
-        raw = " | ".join(str(v) for v in raw)
-    if not isinstance(raw, str):
-        raise ScoringError("field_type", field="melds", expected="melds as text, separated by |")
-    if not raw.strip():
-        return ()
-    try:
-        melds = tuple(tuple(m) for m in notation.parse_melds(raw, rules))
-    except EngineError as error:
-        raise for_player(error, knocker, "melds") from None
-    available = Counter(Card(c.rank, c.suit) for c in hands[knocker])
-    for meld in melds:
-        for card in meld:
-            plain = Card(card.rank, card.suit)
-            if available[plain] <= 0:
-                raise ScoringError("melds_not_in_hand", card=notation.display(plain, rules), player=knocker)
-            available[plain] -= 1
-    return melds
-
-
-def _carousel(raw: Mapping[str, object], rules: RuleSet, players: tuple[str, ...]) -> CarouselOutcome:
-    knocker = _name(raw, "knocker", players, required=False)
-    out = _name(raw, "out", players, required=False)
-    if knocker is not None and out is not None:
-        raise ScoringError("knock_and_out")
-    left = _left_in_hands(raw, rules, players, emptied=out, with_cards="out_with_cards", knocker=knocker)
-    if knocker is not None and left[knocker].points > rules.opt_int("knock_limit"):
-        raise ScoringError(
-            "knock_over_limit",
-            player=knocker,
-            points=left[knocker].points,
-            limit=rules.opt_int("knock_limit"),
-        )
-    _check_pack(rules, *(c.cards or () for c in left.values()))
-    return CarouselOutcome(players, knocker, out, {name: left[name] for name in players})
-
-
-def _rummikub(raw: Mapping[str, object], rules: RuleSet, players: tuple[str, ...]) -> RummikubOutcome:
-    winner = _name(raw, "winner", players, required=False)
-    left = _left_in_hands(raw, rules, players, emptied=winner, with_cards="winner_with_tiles")
-    _check_pack(rules, *(c.cards or () for c in left.values()))
-    return RummikubOutcome(players, winner, {name: left[name] for name in players})
+    return rule_family.parse(raw, rules, _hand_players(raw, rules, players))

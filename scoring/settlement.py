@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from engine.rules import RuleSet
 
 from .errors import ScoringError
+from .families import family_info
 from .outcomes import check_player_count
 
 
@@ -69,7 +70,7 @@ def to_crowns(points: int) -> int:
 
 def settle(*, rules: RuleSet, totals: Mapping[str, int]) -> Settlement:
     """The settlement of Žolíky totals (penalty points, seat order) by ``rules``' house style."""
-    if rules.family != "zoliky":
+    if not family_info(rules.family).settles_in_crowns:
         raise ScoringError("no_settlement", family=rules.family)
     for player, value in totals.items():
         if isinstance(value, bool) or not isinstance(value, int):

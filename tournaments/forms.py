@@ -16,8 +16,8 @@ from django.utils.translation import gettext_lazy as _
 from engine.errors import EngineError
 from engine.rules import OPTIONS
 from games.club_forms import _Write
-from games.forms import DERIVED_OPTIONS, did_you_mean, numeric, option_field
-from games.models import FAMILY_CHOICES
+from games.families import family_choices
+from games.forms import did_you_mean, numeric, option_field
 from games.names import loose_key
 from games.services.clubs import MAX_CLUB_NAME
 from scoring.families import family_info
@@ -104,8 +104,8 @@ class TournamentForm(forms.Form):
             field.widget.attrs.update(min=info.min_players, max=info.max_players)
             field.initial = size
         self.fields["date"].initial = timezone.localdate()
-        for name, option in OPTIONS[family].items():  # type: ignore[index]
-            if (family, name) not in DERIVED_OPTIONS:
+        for name, option in OPTIONS[family].items():
+            if not option.derived:
                 self.fields[f"opt_{name}"] = option_field(option)
         for i, key in enumerate(DEFAULT_TIEBREAKS[1:], start=1):
             self.fields[f"tiebreak_{i}"] = forms.ChoiceField(
@@ -261,7 +261,7 @@ class SeasonForm(forms.Form):
         label=_("Last day"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
     )
     families = forms.MultipleChoiceField(
-        label=_("Games that count"), choices=FAMILY_CHOICES, widget=forms.CheckboxSelectMultiple
+        label=_("Games that count"), choices=family_choices, widget=forms.CheckboxSelectMultiple
     )
     counts = forms.ChoiceField(label=_("What counts"), choices=Season.Counts.choices)
     game_points = forms.ChoiceField(label=_("League points per game"), choices=Season.GamePoints.choices)

@@ -15,7 +15,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from games.models import FAMILY_CHOICES, Club, Game, Player
+from games.families import family_choices
+from games.models import Club, Game, Player
 
 
 def new_public_id() -> str:
@@ -48,7 +49,7 @@ class Tournament(models.Model):
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")
     name = models.CharField(_("name"), max_length=80)
     date = models.DateField(_("date"))
-    family = models.CharField(_("rule family"), max_length=16, choices=FAMILY_CHOICES)
+    family = models.CharField(_("rule family"), max_length=16, choices=family_choices)
     options = models.JSONField(_("house rules"), default=dict, blank=True)
     rounds = models.PositiveSmallIntegerField(_("rounds"), default=3)
     # 0: a round is played to the family's end (elimination, target, agreed hands).
@@ -301,7 +302,7 @@ class RatingEvent(models.Model):
     ``played_at`` then ``game``; a change to a game re-rates it and every later game."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="rating_events")
-    family = models.CharField(max_length=16, choices=FAMILY_CHOICES)
+    family = models.CharField(max_length=16, choices=family_choices)
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_events")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_events")
     played_at = models.DateTimeField()
@@ -330,7 +331,7 @@ class RatingDirty(models.Model):
     While one exists the pages say "ratings updating"."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="rating_dirty")
-    family = models.CharField(max_length=16, choices=FAMILY_CHOICES)
+    family = models.CharField(max_length=16, choices=family_choices)
     since_at = models.DateTimeField()  # re-rate games from this one on (its played_at, id)
     since_game = models.PositiveIntegerField()
     created_at = models.DateTimeField(auto_now_add=True)

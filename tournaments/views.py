@@ -105,7 +105,7 @@ def tournament_new(request: HttpRequest, slug: str) -> HttpResponse:
     if not role_allows(role, Membership.Role.ORGANISER):
         raise PermissionDenied(_("Only the club's organisers can do this."))
     family = request.GET.get("family") or request.POST.get("family")
-    if family not in FAMILIES:
+    if family is None or family not in FAMILIES:
         return redirect("tournaments:club_list", slug=club.slug)
     form = TournamentForm(request.POST or None, family=family)
     if request.method == "POST" and form.is_valid():

@@ -26,6 +26,7 @@ from engine.notation import check_pack, code, codes, parse_hand, parse_melds
 from engine.rules import FAMILIES, RuleSet, rule_set
 from games.api.common import problems
 from games.messages import error_message
+from scoring.families import family_info
 
 MAX_TEXT = 500  # characters of a cards or melds text
 MAX_OPTIONS = 30
@@ -341,7 +342,7 @@ class ArrangeView(EngineView):
             "knock": None,
             "opening": None,
         }
-        if rules.family == "gin" and len(cards) in (10, 11):
+        if rules.layoffs and len(cards) in (10, 11):  # a knocking family (gin)
             from engine.gin import knock_check
 
             knock = knock_check(cards, rules)
@@ -353,7 +354,7 @@ class ArrangeView(EngineView):
                 "deadwood": codes(knock.arrangement.deadwood, rules),
                 "deadwood_points": knock.arrangement.deadwood_points,
             }
-        if rules.family in ("zoliky", "rummikub"):
+        if family_info(rules.family).opening:
             answer["opening"] = _opening(cards, rules)
         return Response(ArrangeResponse(answer).data)
 

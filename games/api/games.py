@@ -29,9 +29,10 @@ from engine.errors import EngineError
 from engine.rules import FAMILIES
 from games.api.auth import GameLink
 from games.api.common import IDEMPOTENCY_KEY, IF_MATCH, ApiError, etag, idempotency_key, if_match, problems
+from games.families import FAMILY_CHOICES
 from games.links import absolute_url
 from games.messages import error_message
-from games.models import FAMILY_CHOICES, Change, Club, Game, Hand, Membership, Result, Seat
+from games.models import Change, Club, Game, Hand, Membership, Result, Seat
 from games.selectors.clubs import club_by_slug
 from games.selectors.games import game_by_public_id, game_change
 from games.selectors.sheets import recent_sheet

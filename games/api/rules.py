@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 
 from engine.errors import EngineError
 from games.api.common import problems
-from games.rules_text import HOW_SCORED, shown_rules, worked_example
+from games.rules_text import how_scored, shown_rules, worked_example
 from games.selectors.games import game_by_public_id
 from games.sheet import game_rules
 
@@ -83,7 +83,7 @@ class GameRulesView(APIView):
                 {"name": r.name, "label": r.label, "value": r.raw, "usual": r.usual, "changed": r.changed}
                 for r in shown_rules(rules)
             ],
-            "how": HOW_SCORED[game.family](rules.options),
+            "how": how_scored(rules),
             "example": example,
         }
         return Response(GameRulesSerializer(body).data)

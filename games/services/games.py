@@ -11,7 +11,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 
 from engine.errors import EngineError
-from engine.rules import OPTIONS, rule_set
+from engine.rules import rule_set, table_options
 from games.models import Change, Club, Game, Player, Seat, new_edit_token
 from games.names import name_key
 from scoring.game import start
@@ -61,9 +61,7 @@ def game_start(
             raise EngineError("duplicate_player", f"player {name!r} appears twice", player=name)
         seen[name_key(name)] = name
     options = dict(options)
-    if "decks" in OPTIONS.get(family, {}):  # type: ignore[call-overload]
-        # Carousel: two players use one deck with one joker, more players two (docs/RULES.md).
-        options["decks"] = 1 if len(names) == 2 else 2
+    options.update(table_options(family, len(names)))  # Carousel's decks follow the players
     rules = rule_set(family, options)
     start(rules=rules, players=names)  # checks the count for the family and duplicates
     if not 0 <= first_dealer < len(names):

@@ -40,13 +40,15 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection, models, transaction
 from django.utils import timezone
 
-from engine.rules import FAMILIES, OPTIONS, RuleSet, rule_set
+from engine.rules import FAMILIES, RuleSet, rule_set, table_options
 from games.models import Club, Game, Hand, Membership, Player, Result, Score, Seat
 from games.names import loose_key, name_key
 from games.services.clubs import club_create
 from games.services.errors import ServiceError
 from games.signals import results_changed
 from scoring.errors import ScoringError
+from scoring.families import family as rule_family
+from scoring.families import family_info
 from scoring.game import GameState, start
 from scoring.ranking import seat_results
 
@@ -58,7 +60,14 @@ BATCH = 2000  # rows per INSERT statement (Django lowers it where the database n
 MINUTES_PER_HAND = (2, 7)
 
 # Players per game: 3-5 within the family's limits (gin is for two).
-TABLE_SIZES = {"zoliky": (3, 5), "gin": (2, 2), "carousel": (3, 5), "rummikub": (3, 4)}
+TABLE = (3, 5)
+
+
+def table_sizes(key: str) -> tuple[int, int]:
+    """The fewest and most players of a generated game of family ``key``."""
+    info = family_info(key)
+    return min(max(info.min_players, TABLE[0]), info.max_players), min(TABLE[1], info.max_players)
+
 
 FIRST_NAMES = {
     "cs": (
@@ -102,67 +111,6 @@ def player_names(count: int, rng: random.Random) -> list[str]:
     return names
 
 
-# ---------------------------------------------------------------------- outcomes
-
-
-def _count(rng: random.Random, small: int, large: int) -> int:
-    """Points left in a hand: mostly a few cards, sometimes a full hand (never 0: 0 means out)."""
-    if rng.random() < 0.7:
-        return rng.randint(1, small)
-    return rng.randint(small, large)
-
-
-def zoliky_outcome(rng: random.Random, active: Sequence[str]) -> dict[str, Any]:
-    closer = rng.choice(active)
-    return {
-        "closer": closer,
-        "from_hand": rng.random() < 0.08,
-        "left": {p: _count(rng, 20, 90) for p in active if p != closer},
-    }
-
-
-def gin_outcome(rng: random.Random, active: Sequence[str]) -> dict[str, Any]:
-    if rng.random() < 0.04:
-        return {"knocker": None}  # nobody went down
-    knocker = rng.choice(active)
-    mine = 0 if rng.random() < 0.2 else rng.randint(1, 10)
-    return {
-        "knocker": knocker,
-        "gin": mine == 0,
-        "deadwood": {p: mine if p == knocker else rng.randint(0, 60) for p in active},
-    }
-
-
-def carousel_outcome(rng: random.Random, active: Sequence[str]) -> dict[str, Any]:
-    roll = rng.random()
-    if roll < 0.35:
-        out = rng.choice(active)
-        return {"knocker": None, "out": out, "left": {p: _count(rng, 12, 50) for p in active if p != out}}
-    if roll < 0.95:
-        knocker = rng.choice(active)
-        return {
-            "knocker": knocker,
-            "out": None,
-            "left": {p: rng.randint(1, 5) if p == knocker else _count(rng, 8, 35) for p in active},
-        }
-    return {"knocker": None, "out": None, "left": {p: _count(rng, 8, 35) for p in active}}
-
-
-def rummikub_outcome(rng: random.Random, active: Sequence[str]) -> dict[str, Any]:
-    if rng.random() < 0.06:
-        return {"winner": None, "left": {p: _count(rng, 25, 90) for p in active}}  # the pool ran dry
-    winner = rng.choice(active)
-    return {"winner": winner, "left": {p: _count(rng, 25, 90) for p in active if p != winner}}
-
-
-OUTCOME: dict[str, Callable[[random.Random, Sequence[str]], dict[str, Any]]] = {
-    "zoliky": zoliky_outcome,
-    "gin": gin_outcome,
-    "carousel": carousel_outcome,
-    "rummikub": rummikub_outcome,
-}
-
-
 @dataclass
 class Played:
     """One generated game, before it is written."""
@@ -186,7 +134,7 @@ def play(
     game = start(rules=rules, players=players)
     outcomes: list[Any] = []
     while len(outcomes) < planned:
-        outcome = OUTCOME[rules.family](rng, game.active)
+        outcome = rule_family(rules.family).sample_outcome(rng, game.active)
         try:
             game = game.play(outcome)
         except ScoringError as error:
@@ -399,8 +347,8 @@ class Command(BaseCommand):
         count_hands = options["hands"] or sizes["hands"]
         family_choice: str = options["family"]
         families = list(FAMILIES) if family_choice == "mixed" else [family_choice]
-        if count_players < max(TABLE_SIZES[f][1] for f in families):
-            raise CommandError(f"--players must be at least {max(TABLE_SIZES[f][1] for f in families)}")
+        if count_players < max(table_sizes(f)[1] for f in families):
+            raise CommandError(f"--players must be at least {max(table_sizes(f)[1] for f in families)}")
         if count_games < 1 or count_hands < count_games:
             raise CommandError("--games must be at least 1 and --hands at least --games")
 
@@ -446,17 +394,14 @@ class Command(BaseCommand):
             firsts: dict[str, Game] = {}  # each family's first game
             for index, (planned, started) in enumerate(zip(plans, starts, strict=True)):
                 family = rng.choice(families)
-                low, high = TABLE_SIZES[family]
+                low, high = table_sizes(family)
                 size = rng.randint(low, high)
                 table: list[Player] = []
                 while len(table) < size:
                     pick = rng.choices(players, cum_weights=activity)[0]
                     if pick not in table:
                         table.append(pick)
-                options_given: dict[str, object] = {}
-                if "decks" in OPTIONS[family]:  # type: ignore[index]
-                    options_given["decks"] = 1 if len(table) == 2 else 2  # as game_start does
-                rules = rule_set(family, options_given)
+                rules = rule_set(family, table_options(family, len(table)))  # as game_start does
                 wanted = planned + carried
                 outcomes, state = play(rng, rules, [p.name for p in table], min(wanted, cap))
                 carried = wanted - len(outcomes)

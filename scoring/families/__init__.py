@@ -1,0 +1,258 @@
+"""The rule families: one module per family behind one protocol, and the registry.
+
+A family module (``zoliky.py``, ``gin.py``, ``carousel.py``, ``rummikub.py``) holds everything
+scoring knows of its family: its facts (:class:`FamilyInfo`: what a page or a rule asks, "is a
+lower total better?", "who empties his hand?"), the fields of its outcome, the parser that
+validates an outcome, the scorer of a hand, the reader of a hand's kind, its end rule, its end
+bonuses, its leaders, the text that says how a hand is scored and an example hand. The engine's
+facts (deck, card values, house rules) are the family's row in ``engine.rules``
+(:class:`~engine.rules.FamilyRules`), which :func:`register` registers with it.
+
+Nothing outside the family modules asks which family it holds: it asks the registry
+(:func:`family`, :func:`family_info`) and the family answers. Adding a family is writing its
+module and registering it; docs/design/scoring.md says how. Display names and rules text are
+marked for translation with the engine's identity ``gettext_noop`` (or, for the rules text,
+with the translation functions the web layer passes in); the web layer translates them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal, Protocol
+
+from engine.rules import FamilyRules, register_rules, unregister_rules
+
+if TYPE_CHECKING:
+    import random
+
+    from engine.rules import RuleSet
+
+    from ..game import Bonus
+    from ..hands import HandResult
+    from ..kinds import HandKind
+
+CountKind = Literal["cards", "tiles"]
+Translate = Callable[[str], str]
+TranslatePlural = Callable[[str, str, int], str]
+
+
+@dataclass(frozen=True, slots=True)
+class FamilyInfo:
+    key: str
+    name: str  # English display name, marked for translation
+    lower_is_better: bool  # penalty points (Žolíky) rather than points won
+    # The outcome's role fields, in the order the hand form asks them; ``emptied_role`` is the
+    # one naming the player whose hand is empty by definition (no count asked of him).
+    roles: tuple[str, ...]
+    emptied_role: str
+    role_required: bool  # a hand always names the player in ``emptied_role``
+    flags: tuple[str, ...]  # yes/no facts of a hand (closed from hand, gin...), in form order
+    # Gin: the knocker's melds may be declared and both whole hands given, so the engine finds
+    # deadwood and layoffs; the counts are then ``hands``, else ``deadwood``. Others: ``left``.
+    declares_melds: bool
+    count: CountKind  # what is left in a hand
+    settles_in_crowns: bool
+    opening: bool  # a player's first laydown must reach a minimum (checked by the engine)
+    # Players drop out during a game (Žolíky's elimination). Only then can a correction bring a
+    # player back into hands recorded without him, so only then can a hand miss a count.
+    eliminates: bool
+    min_players: int
+    max_players: int
+    # The table size a tournament prefers when seating (tables hold min..max_players).
+    table_preferred: int
+    # The house rule whose value the running totals head for, drawn as a line on the chart of
+    # the evening: Žolíky's elimination limit (a total to stay under, as ``lower_is_better``
+    # says), the target of gin and Carousel (one to reach). None: no such line (Rummikub).
+    # The option's value 0 (an open evening) draws no line either.
+    chart_line: str | None = None
+
+
+def make_info(
+    rules: FamilyRules,
+    name: str,
+    *,
+    lower_is_better: bool,
+    roles: tuple[str, ...],
+    emptied_role: str,
+    role_required: bool,
+    preferred: int,
+    flags: tuple[str, ...] = (),
+    declares_melds: bool = False,
+    settles_in_crowns: bool = False,
+    eliminates: bool = False,
+    chart_line: str | None = None,
+) -> FamilyInfo:
+    """A family's facts; what the engine's row says already (count, table sizes, an opening
+    minimum) is read from it, not stated again."""
+    return FamilyInfo(
+        key=rules.key,
+        name=name,
+        lower_is_better=lower_is_better,
+        roles=roles,
+        emptied_role=emptied_role,
+        role_required=role_required,
+        flags=flags,
+        declares_melds=declares_melds,
+        count="tiles" if rules.tiles else "cards",
+        settles_in_crowns=settles_in_crowns,
+        opening=any(option.name == "opening_points" for option in rules.options),
+        eliminates=eliminates,
+        min_players=rules.min_players,
+        max_players=rules.max_players,
+        table_preferred=preferred,
+        chart_line=chart_line,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    """A fixed hand of a family, scored on the rules page under the game's rules: who sat, the
+    outcome as the score sheet stores it, and what happened in words (marked for translation;
+    ``%(player)s``: the player named)."""
+
+    players: tuple[str, ...]
+    outcome: Mapping[str, object]
+    said: str
+    named: str
+
+
+class RuleFamily(Protocol):
+    """What a family module provides (``base.StandardFamily`` gives the common defaults)."""
+
+    @property
+    def rules(self) -> FamilyRules: ...  # the engine's row
+
+    @property
+    def info(self) -> FamilyInfo: ...
+
+    @property
+    def fields(self) -> tuple[str, ...]: ...  # the outcome's fields; any other is refused
+
+    @property
+    def example(self) -> Example: ...
+
+    @property
+    def cli_fields(self) -> str: ...  # the command line's help on the outcome ("": its fields)
+
+    @property
+    def cli_results(self) -> str: ...  # the command line's help on the result's details
+
+    def parse(self, raw: Mapping[str, object], rules: RuleSet, players: tuple[str, ...]) -> object:
+        """The typed outcome of ``raw`` (fields checked, ``players`` seated for the hand)."""
+        ...
+
+    def score(self, outcome: object, rules: RuleSet) -> HandResult:
+        """The hand's result from an outcome :meth:`parse` returned."""
+        ...
+
+    def kind(self, details: Mapping[str, object]) -> HandKind:
+        """The kind of a scored hand, from its result's details."""
+        ...
+
+    def elimination(self, rules: RuleSet) -> int:
+        """The total at which a player drops out; 0: nobody does."""
+        ...
+
+    def finish_reason(
+        self, rules: RuleSet, *, number: int, totals: Mapping[str, int], remaining: int
+    ) -> str | None:
+        """Why the game is over after hand ``number`` (totals so far, players remaining)."""
+        ...
+
+    def end_bonuses(
+        self,
+        rules: RuleSet,
+        *,
+        players: Sequence[str],
+        totals: Mapping[str, int],
+        hands_won: Mapping[str, int],
+    ) -> list[Bonus]:
+        """The bonuses of a finished game."""
+        ...
+
+    def leaders(
+        self,
+        *,
+        players: Sequence[str],
+        totals: Mapping[str, int],
+        active: Sequence[str],
+        reason: str | None,
+    ) -> tuple[str, ...]:
+        """The best totals now (the winners once the game is finished)."""
+        ...
+
+    def sample_outcome(self, rng: random.Random, active: Sequence[str]) -> dict[str, object]:
+        """A plausible random outcome for the players ``active`` (data for benchmarks)."""
+        ...
+
+    def how_scored(self, options: Mapping[str, object], _: Translate, ngettext: TranslatePlural) -> list[str]:
+        """How a hand is scored under ``options``, in the language of the functions given."""
+        ...
+
+
+# The families shipped, in the order lists show them; loaded on first use (their modules build
+# on the rest of scoring, which reads this registry).
+_BUILT_IN = ("zoliky", "gin", "carousel", "rummikub")
+_FAMILIES: dict[str, RuleFamily] = {}
+_loaded = False
+
+
+def _load() -> dict[str, RuleFamily]:
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        from importlib import import_module
+
+        for name in _BUILT_IN:
+            register(import_module(f"{__name__}.{name}").FAMILY, engine_registered=True)
+    return _FAMILIES
+
+
+def register(family: RuleFamily, *, engine_registered: bool = False) -> None:
+    """Add ``family`` to scoring and its row to the engine (``engine_registered``: the engine
+    has it already, as for the families it ships). A key registered already is refused."""
+    families = _load()
+    key = family.info.key
+    if key in families or family.rules.key != key:
+        raise ValueError(f"family {key!r} is registered already, or its row has another key")
+    if not engine_registered:
+        register_rules(family.rules)
+    families[key] = family
+
+
+def unregister(key: str) -> None:
+    """Remove a family added with :func:`register` (a test's family of its own)."""
+    if _load().pop(key, None) is not None:
+        unregister_rules(key)
+
+
+def family(key: str) -> RuleFamily:
+    """The family ``key``; KeyError for an unknown one."""
+    return _load()[key]
+
+
+def family_info(key: str) -> FamilyInfo:
+    """The facts of ``key``; KeyError for an unknown one."""
+    return _load()[key].info
+
+
+def families() -> tuple[RuleFamily, ...]:
+    """Every registered family, in order."""
+    return tuple(_load().values())
+
+
+class _Infos(Mapping[str, FamilyInfo]):
+    """The facts of every registered family, by key: a live view of the registry."""
+
+    def __getitem__(self, key: str) -> FamilyInfo:
+        return _load()[key].info
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(tuple(_load()))
+
+    def __len__(self) -> int:
+        return len(_load())
+
+
+FAMILY_INFO: Mapping[str, FamilyInfo] = _Infos()
