@@ -10,7 +10,6 @@ import pytest
 from django.test import Client
 
 from engine.rules import FAMILIES, OPTIONS, Option
-from games.forms import DERIVED_OPTIONS
 from scoring.families import family_info
 from scoring.league import LEAGUE_TIEBREAKS
 from scoring.standings import TIEBREAKS
@@ -104,11 +103,7 @@ def organiser_client() -> tuple[Client, str]:
 @pytest.mark.parametrize("family", FAMILIES)
 def test_the_tournament_settings_page_keeps_every_setting_the_api_accepts(family: str) -> None:
     client, slug = organiser_client()
-    options = {
-        name: other_value(option)
-        for name, option in OPTIONS[family].items()  # type: ignore[index]
-        if (family, name) not in DERIVED_OPTIONS
-    }
+    options = {name: other_value(option) for name, option in OPTIONS[family].items() if not option.derived}
     made = client.post(
         f"/api/v1/clubs/{slug}/tournaments/",
         {
