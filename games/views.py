@@ -21,7 +21,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
 from engine import notation, values
@@ -608,8 +608,15 @@ def _posted_request_id(request: HtmxHttpRequest) -> uuid.UUID | None:
     return uuid.UUID(raw) if raw else None
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 def end(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
+    if request.method == "GET":
+        # The address a browser is left at after ending (back button, a restored tab): the game
+        # as it now stands, not an empty 405.
+        game = _game(public_id)
+        if family_info(game.family).settles_in_crowns and game.ended:
+            return redirect("games:settlement", public_id=game.public_id)
+        return redirect("games:detail", public_id=game.public_id)
     game = _writable(request, public_id)
     ended = {"1": True, "0": False}.get(request.POST.get("ended", ""))
     try:

@@ -161,3 +161,22 @@ def test_a_damaged_request_id_on_the_end_form_is_a_bad_request() -> None:
     assert response.status_code == 400 and not ended(game)
     assert client.post(f"/g/{game.public_id}/end/", {"ended": "1", "confirm": "1"}).status_code == 302
     assert ended(game)
+
+
+@pytest.mark.parametrize(
+    ("family", "players", "page"),
+    [("rummikub", ["Ann", "Bob"], "detail"), ("zoliky", ["Ann", "Bob"], "settlement")],
+)
+def test_the_end_address_opened_again_shows_the_game_not_an_empty_405(
+    family: str, players: list[str], page: str
+) -> None:
+    game = GameFactory.create(family=family, players=players)
+    client = owner_of(game)
+    client.post(f"/g/{game.public_id}/end/", {"ended": "1", "confirm": "1", "request_id": str(uuid.uuid4())})
+    # The back button or a restored tab asks for the form's address again, with GET.
+    again = client.get(f"/g/{game.public_id}/end/", follow=True)
+    assert again.status_code == 200
+    suffix = "settlement/" if page == "settlement" else ""
+    assert again.redirect_chain[-1][0] == f"/g/{game.public_id}/{suffix}"
+    assert Game.objects.get(pk=game.pk).ended
+    assert Client().get(f"/g/{game.public_id}/end/").status_code == 302  # anyone: the game as it stands
