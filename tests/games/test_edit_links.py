@@ -107,6 +107,9 @@ def test_the_owner_s_page_offers_a_new_link_and_says_who_can_write() -> None:
     ("actor", "allowed"),
     [
         ("owner", True),
+        # Who started a club's game and is no scorekeeper there (any more) does not.
+        ("owner, a member", False),
+        ("owner, no member", False),
         ("organiser", True),
         ("admin", True),
         ("scorekeeper", False),
@@ -120,8 +123,13 @@ def test_who_may_make_a_new_link(actor: str, allowed: bool) -> None:
     owner = UserFactory.create(username="owner")
     organiser = UserFactory.create(username="organiser")
     club = ClubFactory.create(organiser=organiser)
+    role = {"owner": Role.SCOREKEEPER, "owner, a member": Role.MEMBER}.get(actor)
+    if role is not None:
+        add_member(club, owner, role)
     users = {
         "owner": owner,
+        "owner, a member": owner,
+        "owner, no member": owner,
         "organiser": organiser,
         "admin": UserFactory.create(username="admin", is_superuser=True),
         "scorekeeper": add_member(club, UserFactory.create(username="keeper"), Role.SCOREKEEPER).user,
