@@ -472,7 +472,7 @@ def change_undo(*, change: Change, user: Actor) -> Change:
     ended). Whether ``user`` may undo it is the caller's check (a change in
     ``Change.MANAGE_ACTIONS``: ``access.can_manage_game``)."""
     with transaction.atomic():
-        game = _locked(change.game, deleted=change.action == Change.Action.REMOVED)
+        game = _locked(change.game, deleted=change.action in Change.PRESENCE_ACTIONS)
         if Change.objects.filter(undoes=change).exists():
             raise ServiceError("already_undone", "this change was already undone")
         if change.action == Change.Action.NEW_LINK:
@@ -538,8 +538,7 @@ def change_undo(*, change: Change, user: Actor) -> Change:
 def _undo_presence(game: Game, change: Change, user: Actor) -> Change:
     """Bring back a game that ``change`` deleted, or delete again one it brought back."""
     deleted = change.action == Change.Action.REMOVED
-    later = Change.objects.filter(game=game, action__in=Change.PRESENCE_ACTIONS, pk__gt=change.pk).exists()
-    if later or (game.deleted_at is not None) != deleted:
+    if (game.deleted_at is not None) != deleted:
         raise ServiceError(
             "changed_since", "the game was deleted or brought back after this; undo that first"
         )
@@ -547,11 +546,11 @@ def _undo_presence(game: Game, change: Change, user: Actor) -> Change:
 
 
 def _undo_transfer(game: Game, change: Change, user: Actor) -> Change:
-    """Give the game back to the starter it had before ``change``, if nobody gave it on since."""
+    """Give the game back to the starter it had before ``change``, if it still has the one
+    ``change`` gave it (given on since: undo that first)."""
     after = change.after.get("owner") if isinstance(change.after, Mapping) else None
     before = change.before.get("owner") if isinstance(change.before, Mapping) else None
-    later = Change.objects.filter(game=game, action=Change.Action.TRANSFER, pk__gt=change.pk).exists()
-    if later or game.owner_id != after:
+    if game.owner_id != after:
         raise ServiceError(
             "changed_since", "the game was given to another starter after this; undo that first"
         )
