@@ -73,11 +73,13 @@ def transfer(request: HttpRequest, public_id: str) -> HttpResponse:
     try:
         game_transfer(game=game, to=to, user=request.user, request_id=request_id)
     except EngineError as error:
-        messages.error(request, _("The game was not given on: %(reason)s") % {"reason": error_message(error)})
+        messages.error(
+            request, _("The game was not handed over: %(reason)s") % {"reason": error_message(error)}
+        )
     else:
         messages.success(
             request,
-            _("%(name)s now is the game's starter. You can undo this in the history.")
+            _("%(name)s is now the game's starter. You can undo this in the history.")
             % {"name": to.get_full_name() or to.username},
         )
     return redirect("games:detail", public_id=game.public_id)
