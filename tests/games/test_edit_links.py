@@ -92,9 +92,12 @@ def test_the_owner_s_page_offers_a_new_link_and_says_who_can_write() -> None:
     page = as_user(owner).get(f"/g/{game.public_id}/").content.decode()
     assert f"/g/{game.public_id}/new-edit-link/" in page
     assert "The old link stops working for everyone who has it" in page
-    assert "Olga, who started the game" in page
+    # A club game's starter writes as one of its scorekeepers: not named apart.
+    assert "Olga, who started the game" not in page
     assert "the scorekeepers and organisers of Tuesday club" in page
     assert "anyone with this edit link" in page
+    private = GameFactory.create(owner=owner)
+    assert "Olga, who started the game" in as_user(owner).get(f"/g/{private.public_id}/").content.decode()
     # Someone who only holds the link may write, but not replace the link.
     phone = Client()
     open_edit_link(phone, game)
