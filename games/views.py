@@ -621,9 +621,7 @@ def undo(request: HtmxHttpRequest, public_id: str, change_id: int) -> HttpRespon
         if not manage:
             raise Http404
     change = game_change(game=game, pk=change_id)
-    if change is None:
-        raise Http404
-    if change.action in Change.MANAGE_ACTIONS:
+    if change is not None and change.action in Change.MANAGE_ACTIONS:
         if not (manage if manage is not None else can_manage_game(request=request, game=game)):
             raise PermissionDenied(_("Only an organiser of the game's club can do this."))
     elif game.deleted_at is not None:
@@ -635,6 +633,8 @@ def undo(request: HtmxHttpRequest, public_id: str, change_id: int) -> HttpRespon
                 "its club's scorekeepers, or someone with the edit link can change this game."
             )
         )
+    if change is None:
+        raise Http404
     back = "game" if request.POST.get("back") == "game" else "history"
     if request.POST.get("confirm") != "1" and undo_asks(change=change):
         # An old change: say which hands it changes and how the totals move, then ask.

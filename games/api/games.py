@@ -991,9 +991,7 @@ class UndoView(APIView):
     def post(self, request: Request, public_id: str, change_id: int) -> Response:
         game, manage = _with_deleted(request, public_id)
         change = game_change(game=game, pk=change_id) if change_id <= MAX_ID else None
-        if change is None:
-            raise Http404
-        if change.action in Change.MANAGE_ACTIONS:
+        if change is not None and change.action in Change.MANAGE_ACTIONS:
             if not (manage or _may_manage(request, game)):
                 if not request.user.is_authenticated:
                     raise exceptions.NotAuthenticated()
@@ -1002,6 +1000,8 @@ class UndoView(APIView):
             raise Http404
         else:
             _writable(request, public_id)
+        if change is None:
+            raise Http404
         undo = change_undo(change=change, user=request.user)
         undo = Change.objects.select_related("undone_by").get(pk=undo.pk)
         body = GameChangeSerializer(_change(undo, _labels(game, [undo]))).data
