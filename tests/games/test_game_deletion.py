@@ -21,6 +21,7 @@ from games.services.games import EventLabel, game_delete, game_start, game_trans
 from games.services.hands import change_undo, hand_record
 from tests.factories import ClubFactory, UserFactory, add_member
 from tests.tournaments.support import season_settings
+from tournaments.exchange import export_club
 from tournaments.models import RatingDirty, RatingEvent, SeasonStanding
 from tournaments.ratings import rebuild_club
 from tournaments.seasons import rebuild_seasons
@@ -390,3 +391,12 @@ def test_a_private_game_and_one_started_without_an_account_keep_their_rules() ->
         logged_in(owner).post(f"/g/{private.public_id}/transfer/", {"to": str(owner.pk)}).status_code == 403
     )
     assert Hand.objects.filter(game=private).count() == 1
+
+
+def test_the_club_s_export_leaves_out_a_deleted_game(world: dict[str, Any]) -> None:
+    """An import of the export would otherwise bring the game back."""
+    club, game = world["club"], world["games"][0]
+    removal = game_delete(game=game, user=world["organiser"])
+    assert len(export_club(club)["games"]) == 2
+    change_undo(change=removal, user=world["organiser"])
+    assert len(export_club(club)["games"]) == 3
