@@ -43,6 +43,17 @@ SERVICE_MESSAGES: dict[str, str] = {
         "try again."
     ),
     "game_ended": gettext_noop("The game was ended; reopen it to record more hands."),
+    "game_deleted": gettext_noop("This game was deleted. An organiser of its club can bring it back."),
+    "not_club_game": gettext_noop(
+        "Only a club's game can be given to another starter or deleted by organisers."
+    ),
+    "starter_not_recorder": gettext_noop(
+        "The game can only be given to a scorekeeper or organiser of its club."
+    ),
+    "already_starter": gettext_noop("This person started the game already."),
+    "event_game": gettext_noop(
+        "This game is a table of a tournament: it is changed in the tournament, not deleted here."
+    ),
     "count_required": gettext_noop(
         "Hand {hand}: enter the count of {player}. A count can be left missing only in a hand recorded "
         "while {player} was out."

@@ -179,6 +179,9 @@ class Game(models.Model):
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches"
     )
     request_id = models.UUIDField(null=True, blank=True)
+    # Deleted by an organiser of its club (undo clears it): the record stays, so that undo can
+    # bring the game back; until then it is in no list, standing, rating or season.
+    deleted_at = models.DateTimeField(null=True, blank=True, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -288,7 +291,9 @@ class Result(models.Model):
 
 class Change(models.Model):
     """One change to a game, kept for the history page and for undo: to its hands (with the
-    hand's number), its end (ended, reopened), or its edit link (a new link: never undone)."""
+    hand's number), its end (ended, reopened), its edit link (a new link: never undone), its
+    starter (given to another; ``before``/``after`` hold the user ids) or its being there at
+    all (deleted, brought back: a club's organisers only)."""
 
     class Action(models.TextChoices):
         ADDED = "added", _("added")
@@ -297,8 +302,14 @@ class Change(models.Model):
         ENDED = "ended", _("ended the game")
         REOPENED = "reopened", _("reopened the game")
         NEW_LINK = "new_link", _("made a new edit link")
+        TRANSFER = "transfer", _("gave the game to another starter")
+        REMOVED = "removed", _("deleted the game")
+        RESTORED = "restored", _("brought the game back")
 
     END_ACTIONS = (Action.ENDED, Action.REOPENED)
+    PRESENCE_ACTIONS = (Action.REMOVED, Action.RESTORED)
+    # Changes only a club's organisers make, and undo.
+    MANAGE_ACTIONS = (Action.TRANSFER, Action.REMOVED, Action.RESTORED)
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="changes")
     # The hand changed; None for a change to the game itself (its end, its edit link).

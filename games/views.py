@@ -36,10 +36,11 @@ from games.families import family_table
 from games.forms import HandForm, MissingCountsForm, NewGameForm, NewHandForm
 from games.links import ShareLinks, site_url
 from games.live import live_etag
+from games.manage_views import deleted_page
 from games.messages import error_message
-from games.models import Game, Hand
+from games.models import Change, Game, Hand
 from games.selectors.after_save import saved_line, undo_asks, undo_preview
-from games.selectors.clubs import recording_clubs
+from games.selectors.clubs import club_recorders, recording_clubs
 from games.selectors.games import (
     game_by_public_id,
     game_change,
@@ -51,13 +52,16 @@ from games.selectors.games import (
 from games.selectors.players import recent_players
 from games.selectors.sheets import game_history, game_sheet, game_table, recent_sheet
 from games.services.access import (
+    Role,
     can_edit,
+    can_manage_game,
     can_rematch,
     can_renew_link,
     can_view_club,
     club_role,
     edit_url,
     grant_edit,
+    role_allows,
     session_game_ids,
     token_matches,
 )
@@ -82,16 +86,17 @@ class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
 
 
-def _game(public_id: str) -> Game:
-    game = game_by_public_id(public_id=public_id)
+def _game(public_id: str, *, deleted: bool = False) -> Game:
+    """The game (404 if there is none; also if it was deleted, unless ``deleted``)."""
+    game = game_by_public_id(public_id=public_id, deleted=deleted)
     if game is None:
         raise Http404
     return game
 
 
-def _to_revalidate(public_id: str) -> Game:
+def _to_revalidate(public_id: str, *, deleted: bool = False) -> Game:
     """The game as a page's ETag check reads it (selectors.games.game_to_revalidate)."""
-    game = game_to_revalidate(public_id=public_id)
+    game = game_to_revalidate(public_id=public_id, deleted=deleted)
     if game is None:
         raise Http404
     return game
@@ -100,8 +105,18 @@ def _to_revalidate(public_id: str) -> Game:
 def _writable(request: HtmxHttpRequest, public_id: str) -> Game:
     game = _game(public_id)
     if not can_edit(request=request, game=game):
-        raise PermissionDenied(_("Only the owner, or someone with the edit link, can change this game."))
+        raise PermissionDenied(
+            _(
+                "Only the person who started this game (a club's game: while he records for the club), "
+                "its club's scorekeepers, or someone with the edit link can change this game."
+            )
+        )
     return game
+
+
+def _manages(game: Game, role: str | None) -> bool:
+    """The viewer (whose role in the game's club is ``role``) organises the game's club."""
+    return game.club_id is not None and role_allows(role, Role.ORGANISER)
 
 
 def _new_hand_form(sheet: Sheet, data: QueryDict | None = None) -> HandForm:
@@ -273,7 +288,13 @@ def _detail_context(
     if shared:
         share(sheet, parts, fields)  # for the servers that never drew this version
     club = game.club if game.club is not None and can_view_club(club=game.club, role=role) else None
+    manage = _manages(game, role)
     return {
+        # A club's organisers: give the game another starter, delete it (games/manage_views.py).
+        "manage": manage,
+        "recorders": club_recorders(club=game.club, besides=game.owner_id) if manage and game.club else [],
+        "deletable": manage and not (game.event_path or game.event_name),
+        "manage_request_id": uuid.uuid4(),
         "game": game,
         "sheet": sheet,
         "parts": parts[1],
@@ -296,13 +317,16 @@ def _detail_context(
 
 
 def game_detail(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
-    game = _to_revalidate(public_id)
+    game = _to_revalidate(public_id, deleted=True)
+    if game.deleted_at is not None:
+        return deleted_page(request, _game(public_id, deleted=True))
     role, editable = _viewer(request, game)
     renew = editable and can_renew_link(request=request, game=game, role=role)
     visible = game.club is not None and can_view_club(club=game.club, role=role)
     rematch = can_rematch(request=request, game=game, role=role, known=True)
+    manage = _manages(game, role)
     # site_url: the share card's links name it (a LAN address found anew after a network change).
-    etag = _etag(request, game, "detail", editable, renew, visible, rematch, site_url(request))
+    etag = _etag(request, game, "detail", editable, renew, visible, rematch, manage, site_url(request))
     if _not_modified(request, etag):
         return _with_etag(HttpResponse(status=304), etag, editable)
     game = _game(public_id)  # the whole game, to draw the page
@@ -553,8 +577,10 @@ def missing_counts(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
 
 def history(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     game = _to_revalidate(public_id)
-    editable = can_edit(request=request, game=game)
-    etag = _etag(request, game, "history", editable)
+    role = club_role(user=request.user, club=game.club) if game.club is not None else None
+    editable = can_edit(request=request, game=game, role=role)
+    manage = _manages(game, role)
+    etag = _etag(request, game, "history", editable, manage)
     if _not_modified(request, etag):
         return _with_etag(HttpResponse(status=304), etag, editable=False)
     game = _game(public_id)  # the whole game, to draw the page
@@ -566,6 +592,16 @@ def history(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
             "game": game,
             "changes": found.changes,
             "editable": editable,
+            # A new link is never undone; a new starter or a deletion only by the organisers.
+            "undoable": {
+                c.pk
+                for c in found.changes
+                if (
+                    manage
+                    if c.action in Change.MANAGE_ACTIONS
+                    else editable and c.action != Change.Action.NEW_LINK
+                )
+            },
             "players": found.players,
             "labels": found.labels,
         },
@@ -575,8 +611,28 @@ def history(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
 
 @require_POST
 def undo(request: HtmxHttpRequest, public_id: str, change_id: int) -> HttpResponse:
-    game = _writable(request, public_id)
+    """Undo a change: a hand's or the game's end by whoever may change the game; a change only
+    organisers make (a new starter, a deletion) by the club's organisers, also on a deleted
+    game (which is gone for everyone else)."""
+    game = _game(public_id, deleted=True)
+    manage: bool | None = None
+    if game.deleted_at is not None:
+        manage = can_manage_game(request=request, game=game)
+        if not manage:
+            raise Http404
     change = game_change(game=game, pk=change_id)
+    if change is not None and change.action in Change.MANAGE_ACTIONS:
+        if not (manage if manage is not None else can_manage_game(request=request, game=game)):
+            raise PermissionDenied(_("Only an organiser of the game's club can do this."))
+    elif game.deleted_at is not None:
+        raise Http404
+    elif not can_edit(request=request, game=game):
+        raise PermissionDenied(
+            _(
+                "Only the person who started this game (a club's game: while he records for the club), "
+                "its club's scorekeepers, or someone with the edit link can change this game."
+            )
+        )
     if change is None:
         raise Http404
     back = "game" if request.POST.get("back") == "game" else "history"

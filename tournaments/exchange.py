@@ -82,10 +82,11 @@ def _players(club: Club) -> list[Player]:
 
 def _games(club: Club | None, owner: User | None = None) -> list[Game]:
     """The club's games (or, without a club, ``owner``'s own games outside clubs), in
-    document order: by start time."""
+    document order: by start time. Not a deleted game: an import would bring it back."""
     games = (
         Game.objects.filter(club=club) if club is not None else Game.objects.filter(owner=owner, club=None)
     )
+    games = games.filter(deleted_at=None)
     return list(games.order_by("created_at", "pk").prefetch_related("seats", "hands"))
 
 

@@ -61,7 +61,7 @@ def _finished_games(*, club: Club, family: str, since: GameKey | None) -> list[_
     A game is rated when every one of its results is finished and it has two players or more.
     A player seated twice in one game (two seats merged into one player) counts once, at his
     better place."""
-    games = Game.objects.filter(club=club, family=family)
+    games = Game.objects.filter(club=club, family=family, deleted_at=None)
     if since is not None:
         games = games.filter(_games_from(since))
     rows = (

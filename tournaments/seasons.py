@@ -42,13 +42,14 @@ def _game_events(
     season: Season, start: datetime.datetime, end: datetime.datetime
 ) -> list[tuple[str, LeagueEvent]]:
     """(family, event) for every finished club game of the season that is not a tournament's
-    table; and, as a side list, nothing else (2 queries at most)."""
+    table nor deleted; and, as a side list, nothing else (2 queries at most)."""
     rows = (
         Result.objects.filter(
             game__club_id=season.club_id,
             game__family__in=season.families,
             game__created_at__range=(start, end),
             game__tournament_table__isnull=True,
+            game__deleted_at=None,
             finished=True,
         )
         .order_by("game__created_at", "game_id", "seat__position")
@@ -118,6 +119,7 @@ def _games_played(
         game__club_id=season.club_id,
         game__family__in=season.families,
         game__created_at__range=(start, end),
+        game__deleted_at=None,
         finished=True,
     ).values_list("game__family", "player_id"):
         counts[(family, player_id)] += 1

@@ -39,7 +39,7 @@ from games.api.common import (
 from games.models import Club, Membership, Player
 from games.names import loose_key
 from games.selectors.clubs import club_by_slug
-from games.selectors.players import PlayerSummary, player_by_pk, player_summary
+from games.selectors.players import PRESENT, PlayerSummary, player_by_pk, player_summary
 from games.services.access import can_view_club, can_view_player, club_role, role_allows
 from games.services.errors import ServiceError
 from games.services.players import player_merge, player_rename
@@ -324,7 +324,9 @@ class PlayerList(generics.ListAPIView[Player]):
         club, _role = _club(self.request, self.kwargs["slug"])
         # club_roster's query (games.selectors.players), as a queryset so that it pages.
         players = Player.objects.filter(club=club, merged_into=None).annotate(
-            games=Count("seats"), last_played=Max("seats__game__created_at"), claimed=F("user_id")
+            games=Count("seats", filter=PRESENT),
+            last_played=Max("seats__game__created_at", filter=PRESENT),
+            claimed=F("user_id"),
         )
         q = self.request.query_params.get("q", "").strip()
         if len(q) > MAX_QUERY:

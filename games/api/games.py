@@ -3,9 +3,12 @@ the evening's end and the change history with undo.
 
 Reading: anyone with a game's address reads it (as its page); the list shows only the games the
 caller may see (a club's game to whoever sees the club, a private game to its owner, to the
-bearer of its edit link, or to the browser session holding that link). Writing: the game's
-owner, its club's scorekeepers and organisers, a session holding its edit link, or its edit
-link used as a bearer token (that game only). Every write goes through games.services.
+bearer of its edit link, or to the browser session holding that link). Writing: a private
+game's owner, a club game's scorekeepers and organisers (its starter among them only while he
+is one), a session holding its edit link, or its edit link used as a bearer token (that game
+only). A club's organisers also give a club's game another starter and delete it; a deleted
+game is gone (404) for everyone else, and its organisers undo the deletion through the
+history. Every write goes through games.services.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 import django_filters  # type: ignore[import-untyped]
+from django.contrib.auth.models import User
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 from django.http import Http404
 from django.urls import URLPattern, path, reverse
@@ -39,6 +43,7 @@ from games.selectors.sheets import recent_sheet
 from games.services.access import (
     Role,
     can_edit,
+    can_manage_game,
     can_rematch,
     can_view_club,
     club_role,
@@ -48,7 +53,7 @@ from games.services.access import (
     session_game_ids,
 )
 from games.services.errors import ServiceError, StaleEdit
-from games.services.games import game_end, game_rematch, game_start
+from games.services.games import game_delete, game_end, game_rematch, game_start, game_transfer
 from games.services.hands import change_undo, hand_delete, hand_edit, hand_find, hand_record
 from games.sheet import Sheet, SheetRow, marks_only, sheet_ordinals
 from games.sheet_charts import chart_line_data
@@ -218,7 +223,11 @@ class GameCreateSerializer(serializers.Serializer[Any]):
 
 class GameChangeSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
-    action = serializers.CharField(help_text="added | edited | deleted | ended | reopened | new_link")
+    action = serializers.CharField(
+        help_text="added | edited | deleted (a hand) | ended | reopened | new_link | transfer (another "
+        "starter; `before` and `after` hold `owner`, a user id) | removed | restored (the game deleted, "
+        "brought back)"
+    )
     hand_number = serializers.IntegerField(allow_null=True)
     hand = serializers.IntegerField(
         allow_null=True, help_text="The hand's row on the sheet, as the sheet shows it."
@@ -241,6 +250,34 @@ def _game(public_id: str) -> Game:
     return game
 
 
+def _may_manage(request: Request, game: Game) -> bool:
+    """An organiser of the game's club (never the bearer of an edit link)."""
+    return not isinstance(request.auth, GameLink) and can_manage_game(request=request._request, game=game)
+
+
+def _managed(request: Request, public_id: str) -> Game:
+    """A club's game its club's organisers give on or delete (401/403 for anyone else)."""
+    game = _game(public_id)
+    if not _may_manage(request, game):
+        if not request.user.is_authenticated:
+            raise exceptions.NotAuthenticated()
+        raise exceptions.PermissionDenied(_("Only an organiser of the game's club can do this."))
+    return game
+
+
+def _with_deleted(request: Request, public_id: str) -> tuple[Game, bool | None]:
+    """The game, deleted or not; a deleted one only for its club's organisers (404 for anyone
+    else). With whether the caller organises its club, when that had to be asked (else None)."""
+    game = game_by_public_id(public_id=public_id, deleted=True)
+    if game is None:
+        raise Http404
+    if game.deleted_at is None:
+        return game, None
+    if not _may_manage(request, game):
+        raise Http404
+    return game, True
+
+
 def _may_write(request: Request, game: Game) -> bool:
     auth = request.auth
     if isinstance(auth, GameLink):
@@ -257,8 +294,8 @@ def _writable(request: Request, public_id: str) -> Game:
             raise exceptions.NotAuthenticated()
         raise exceptions.PermissionDenied(
             _(
-                "Only the owner, a scorekeeper of its club, or someone with the edit link "
-                "can change this game."
+                "Only the person who started this game (a club's game: while he records for the club), "
+                "its club's scorekeepers, or someone with the edit link can change this game."
             )
         )
     if anonymous_session:
@@ -450,7 +487,7 @@ class GameListCreate(generics.ListAPIView[Game]):
             "results", queryset=Result.objects.select_related("seat").order_by("seat__position")
         )
         return (
-            Game.objects.filter(_visible(self.request))
+            Game.objects.filter(_visible(self.request), deleted_at=None)
             .select_related("club")
             .prefetch_related(results)
             .annotate(hand_count=Count("hands"))
@@ -649,6 +686,23 @@ class GameDetail(APIView):
         response["ETag"] = tag
         response["Cache-Control"] = "private, no-cache"
         return response
+
+    @extend_schema(
+        operation_id="games_destroy",
+        summary="Delete a club's game",
+        description="For the club's organisers. The game leaves every list, standing, rating and season and "
+        "answers 404 to everyone else; its record is kept. The answer is the deletion, a change in the "
+        "game's history: undo it (`POST .../history/{id}/undo/`) to bring the game back. A tournament's "
+        "table is refused (400 `event_game`), as is a private game (400 `not_club_game`). With an "
+        "Idempotency-Key a resend answers with the first deletion.",
+        request=None,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={200: GameChangeSerializer, **problems(400, 401, 403, 404)},
+    )
+    def delete(self, request: Request, public_id: str) -> Response:
+        game = _managed(request, public_id)
+        change = game_delete(game=game, user=request.user, request_id=idempotency_key(request))
+        return Response(_change_body(game, change))
 
 
 class _GameEnd(APIView):
@@ -908,7 +962,7 @@ class HistoryList(generics.ListAPIView[Change]):
     def get_queryset(self) -> QuerySet[Change]:
         if getattr(self, "swagger_fake_view", False):
             return Change.objects.none()
-        game = _game(self.kwargs["public_id"])
+        game, _manage = _with_deleted(self.request, self.kwargs["public_id"])
         return Change.objects.filter(game=game).select_related("undone_by", "game").order_by("-pk")
 
     @extend_schema(
@@ -929,19 +983,66 @@ class UndoView(APIView):
         operation_id="games_history_undo",
         summary="Undo a change",
         description="The undo is itself a change (returned). Not keyed by Idempotency-Key: a resend "
-        "answers 400 `already_undone` and changes nothing.",
+        "answers 400 `already_undone` and changes nothing. A new starter or a deletion (`transfer`, "
+        "`removed`, `restored`) is undone by the club's organisers only; undoing `removed` brings a "
+        "deleted game back (the one write a deleted game takes).",
         request=None,
         responses={201: GameChangeSerializer, **problems(400, 401, 403, 404)},
     )
     def post(self, request: Request, public_id: str, change_id: int) -> Response:
-        game = _writable(request, public_id)
+        game, manage = _with_deleted(request, public_id)
         change = game_change(game=game, pk=change_id) if change_id <= MAX_ID else None
+        if change is not None and change.action in Change.MANAGE_ACTIONS:
+            if not (manage or _may_manage(request, game)):
+                if not request.user.is_authenticated:
+                    raise exceptions.NotAuthenticated()
+                raise exceptions.PermissionDenied(_("Only an organiser of the game's club can do this."))
+        elif game.deleted_at is not None:
+            raise Http404
+        else:
+            _writable(request, public_id)
         if change is None:
             raise Http404
         undo = change_undo(change=change, user=request.user)
         undo = Change.objects.select_related("undone_by").get(pk=undo.pk)
         body = GameChangeSerializer(_change(undo, _labels(game, [undo]))).data
         return Response(body, status=status.HTTP_201_CREATED)
+
+
+class GameTransferSerializer(serializers.Serializer[Any]):
+    to = serializers.CharField(
+        max_length=150, help_text="The username of a scorekeeper or organiser of the game's club."
+    )
+
+
+class GameTransferView(APIView):
+    parser_classes = [JSONParser]
+
+    @extend_schema(
+        operation_id="games_transfer",
+        summary="Give a club's game another starter",
+        description="For the club's organisers. The new starter must be a scorekeeper or organiser of the "
+        "club (400 `starter_not_recorder`); like every starter of a club's game he records it while he "
+        "is one. The answer is the change in the game's history (undo gives the game back). With an "
+        "Idempotency-Key a resend answers with the first change.",
+        request=GameTransferSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={201: GameChangeSerializer, **problems(400, 401, 403, 404)},
+    )
+    def post(self, request: Request, public_id: str) -> Response:
+        game = _managed(request, public_id)
+        data = GameTransferSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        to = User.objects.filter(username=data.validated_data["to"]).first()
+        if to is None:
+            raise serializers.ValidationError({"to": [_("No such user.")]})
+        change = game_transfer(game=game, to=to, user=request.user, request_id=idempotency_key(request))
+        return Response(_change_body(game, change), status=status.HTTP_201_CREATED)
+
+
+def _change_body(game: Game, change: Change) -> dict[str, Any]:
+    change = Change.objects.select_related("undone_by").get(pk=change.pk)
+    return dict(GameChangeSerializer(_change(change, _labels(game, [change]))).data)
 
 
 class GameRematchView(APIView):
@@ -988,6 +1089,7 @@ urlpatterns: list[URLPattern] = [
     path("games/<str:public_id>/end/", GameEndView.as_view(), name="game-end"),
     path("games/<str:public_id>/reopen/", GameReopenView.as_view(), name="game-reopen"),
     path("games/<str:public_id>/rematch/", GameRematchView.as_view(), name="game-rematch"),
+    path("games/<str:public_id>/transfer/", GameTransferView.as_view(), name="game-transfer"),
     path("games/<str:public_id>/hands/", HandList.as_view(), name="game-hands"),
     path("games/<str:public_id>/hands/<int:number>/", HandDetail.as_view(), name="game-hand"),
     path("games/<str:public_id>/history/", HistoryList.as_view(), name="game-history"),

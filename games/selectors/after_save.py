@@ -65,7 +65,9 @@ def undo_asks(*, change: Change) -> bool:
     """Undoing ``change`` is confirmed first, unless it is the game's last change (undoing it
     takes back just what was done last) or cannot be undone at all (the service says why).
     2 queries."""
-    if change.action == Change.Action.NEW_LINK or Change.objects.filter(undoes=change).exists():
+    if change.action in (Change.Action.NEW_LINK, *Change.MANAGE_ACTIONS):
+        return False  # a new link is never undone; an organiser's change is undone alone
+    if Change.objects.filter(undoes=change).exists():
         return False
     later = Change.objects.filter(game_id=change.game_id, pk__gt=change.pk)
     # The marks a write leaves on later hands (a player brought back) are part of that write.

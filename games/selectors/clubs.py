@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import User
 from django.db.models import Prefetch
 
-from games.models import Club, ClubChange, Game, Invite, Membership, Player, Result
+from games.models import Change, Club, ClubChange, Game, Invite, Membership, Player, Result
 
 
 def user_clubs(*, user: User) -> list[Membership]:
@@ -28,13 +28,16 @@ def club_by_slug(*, slug: str) -> Club | None:
 
 
 def club_games(*, club: Club, limit: int = 30) -> list[Game]:
-    """The club's most recent games with their results and players (2 queries)."""
+    """The club's most recent games with their results and players (2 queries); not the
+    deleted ones."""
     results = Prefetch(
         "results",
         queryset=Result.objects.select_related("player", "seat").order_by("place", "seat__position"),
     )
     return list(
-        Game.objects.filter(club=club).order_by("-created_at", "-id").prefetch_related(results)[:limit]
+        Game.objects.filter(club=club, deleted_at=None)
+        .order_by("-created_at", "-id")
+        .prefetch_related(results)[:limit]
     )
 
 
@@ -73,3 +76,23 @@ def club_membership(*, club: Club, pk: int) -> Membership | None:
 
 def club_change(*, club: Club, pk: int) -> ClubChange | None:
     return ClubChange.objects.filter(club=club, pk=pk).first()
+
+
+def club_recorders(*, club: Club, besides: int | None = None) -> list[User]:
+    """The club's scorekeepers and organisers (who may start its games), by name, but the
+    user ``besides`` (1 query): whom a club's game can be given to."""
+    roles = [Membership.Role.SCOREKEEPER, Membership.Role.ORGANISER]
+    found = User.objects.filter(memberships__club=club, memberships__role__in=roles)
+    if besides is not None:
+        found = found.exclude(pk=besides)
+    return list(found.order_by("username"))
+
+
+def game_removal(*, game: Game) -> Change | None:
+    """The change that deleted the game, while it stays deleted (1 query)."""
+    return (
+        Change.objects.filter(game=game, action=Change.Action.REMOVED, undone_by__isnull=True)
+        .select_related("user")
+        .order_by("-pk")
+        .first()
+    )

@@ -16,12 +16,12 @@ from games.models import Change, Club, Game, Membership, Seat
 
 def user_games(*, user: User | AnonymousUser, game_ids: Sequence[str], limit: int = 50) -> list[Game]:
     """The games this user started, or this browser may edit, newest first, with seats and
-    clubs (2 queries)."""
+    clubs (2 queries); a deleted game is in no list."""
     wanted = Q(public_id__in=list(game_ids))
     if user.is_authenticated:
         wanted |= Q(owner_id=user.pk)
     return list(
-        Game.objects.filter(wanted)
+        Game.objects.filter(wanted, deleted_at=None)
         .select_related("club")
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("result")))
         .order_by("-updated_at")[:limit]
@@ -59,9 +59,10 @@ def user_club_roles(*, user: User | AnonymousUser) -> dict[int, str]:
     return dict(Membership.objects.filter(user_id=user.pk).values_list("club_id", "role"))
 
 
-def game_by_public_id(*, public_id: str) -> Game | None:
+def game_by_public_id(*, public_id: str, deleted: bool = False) -> Game | None:
     """A game by the id in its address, with its owner and club (1 query, written out: every
-    save and every page drawn reads it; games.rows)."""
+    save and every page drawn reads it; games.rows). A game deleted by an organiser is None,
+    as if it never was, unless ``deleted`` (the pages that offer to bring it back)."""
     with connection.cursor() as cursor:
         cursor.execute(_game_sql(), [public_id])
         row = cursor.fetchone()
@@ -69,6 +70,8 @@ def game_by_public_id(*, public_id: str) -> Game | None:
         return None
     owner_at, club_at = rows.width(Game), rows.width(Game) + rows.width(User)
     game = rows.instance(Game, row[:owner_at])
+    if game.deleted_at is not None and not deleted:
+        return None
     if game.owner_id is not None:
         game.owner = rows.instance(User, row[owner_at:club_at])
     if game.club_id is not None:
@@ -90,7 +93,7 @@ def _game_sql() -> str:
 def _revalidation_sql() -> str:
     game, user, club = Game._meta.db_table, User._meta.db_table, Club._meta.db_table
     return (
-        "SELECT g.id, g.public_id, g.owner_id, g.club_id, g.edit_token, g.updated_at,"
+        "SELECT g.id, g.public_id, g.owner_id, g.club_id, g.edit_token, g.updated_at, g.deleted_at,"
         " u.username, u.first_name, c.slug, c.name, c.visibility, c.version"
         f" FROM {game} g LEFT JOIN {user} u ON u.id = g.owner_id LEFT JOIN {club} c ON c.id = g.club_id"
         " WHERE g.public_id = %s"
@@ -104,22 +107,25 @@ def _partial[M: Model](model: type[M], **given: object) -> M:
     return model.from_db(connection.alias, names, [given[name] for name in names])
 
 
-def game_to_revalidate(*, public_id: str) -> Game | None:
+def game_to_revalidate(*, public_id: str, deleted: bool = False) -> Game | None:
     """A game page's ETag check (1 query): the game with only what the tag and the access
-    checks read — its ids, edit token and version (``updated_at``), its owner's names, its club's
+    checks read — its ids, edit token, version (``updated_at``) and deletion, its owner's names, its club's
     names, visibility and version. Its other fields, and the owner's and club's, are deferred
     (read from the database if anything asks for them); a page drawn after the check loads the
     whole game with :func:`game_by_public_id`.
 
     Every phone at a table polls its game this way, so the query is written out: building the
     ORM's query for the whole game with its owner and club costs about 0.3 ms, more than the
-    rest of a 304 together (docs/design/performance.md)."""
+    rest of a 304 together (docs/design/performance.md). A deleted game: as
+    :func:`game_by_public_id`."""
     with connection.cursor() as cursor:
         cursor.execute(_revalidation_sql(), [public_id])
         row = cursor.fetchone()
     if row is None:
         return None
-    pk, public_id, owner_id, club_id, token, updated_at, username, first_name, *club = row
+    pk, public_id, owner_id, club_id, token, updated_at, deleted_at, username, first_name, *club = row
+    if deleted_at is not None and not deleted:
+        return None
     game = _partial(
         Game,
         id=pk,
@@ -128,6 +134,7 @@ def game_to_revalidate(*, public_id: str) -> Game | None:
         club_id=club_id,
         edit_token=token,
         updated_at=rows.aware(updated_at),
+        deleted_at=rows.aware(deleted_at),
     )
     if owner_id is not None:
         game.owner = _partial(User, id=owner_id, username=username, first_name=first_name)

@@ -7,11 +7,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Count, F, Max, QuerySet
+from django.db.models import Count, F, Max, Q, QuerySet
 
 from games.models import Club, Player, Result, Seat
 from scoring.families import family_info
 from scoring.ranking import HeadToHead, head_to_head, relative_place
+
+# The seats of games that were not deleted (a player's games count only those).
+PRESENT = Q(seats__game__deleted_at=None)
 
 
 def recent_players(
@@ -51,11 +54,12 @@ class RosterRow:
 
 
 def club_roster(*, club: Club) -> list[RosterRow]:
-    """The club's current players with their game counts, most recently played first (1 query)."""
+    """The club's current players with their game counts (a deleted game not counted), most
+    recently played first (1 query)."""
     players = (
         Player.objects.filter(club=club, merged_into=None)
         .select_related("user")
-        .annotate(games=Count("seats"), last=Max("seats__game__created_at"))
+        .annotate(games=Count("seats", filter=PRESENT), last=Max("seats__game__created_at", filter=PRESENT))
         .order_by(F("last").desc(nulls_last=True), "key")
     )
     return [RosterRow(player=p, games=p.games, last_played=p.last) for p in players]  # type: ignore[attr-defined]

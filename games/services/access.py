@@ -1,11 +1,15 @@
 """Who may do what.
 
-A game: its owner, anyone holding its edit link (kept in the session), and for a club's game
-the club's scorekeepers and organisers may change it; anyone with its address reads it. Its
-owner (or, for a game started without an account, the browser that started it) and its club's
-organisers may replace the edit link: the old one then stops working at once, also in the
-sessions that opened it, since a session remembers a digest of the token it was given, not
-just the game.
+A game: anyone holding its edit link (kept in the session) may change it; a private game's
+owner too, and a club's game its club's scorekeepers and organisers. A club's game follows the
+club's roles alone: its starter (``owner``) writes while he is a scorekeeper or organiser
+there, and not once he is set back to member or removed (a role ends, and what it gave ends
+with it). Anyone with its address reads it. A private game's owner (or, for a game started
+without an account, the browser that started it), a club game's starter while he records for
+the club, and the club's organisers may replace the edit link: the old one then stops working
+at once, also in the sessions that opened it, since a session remembers a digest of the token
+it was given, not just the game. A club's organisers may also give a club's game another
+starter and delete it (undo brings it back).
 
 A club: organisers run it (settings, members, invites, merges, renames), scorekeepers start
 and record games in its name, members read it and claim their player. A members-only club is
@@ -72,6 +76,7 @@ def can_view_player(*, player: Player, user: AnyUser, role: str | None) -> bool:
 
 
 def _is_owner(request: HttpRequest, game: Game) -> bool:
+    """The user started the game (a club's game: whatever his role there is now)."""
     return game.owner_id is not None and request.user.is_authenticated and request.user.pk == game.owner_id
 
 
@@ -96,8 +101,9 @@ def holds_link(*, request: HttpRequest, game: Game) -> bool:
 
 
 def can_edit(*, request: HttpRequest, game: Game, role: str | None = None) -> bool:
-    """``role``: the user's role in the game's club, if the caller knows it already."""
-    if _is_owner(request, game):
+    """``role``: the user's role in the game's club, if the caller knows it already. A club's
+    game: starting it gave no right of its own (the club's roles decide)."""
+    if game.club_id is None and _is_owner(request, game):
         return True
     if holds_link(request=request, game=game):
         return True
@@ -127,13 +133,24 @@ def grant_edit(*, request: HttpRequest, game: Game, started: bool = False) -> No
 
 
 def can_renew_link(*, request: HttpRequest, game: Game, role: str | None = None) -> bool:
-    """May make a new edit link (ending the old one): the game's owner, the browser that
-    started a game without an account, and the club's organisers (site admins included).
+    """May make a new edit link (ending the old one): a private game's owner, the browser that
+    started a game without an account, a club game's starter while he is a scorekeeper or
+    organiser there, and the club's organisers (site admins included).
     ``role``: the user's role in the game's club, if the caller knows it already."""
+    if game.club_id is not None:
+        if role is None and game.club is not None and request.user.is_authenticated:
+            role = club_role(user=request.user, club=game.club)
+        needed = Role.SCOREKEEPER if _is_owner(request, game) else Role.ORGANISER
+        return request.user.is_authenticated and role_allows(role, needed)
     if _is_owner(request, game):
         return True
-    if game.owner_id is None and game.public_id in request.session.get(STARTED_KEY, []):
-        return True
+    return game.owner_id is None and game.public_id in request.session.get(STARTED_KEY, [])
+
+
+def can_manage_game(*, request: HttpRequest, game: Game, role: str | None = None) -> bool:
+    """May give a club's game another starter or delete it: the club's organisers (site admins
+    included). A private game has nobody above its owner: none of this applies to it.
+    ``role``: the user's role in the game's club, if the caller knows it already."""
     return _club_allows(request, game, role, Role.ORGANISER)
 
 

@@ -1,5 +1,11 @@
 """Starting a game (its seats' players, in a club or not), ending the evening (and reopening
-it), and replacing its edit link."""
+it), replacing its edit link, and (a club's organisers) giving a club's game another starter
+or deleting it.
+
+A deleted game keeps its record (seats, hands, history) and loses its derived rows (scores,
+results), so that nothing counting results (standings, ratings, seasons, a player's page)
+counts it; lists leave it out by its ``deleted_at``. Undo brings it back: the rows are derived
+again and the change is reported like any other change of results (``games.signals``)."""
 
 from __future__ import annotations
 
@@ -9,11 +15,13 @@ from typing import NamedTuple
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
+from django.utils import timezone
 
 from engine.errors import EngineError
 from engine.rules import rule_set, table_options
-from games.models import Change, Club, Game, Player, Seat, new_edit_token
+from games.models import Change, Club, Game, Membership, Player, Result, Score, Seat, new_edit_token
 from games.names import name_key
+from games.signals import results_changed
 from scoring.game import start
 
 from .errors import ServiceError
@@ -86,6 +94,135 @@ def game_start(
     return game
 
 
+def _present(game: Game) -> Game:
+    """The game's row, locked; ServiceError ``game_deleted`` if it was deleted (meanwhile)."""
+    locked = Game.objects.select_for_update().get(pk=game.pk)
+    if locked.deleted_at is not None:
+        raise ServiceError("game_deleted", "the game was deleted")
+    return locked
+
+
+def _actor(user: User | AnonymousUser | None) -> User | None:
+    return user if user is not None and user.is_authenticated else None
+
+
+def _resent(locked: Game, request_id: uuid.UUID | None, *actions: str) -> Change | None:
+    if request_id is None:
+        return None
+    return Change.objects.filter(game=locked, request_id=request_id, action__in=actions).first()
+
+
+RECORDING_ROLES = (Membership.Role.SCOREKEEPER, Membership.Role.ORGANISER)
+
+
+def game_transfer(
+    *,
+    game: Game,
+    to: User,
+    user: User | AnonymousUser | None,
+    request_id: uuid.UUID | None = None,
+) -> Change:
+    """Make ``to`` the starter of a club's game: he must be a scorekeeper or organiser of the
+    club (the starter's rights follow his role there). Recorded, and undone like any change.
+    A resend with the same ``request_id`` returns the first change. Whether ``user`` may do it
+    is the caller's check (``access.can_manage_game``)."""
+    with transaction.atomic():
+        locked = _present(game)
+        resent = _resent(locked, request_id, Change.Action.TRANSFER)
+        if resent is not None:
+            return resent
+        if locked.club_id is None:
+            raise ServiceError("not_club_game", "only a club's game is given to another starter")
+        if not Membership.objects.filter(club_id=locked.club_id, user=to, role__in=RECORDING_ROLES).exists():
+            raise ServiceError(
+                "starter_not_recorder", "the new starter must be a scorekeeper or organiser of the club"
+            )
+        if locked.owner_id == to.pk:
+            raise ServiceError("already_starter", "this user started the game already")
+        change = set_owner(locked, owner_id=to.pk, user=user, request_id=request_id)
+        game.owner = locked.owner
+    return change
+
+
+def set_owner(
+    locked: Game,
+    *,
+    owner_id: int | None,
+    user: User | AnonymousUser | None,
+    request_id: uuid.UUID | None = None,
+    undoes: Change | None = None,
+) -> Change:
+    """Give the game (its locked row) another starter and record it (also by undo)."""
+    before = locked.owner_id
+    if owner_id is not None and not User.objects.filter(pk=owner_id).exists():
+        owner_id = None  # the account was deleted since: nobody
+    locked.owner_id = owner_id
+    locked.save(update_fields=["owner", "updated_at"])
+    return Change.objects.create(
+        game=locked,
+        action=Change.Action.TRANSFER,
+        before={"owner": before},
+        after={"owner": owner_id},
+        user=_actor(user),
+        request_id=request_id,
+        undoes=undoes,
+    )
+
+
+def game_delete(
+    *, game: Game, user: User | AnonymousUser | None, request_id: uuid.UUID | None = None
+) -> Change:
+    """Delete a club's game (undo brings it back). A tournament's table is not deleted here:
+    its tournament counts it. A resend with the same ``request_id`` returns the first change.
+    Whether ``user`` may do it is the caller's check (``access.can_manage_game``)."""
+    with transaction.atomic():
+        locked = Game.objects.select_for_update().get(pk=game.pk)
+        resent = _resent(locked, request_id, Change.Action.REMOVED)
+        if resent is not None:
+            return resent
+        if locked.deleted_at is not None:
+            raise ServiceError("game_deleted", "the game was deleted")
+        if locked.club_id is None:
+            raise ServiceError("not_club_game", "only a club's game is deleted by its organisers")
+        if locked.event_path or locked.event_name:
+            raise ServiceError("event_game", "a tournament's table is changed in its tournament")
+        change = set_present(locked, present=False, user=user, request_id=request_id)
+        game.deleted_at = locked.deleted_at
+    return change
+
+
+def set_present(
+    locked: Game,
+    *,
+    present: bool,
+    user: User | AnonymousUser | None,
+    request_id: uuid.UUID | None = None,
+    undoes: Change | None = None,
+) -> Change:
+    """Delete the game (its locked row), or bring it back, and record the change (also by
+    undo). Deleting drops its derived rows and reports the change of results, as a write of
+    its hands does (games.signals); bringing it back derives them again (which reports it)."""
+    if present:
+        locked.deleted_at = None
+        locked.save(update_fields=["deleted_at", "updated_at"])
+        rebuild(locked)
+    else:
+        finished = Result.objects.filter(game=locked, finished=True).exists()
+        Score.objects.filter(hand__game=locked).delete()
+        Result.objects.filter(game=locked).delete()
+        locked.deleted_at = timezone.now()
+        locked.save(update_fields=["deleted_at", "updated_at"])
+        if locked.club_id is not None:
+            results_changed.send(sender=Game, game=locked, finished=finished)
+    return Change.objects.create(
+        game=locked,
+        action=Change.Action.RESTORED if present else Change.Action.REMOVED,
+        user=_actor(user),
+        request_id=request_id,
+        undoes=undoes,
+    )
+
+
 def set_ended(
     locked: Game,
     *,
@@ -120,7 +257,7 @@ def game_end(
     Returns it; a resend with the same ``request_id`` returns the first one and changes
     nothing; None when the game already was so (nothing to record)."""
     with transaction.atomic():
-        locked = Game.objects.select_for_update().get(pk=game.pk)
+        locked = _present(game)
         game.ended = locked.ended
         if request_id is not None:
             resent = Change.objects.filter(
@@ -144,7 +281,7 @@ def edit_link_renew(
     with the same ``request_id`` returns the first change (the link is replaced once).
     Whether ``user`` may do it is the caller's check (``access.can_renew_link``)."""
     with transaction.atomic():
-        locked = Game.objects.select_for_update().get(pk=game.pk)
+        locked = _present(game)
         if request_id is not None:
             resent = Change.objects.filter(
                 game=locked, request_id=request_id, action=Change.Action.NEW_LINK
@@ -188,7 +325,7 @@ def game_rematch(
     ``request_id`` returns the game it started and starts nothing. Whether ``user`` may do it
     is the caller's check (``access.can_rematch``)."""
     with transaction.atomic():
-        locked = Game.objects.select_for_update().get(pk=game.pk)
+        locked = _present(game)
         if request_id is not None:
             again = Game.objects.filter(rematch_of=locked, request_id=request_id).first()
             if again is not None:

@@ -26,7 +26,7 @@ from games.sheet_cache import remember_sheet
 from scoring.game import GameState, rescore, unmarked
 
 from .errors import ServiceError, StaleEdit
-from .games import set_ended
+from .games import set_ended, set_owner, set_present
 from .results import store_derived
 
 Actor = User | AnonymousUser | None
@@ -41,11 +41,15 @@ def _user(user: Actor) -> User | None:
     return user if user is not None and user.is_authenticated else None
 
 
-def _locked(game: Game) -> Game:
-    """The game read anew under its row lock (games.rows: every write starts here)."""
+def _locked(game: Game, *, deleted: bool = False) -> Game:
+    """The game read anew under its row lock (games.rows: every write starts here). A game an
+    organiser deleted takes no write (ServiceError ``game_deleted``) but the undo of that
+    (``deleted``)."""
     found = rows.select(Game, "t.id = %s", [game.pk], lock=True)
     if not found:
         raise Game.DoesNotExist("the game was deleted")
+    if found[0].deleted_at is not None and not deleted:
+        raise ServiceError("game_deleted", "the game was deleted")
     return found[0]
 
 
@@ -462,17 +466,23 @@ def counts_fill(*, game: Game, fills: Mapping[int, Fill], user: Actor) -> list[H
 
 
 def change_undo(*, change: Change, user: Actor) -> Change:
-    """Undo one change, if the hand (or the game's end) is still as that change left it
-    (otherwise undo the later changes first). The undo is itself a change, so it can be undone
-    too. A new edit link is never undone (that would bring back the link it ended)."""
+    """Undo one change, if the hand (or the game's end, starter or presence) is still as that
+    change left it (otherwise undo the later changes first). The undo is itself a change, so it
+    can be undone too. A new edit link is never undone (that would bring back the link it
+    ended). Whether ``user`` may undo it is the caller's check (a change in
+    ``Change.MANAGE_ACTIONS``: ``access.can_manage_game``)."""
     with transaction.atomic():
-        game = _locked(change.game)
+        game = _locked(change.game, deleted=change.action in Change.PRESENCE_ACTIONS)
         if Change.objects.filter(undoes=change).exists():
             raise ServiceError("already_undone", "this change was already undone")
         if change.action == Change.Action.NEW_LINK:
             raise ServiceError("not_undoable", "a new edit link is not undone; make another one")
         if change.action in Change.END_ACTIONS:
             return _undo_end(game, change, user)
+        if change.action in Change.PRESENCE_ACTIONS:
+            return _undo_presence(game, change, user)
+        if change.action == Change.Action.TRANSFER:
+            return _undo_transfer(game, change, user)
         number = change.hand_number
         assert number is not None  # every other change is a hand's
         if marks_only(change):
@@ -523,6 +533,30 @@ def change_undo(*, change: Change, user: Actor) -> Change:
         )
         _save(follow)
         return undo
+
+
+def _undo_presence(game: Game, change: Change, user: Actor) -> Change:
+    """Bring back a game that ``change`` deleted, or delete again one it brought back."""
+    deleted = change.action == Change.Action.REMOVED
+    if (game.deleted_at is not None) != deleted:
+        raise ServiceError(
+            "changed_since", "the game was deleted or brought back after this; undo that first"
+        )
+    return set_present(game, present=deleted, user=_user(user), undoes=change)
+
+
+def _undo_transfer(game: Game, change: Change, user: Actor) -> Change:
+    """Give the game back to the starter it had before ``change``, if it still has the one
+    ``change`` gave it (given on since: undo that first)."""
+    after = change.after.get("owner") if isinstance(change.after, Mapping) else None
+    before = change.before.get("owner") if isinstance(change.before, Mapping) else None
+    if game.owner_id != after:
+        raise ServiceError(
+            "changed_since", "the game was given to another starter after this; undo that first"
+        )
+    return set_owner(
+        game, owner_id=before if isinstance(before, int) else None, user=_user(user), undoes=change
+    )
 
 
 def _undo_end(game: Game, change: Change, user: Actor) -> Change:

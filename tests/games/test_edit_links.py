@@ -92,9 +92,12 @@ def test_the_owner_s_page_offers_a_new_link_and_says_who_can_write() -> None:
     page = as_user(owner).get(f"/g/{game.public_id}/").content.decode()
     assert f"/g/{game.public_id}/new-edit-link/" in page
     assert "The old link stops working for everyone who has it" in page
-    assert "Olga, who started the game" in page
+    # A club game's starter writes as one of its scorekeepers: not named apart.
+    assert "Olga, who started the game" not in page
     assert "the scorekeepers and organisers of Tuesday club" in page
     assert "anyone with this edit link" in page
+    private = GameFactory.create(owner=owner)
+    assert "Olga, who started the game" in as_user(owner).get(f"/g/{private.public_id}/").content.decode()
     # Someone who only holds the link may write, but not replace the link.
     phone = Client()
     open_edit_link(phone, game)
@@ -107,6 +110,9 @@ def test_the_owner_s_page_offers_a_new_link_and_says_who_can_write() -> None:
     ("actor", "allowed"),
     [
         ("owner", True),
+        # Who started a club's game and is no scorekeeper there (any more) does not.
+        ("owner, a member", False),
+        ("owner, no member", False),
         ("organiser", True),
         ("admin", True),
         ("scorekeeper", False),
@@ -120,8 +126,13 @@ def test_who_may_make_a_new_link(actor: str, allowed: bool) -> None:
     owner = UserFactory.create(username="owner")
     organiser = UserFactory.create(username="organiser")
     club = ClubFactory.create(organiser=organiser)
+    role = {"owner": Role.SCOREKEEPER, "owner, a member": Role.MEMBER}.get(actor)
+    if role is not None:
+        add_member(club, owner, role)
     users = {
         "owner": owner,
+        "owner, a member": owner,
+        "owner, no member": owner,
         "organiser": organiser,
         "admin": UserFactory.create(username="admin", is_superuser=True),
         "scorekeeper": add_member(club, UserFactory.create(username="keeper"), Role.SCOREKEEPER).user,
