@@ -33,6 +33,7 @@ from games.club_forms import (
     put_error,
 )
 from games.extensions import panels
+from games.input import read_int
 from games.messages import error_message
 from games.models import ApiToken, Club, Membership, Player
 from games.selectors.clubs import (
@@ -480,8 +481,8 @@ def account(request: HttpRequest) -> HttpResponse:
             token_form = TokenForm()
     owner = int(user.pk or 0)
     if action == "token_revoke":
-        chosen = request.POST.get("token", "")
-        row = ApiToken.objects.filter(user_id=owner, pk=int(chosen)).first() if chosen.isdigit() else None
+        chosen = read_int(request.POST.get("token"), lo=1, hi=2**63 - 1)
+        row = ApiToken.objects.filter(user_id=owner, pk=chosen).first() if chosen else None
         if row is not None:
             token_revoke(token=row)
             messages.success(request, _("Token revoked: it no longer works."))

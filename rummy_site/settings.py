@@ -96,6 +96,8 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "rummy_site.api.ApiLanguage",
+    # Hostile input stops here, in the user's language: too big a body, unstorable text.
+    "rummy_site.input_guard.HostileInput",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -143,6 +145,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
     )
+# The one limit on a request body (JSON, forms; a form's uploaded files have their own): more is
+# answered 413 before anything reads it (rummy_site/input_guard.py).
+DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("MAX_BODY_BYTES", str(2_621_440)))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -204,6 +209,12 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "rummy_site.api.problem_handler",
+    # Every JSON body through the site's one reader (games/input.py).
+    "DEFAULT_PARSER_CLASSES": [
+        "games.api.common.StrictJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_THROTTLE_CLASSES": ["games.api.auth.AnonThrottle", "games.api.auth.TokenThrottle"],
     # Per anonymous address, and per token (or user, or game link): a scoreboard polling every
     # few seconds stays far below; a script hammering the site does not. Counted in the
@@ -247,6 +258,7 @@ AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_RESET_ON_SUCCESS = False  # a success from an address must not wipe the count of other accounts
 AXES_LOCKOUT_CALLABLE = "rummy_site.security.lockout_response"
 AXES_CLIENT_IP_CALLABLE = "rummy_site.security.client_ip"
+AXES_USERNAME_CALLABLE = "rummy_site.security.login_username"
 AXES_DISABLE_ACCESS_LOG = True  # failures are kept (for the lockout); successful logins are not logged
 # Reverse proxies in front of the site, each appending the client's address to X-Forwarded-For:
 # the address for throttling is that many entries from the right (0: REMOTE_ADDR).

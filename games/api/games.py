@@ -20,7 +20,6 @@ from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import authentication, exceptions, generics, serializers, status
-from rest_framework.parsers import JSONParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -28,7 +27,16 @@ from rest_framework.views import APIView
 from engine.errors import EngineError
 from engine.rules import FAMILIES
 from games.api.auth import GameLink
-from games.api.common import IDEMPOTENCY_KEY, IF_MATCH, ApiError, etag, idempotency_key, if_match, problems
+from games.api.common import (
+    IDEMPOTENCY_KEY,
+    IF_MATCH,
+    ApiError,
+    StrictJSONParser,
+    etag,
+    idempotency_key,
+    if_match,
+    problems,
+)
 from games.links import absolute_url
 from games.messages import error_message
 from games.models import FAMILY_CHOICES, Change, Club, Game, Hand, Membership, Result, Seat
@@ -718,7 +726,7 @@ def _outcome(request: Request, game: Game) -> dict[str, Any]:
 
 
 class HandList(APIView):
-    parser_classes = [JSONParser]
+    parser_classes = [StrictJSONParser]
 
     @extend_schema(
         operation_id="games_hands_list",
@@ -808,7 +816,7 @@ def _hand_taken(game: Game, error: ServiceError) -> ApiError:
 
 
 class HandDetail(APIView):
-    parser_classes = [JSONParser]
+    parser_classes = [StrictJSONParser]
 
     @extend_schema(
         operation_id="games_hands_retrieve",
