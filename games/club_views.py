@@ -7,6 +7,8 @@ without JavaScript (post, redirect, get).
 
 from __future__ import annotations
 
+from axes.helpers import get_client_ip_address
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -61,6 +63,7 @@ from games.services.clubs import (
     membership_set_role,
 )
 from games.services.players import account_rename, player_claim, player_merge, player_rename
+from games.services.rates import rate_hit
 from games.services.tokens import token_create, token_revoke
 
 Role = Membership.Role
@@ -500,6 +503,13 @@ def signup(request: HttpRequest) -> HttpResponse:
         target = ""
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        address = get_client_ip_address(request) or "unknown"
+        hit = rate_hit(f"signup:{address}", limit=settings.SIGNUPS_PER_HOUR, seconds=3600)
+        if not hit.allowed:
+            form.add_error(None, _("Too many new accounts from this address: try again in an hour."))
+            response = render(request, "registration/signup.html", {"form": form, "next": target}, status=429)
+            response["Retry-After"] = str(int(hit.wait) + 1)
+            return response
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome, %(name)s.") % {"name": user.username})

@@ -383,3 +383,19 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.prefix}… ({self.user_id})"
+
+
+class RateCount(models.Model):
+    """How many requests one client (``key``: a token, a user, an address, with the limit's
+    name) made in one time window (``window``: its number since the epoch). Counted with one
+    atomic upsert (games/services/rates.py), so parallel requests cannot undercount."""
+
+    key = models.CharField(max_length=200)
+    window = models.BigIntegerField()
+    count = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["key", "window"], name="rate_count_key_window")]
+
+    def __str__(self) -> str:
+        return f"{self.key} @{self.window}: {self.count}"

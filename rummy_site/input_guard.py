@@ -1,7 +1,9 @@
 """The site's door for hostile input: one size limit for request bodies, and no text that a
-database cannot store (a NUL, a lone surrogate) in the address, the query string or a form
-field. Each is refused here with a clear 4xx, before any view, form or database sees it; the
-JSON bodies themselves are read by ``games.input.read_json`` (the API's parser).
+database cannot store (a NUL, a lone surrogate) in the address or the query string. Each is
+refused here with a clear 4xx, before any view, form or database sees it. Bodies are checked
+where they are read: JSON by ``games.input.read_json`` (the API's parser), a page's form fields
+by the forms (Django's text fields refuse a NUL at the field, with a message there; a form's
+bytes are decoded with replacement, so no lone surrogate arrives).
 """
 
 from __future__ import annotations
@@ -69,16 +71,15 @@ class HostileInput:
         # fields are held to this one by Django as it parses them.
         if limit and length > limit and not multipart:
             return self.too_big(request)
-        if unstorable_text(request.path):
+        if unstorable_text(request.path) or _unstorable(request.GET):
             return self.unstorable(request)
-        try:
-            # The API's bodies are its parsers' (JSON through the one reader; DRF's text fields
-            # refuse NUL): reading the form here would take the body from them.
-            form = request.method == "POST" and not request.path.startswith(API_PREFIX)
-            if _unstorable(request.GET) or (form and _unstorable(request.POST)):
-                return self.unstorable(request)
-        except RequestDataTooBig:
-            return self.too_big(request)
+        if multipart and request.method == "POST" and not request.path.startswith(API_PREFIX):
+            # A page's form is parsed now rather than by the CSRF check, so that its fields
+            # beyond the limit are a 413 too (the API's parsers read their own bodies).
+            try:
+                request.POST  # noqa: B018
+            except RequestDataTooBig:
+                return self.too_big(request)
         return None
 
     @staticmethod

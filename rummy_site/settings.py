@@ -218,7 +218,8 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_CLASSES": ["games.api.auth.AnonThrottle", "games.api.auth.TokenThrottle"],
     # Per anonymous address, and per token (or user, or game link): a scoreboard polling every
     # few seconds stays far below; a script hammering the site does not. Counted in the
-    # database (the "throttle" cache), so several servers count together.
+    # database with one atomic upsert (games/services/rates.py), so several servers and
+    # parallel connections count together.
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("API_ANON_RATE", "300/min"),
         "user": os.environ.get("API_USER_RATE", "1200/min"),
@@ -226,12 +227,7 @@ REST_FRAMEWORK = {
     "NUM_PROXIES": int(os.environ.get("PROXY_COUNT", "0" if DEBUG else "1")),
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
-CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    # Shared by every application server (API throttle counts): a table that migrate makes
-    # (rummy_site/migrations).
-    "throttle": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "api_throttle"},
-}
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 SPECTACULAR_SETTINGS = {
     "TITLE": "Rummy score sheet API",
     "DESCRIPTION": "Games, hands, the rules engine, clubs, players, tournaments, seasons and ratings.",
@@ -253,6 +249,9 @@ SPECTACULAR_SETTINGS = {
 # account (from every address) and, separately, the address (for every account) for 15 minutes;
 # each failure during the lockout restarts it. Unlock: manage.py axes_reset / axes_reset_username.
 AXES_FAILURE_LIMIT = 10
+# New accounts per address per hour: a club's members signing up on one Wi-Fi get through, a
+# script making accounts does not (counted like the API's limits, games/services/rates.py).
+SIGNUPS_PER_HOUR = int(os.environ.get("SIGNUPS_PER_HOUR", "20"))
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_RESET_ON_SUCCESS = False  # a success from an address must not wipe the count of other accounts

@@ -6,6 +6,7 @@ is tests/api/test_fuzz.py; the HTML forms' is the property test at the end."""
 from __future__ import annotations
 
 import json
+import os
 from datetime import date
 from html.parser import HTMLParser
 from typing import Any
@@ -204,16 +205,17 @@ def test_nul_in_an_address_or_a_search_is_a_400_for_anyone() -> None:
         assert client.get("/api/v1/games/%00/")["Content-Type"].startswith(PROBLEM)
 
 
-def test_nul_in_a_form_field_stores_nothing() -> None:
+def test_nul_in_a_form_field_is_refused_at_the_field() -> None:
     user = UserFactory.create()
     client = Client()
     client.force_login(user)
     before = stored()
     response = client.post("/clubs/", {"name": "Tuesday\x00club"})
-    assert response.status_code == 400
-    response = client.post("/games/new/rummikub/", {"players": "Ann\nBob\x00"})
-    assert response.status_code == 400
-    assert stored() == before
+    assert "Null characters are not allowed." in response.content.decode()
+    game = GameFactory.create(family="rummikub", players=["Ann", "Bob"], owner=user)
+    hands = Hand.objects.count()
+    client.post(f"/g/{game.public_id}/hands/", {"dealt_in": '["Ann", "Bob\u0000"]', "winner": "Ann"})
+    assert stored()[0] == before[0] + 1 and Hand.objects.count() == hands
 
 
 def test_a_big_form_is_a_413_in_the_users_language() -> None:
@@ -321,7 +323,11 @@ def pages() -> dict[str, Any]:
 @pytest.mark.parametrize(
     "form", ["new game", "new hand", "new club", "club settings", "new tournament", "new season", "profile"]
 )
-@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=int(os.environ.get("FORM_FUZZ_EXAMPLES", "25")),
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+)
 @given(data=st.data())
 def test_hostile_values_in_any_form_field_never_give_a_server_error(
     pages: dict[str, Any], form: str, data: st.DataObject
@@ -336,5 +342,4 @@ def test_hostile_values_in_any_form_field_never_give_a_server_error(
     response = client.post(action, posted)
     assert response.status_code < 500, (posted, response.content[:500])
     if any("\x00" in value for value in posted.values()):
-        assert response.status_code == 400
         assert stored() == before
