@@ -182,7 +182,13 @@ class ApiErrorPages:
         }
         message = messages.get(response.status_code, _("The request could not be answered."))
         body = problem(status_code=response.status_code, code=code, message=message)
-        return HttpResponse(json.dumps(body), status=response.status_code, content_type=PROBLEM)
+        document = HttpResponse(json.dumps(body), status=response.status_code, content_type=PROBLEM)
+        # The page it replaces was given the site's policies on its way out (CSP, framing,
+        # caching, language...): the document keeps them.
+        for header, value in response.items():
+            if header.lower() not in ("content-type", "content-length"):
+                document.headers.setdefault(header, value)
+        return document
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not request.path.startswith(API_PREFIX) or isinstance(exception, Http404 | DjangoPermissionDenied):

@@ -619,7 +619,7 @@ def _unchanged(request: Request, tag: str) -> bool:
 
 class GameDetail(APIView):
     # A scoreboard polls this with If-None-Match. Its 304 costs the game's row, one query;
-    # counting it against the throttles would cost a dozen more (the counts are shared in the
+    # counting it against the throttles would cost more queries (the counts are shared in the
     # database), so an unchanged game is answered before them and only a 200 is counted.
     found: Game | None = None
 
