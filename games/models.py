@@ -399,3 +399,17 @@ class RateCount(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key} @{self.window}: {self.count}"
+
+
+class IdempotentRequest(models.Model):
+    """An API write made with an ``Idempotency-Key``: the operation and object it was for
+    (``scope``: method and path) and a digest of its body. The same key again must be the same
+    request (rummy_site/idempotency.py); the services replay its result."""
+
+    key = models.UUIDField(unique=True)
+    scope = models.CharField(max_length=300)
+    digest = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.key} {self.scope}"

@@ -106,6 +106,8 @@ MIDDLEWARE = [
     # answer has the user's language and the security headers; its check runs before any
     # middleware's process_view (CSRF reads the form there) and before any view.
     "rummy_site.input_guard.HostileInput",
+    # The same Idempotency-Key must be the same request (422 otherwise).
+    "rummy_site.idempotency.IdempotencyKeys",
     # Last, as django-axes asks: turns a locked-out login into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]

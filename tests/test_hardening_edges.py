@@ -3,13 +3,15 @@ season names are cleaned like player and club names."""
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from tests.factories import ClubFactory, UserFactory
+from games.models import Hand
+from tests.factories import ClubFactory, GameFactory, UserFactory
 from tournaments.models import Season, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -51,3 +53,62 @@ def test_tournament_and_season_names_are_cleaned_like_player_names(
         assert refused.status_code == 400 and refused.json()["code"] == "name_control", refused.content
     model = Tournament if kind == "tournaments" else Season
     assert [row.name for row in model.objects.filter(club=club)] == ["Autumn Cup"]
+
+
+def test_the_same_idempotency_key_with_another_body_is_a_422() -> None:
+    game = GameFactory.create(family="rummikub", players=["Ann", "Bob"])
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {game.edit_token}")
+    url = f"/api/v1/games/{game.public_id}/hands/"
+    key = str(uuid.uuid4())
+    first = client.post(
+        url,
+        '{"winner": "Ann", "left": {"Bob": 24}}',
+        content_type="application/json",
+        HTTP_IDEMPOTENCY_KEY=key,
+    )
+    assert first.status_code == 201
+    # The resend (spaced and ordered otherwise) is the same request: the first answer again.
+    again = client.post(
+        url, '{"left":{"Bob":24},"winner":"Ann"}', content_type="application/json", HTTP_IDEMPOTENCY_KEY=key
+    )
+    assert again.status_code in (200, 201) and again.json()["number"] == first.json()["number"]
+    other = client.post(
+        url,
+        '{"winner": "Bob", "left": {"Ann": 5}}',
+        content_type="application/json",
+        HTTP_IDEMPOTENCY_KEY=key,
+    )
+    assert other.status_code == 422 and other.json()["code"] == "idempotency_key_reused"
+    assert Hand.objects.filter(game=game).count() == 1
+    # Nor may the key name another operation or object.
+    elsewhere = client.post(
+        f"/api/v1/games/{game.public_id}/end/",
+        "{}",
+        content_type="application/json",
+        HTTP_IDEMPOTENCY_KEY=key,
+    )
+    assert elsewhere.status_code == 422
+    assert Hand.objects.filter(game=game).count() == 1
+
+
+def test_a_refused_request_may_be_corrected_and_resent_with_its_key() -> None:
+    game = GameFactory.create(family="rummikub", players=["Ann", "Bob"])
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {game.edit_token}")
+    url = f"/api/v1/games/{game.public_id}/hands/"
+    key = str(uuid.uuid4())
+    wrong = client.post(
+        url,
+        '{"winner": "Zed", "left": {"Bob": 24}}',
+        content_type="application/json",
+        HTTP_IDEMPOTENCY_KEY=key,
+    )
+    assert wrong.status_code == 400
+    right = client.post(
+        url,
+        '{"winner": "Ann", "left": {"Bob": 24}}',
+        content_type="application/json",
+        HTTP_IDEMPOTENCY_KEY=key,
+    )
+    assert right.status_code == 201
