@@ -10,9 +10,10 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from games.models import Hand
+from games.models import Club, Hand
 from tests.factories import ClubFactory, GameFactory, UserFactory
-from tournaments.models import Season, Tournament
+from tests.tournaments import support
+from tournaments.models import Season, Table, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -112,3 +113,23 @@ def test_a_refused_request_may_be_corrected_and_resent_with_its_key() -> None:
         HTTP_IDEMPOTENCY_KEY=key,
     )
     assert right.status_code == 201
+
+
+@pytest.mark.parametrize("visibility", [Club.Visibility.PUBLIC, Club.Visibility.MEMBERS])
+def test_a_tables_game_names_its_tournament_only_to_who_may_see_it(visibility: str) -> None:
+    organiser = UserFactory.create()
+    club = ClubFactory.create(organiser=organiser)
+    club.visibility = visibility
+    club.save()
+    made = support.tournament(club, organiser, players=4, name="Secret cup")
+    support.play_round(made, 1, organiser, confirm=False)
+    game = Table.objects.filter(round__tournament=made).exclude(game=None).first().game  # type: ignore[union-attr]
+    insider = Client()
+    insider.force_login(organiser)
+    seen = insider.get(f"/g/{game.public_id}/").content.decode()
+    assert "Secret cup" in seen and f'href="/t/{made.public_id}/"' in seen
+    outsider = Client().get(f"/g/{game.public_id}/")
+    assert outsider.status_code == 200
+    shown = "Secret cup" in outsider.content.decode()
+    assert shown == (visibility == Club.Visibility.PUBLIC)
+    assert (f"/t/{made.public_id}/" in outsider.content.decode()) == shown
