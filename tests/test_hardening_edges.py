@@ -123,7 +123,9 @@ def test_a_tables_game_names_its_tournament_only_to_who_may_see_it(visibility: s
     club.save()
     made = support.tournament(club, organiser, players=4, name="Secret cup")
     support.play_round(made, 1, organiser, confirm=False)
-    game = Table.objects.filter(round__tournament=made).exclude(game=None).first().game  # type: ignore[union-attr]
+    table = Table.objects.filter(round__tournament=made).exclude(game=None).first()
+    assert table is not None and table.game is not None
+    game = table.game
     insider = Client()
     insider.force_login(organiser)
     seen = insider.get(f"/g/{game.public_id}/").content.decode()
