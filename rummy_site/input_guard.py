@@ -90,7 +90,5 @@ class HostileInput:
 
     @staticmethod
     def unstorable(request: HttpRequest) -> HttpResponse:
-        message = _(
-            "The address or a field contains a character that is not text (a NUL or a lone surrogate)."
-        )
+        message = _("The address contains a character that is not text (a NUL or a lone surrogate).")
         return refusal(request, status=400, code="unstorable_text", message=message)
