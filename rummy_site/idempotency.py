@@ -26,6 +26,9 @@ from rummy_site.input_guard import API_PREFIX, refusal
 
 KEPT = timedelta(days=7)
 WRITES = ("POST", "PUT", "PATCH", "DELETE")
+# Members that say what the sender saw, not what it asks (like If-Match): a hand's ``for_hand``
+# may be stale in a resend from a phone's queue after the hand was placed anew.
+PRECONDITIONS = frozenset({"for_hand"})
 
 
 def _digest(request: HttpRequest) -> str:
@@ -33,7 +36,10 @@ def _digest(request: HttpRequest) -> str:
     if request.content_type == "application/json" and body:
         try:
             # The same document however it is spaced or ordered.
-            body = json.dumps(read_json(body), sort_keys=True, separators=(",", ":")).encode()
+            document = read_json(body)
+            if isinstance(document, dict):
+                document = {k: v for k, v in document.items() if k not in PRECONDITIONS}
+            body = json.dumps(document, sort_keys=True, separators=(",", ":")).encode()
         except InputRefused:
             pass  # the parser refuses it in the view
     return hashlib.sha256(body).hexdigest()
