@@ -268,33 +268,40 @@ HOSTILE_VALUES = st.one_of(
 )
 
 
-class _Fields(HTMLParser):
-    """The named fields of the page's forms whose action is ``action``, with their values."""
+class _Forms(HTMLParser):
+    """The named fields, with their values, of each of the page's forms posting to ``action``."""
 
     def __init__(self, action: str) -> None:
         super().__init__()
         self.action = action
         self.inside = False
-        self.fields: dict[str, str] = {}
+        self.forms: list[dict[str, str]] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = {key: value or "" for key, value in attrs}
         if tag == "form":
-            self.inside = values.get("action", "") in ("", self.action)
+            self.inside = values.get("action", "") in ("", self.action) and values.get("method") == "post"
+            if self.inside:
+                self.forms.append({})
         elif self.inside and tag in ("input", "select", "textarea", "button") and values.get("name"):
             if values["name"] != "csrfmiddlewaretoken":
-                self.fields.setdefault(values["name"], values.get("value", ""))
+                self.forms[-1].setdefault(values["name"], values.get("value", ""))
 
     def handle_endtag(self, tag: str) -> None:
         if tag == "form":
             self.inside = False
 
 
-def fields_of(client: Client, page: str, action: str) -> dict[str, str]:
-    parser = _Fields(action)
+def fields_of(
+    client: Client, page: str, action: str, having: tuple[str, str] | None = None
+) -> dict[str, str]:
+    """The fields of the first form posting to ``action`` (with the field ``having``, if given)."""
+    parser = _Forms(action)
     parser.feed(client.get(page).content.decode())
-    assert parser.fields, f"no form posting to {action} on {page}"
-    return parser.fields
+    for fields in parser.forms:
+        if fields and (having is None or fields.get(having[0]) == having[1]):
+            return fields
+    raise AssertionError(f"no form posting to {action} on {page}")
 
 
 @pytest.fixture
@@ -302,9 +309,10 @@ def pages() -> dict[str, Any]:
     user = UserFactory.create(username="organiser")
     club = ClubFactory.create(organiser=user, name="Fuzz club")
     game = GameFactory.create(family="rummikub", players=["Ann", "Bob"], owner=user, club=club)
+    token_create(user=user, name="script", scope="read")
     client = Client()
     client.force_login(user)
-    forms = {
+    forms: dict[str, tuple[Any, ...]] = {
         "new game": ("/games/new/rummikub/", "/games/new/rummikub/"),
         "new hand": (f"/g/{game.public_id}/", f"/g/{game.public_id}/hands/"),
         "new club": ("/clubs/", "/clubs/"),
@@ -314,14 +322,29 @@ def pages() -> dict[str, Any]:
             f"/c/{club.slug}/tournaments/new/",
         ),
         "new season": (f"/c/{club.slug}/seasons/new/", f"/c/{club.slug}/seasons/new/"),
-        "profile": ("/accounts/profile/", "/accounts/profile/"),
+        "profile": ("/accounts/profile/", "/accounts/profile/", ("action", "token_create")),
+        "revoke a token": ("/accounts/profile/", "/accounts/profile/", ("action", "token_revoke")),
     }
-    found = {name: (action, fields_of(client, page, action)) for name, (page, action) in forms.items()}
+    found = {
+        name: (action, fields_of(client, page, action, having))
+        for name, (page, action, *rest) in forms.items()
+        for having in [rest[0] if rest else None]
+    }
     return {"client": client, "forms": found}
 
 
 @pytest.mark.parametrize(
-    "form", ["new game", "new hand", "new club", "club settings", "new tournament", "new season", "profile"]
+    "form",
+    [
+        "new game",
+        "new hand",
+        "new club",
+        "club settings",
+        "new tournament",
+        "new season",
+        "profile",
+        "revoke a token",
+    ],
 )
 @settings(
     max_examples=int(os.environ.get("FORM_FUZZ_EXAMPLES", "25")),
