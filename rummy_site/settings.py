@@ -162,7 +162,7 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 # django-axes checks every login (the site's and the admin's) before Django's own backend.
 AUTHENTICATION_BACKENDS = [
-    "axes.backends.AxesStandaloneBackend",
+    "rummy_site.auth_backends.SiteAxesBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 LOGIN_URL = "login"
@@ -250,14 +250,17 @@ SPECTACULAR_SETTINGS = {
 }
 
 # Login throttling (django-axes; docs/DESIGN.md, "Hardening"): 10 failed logins lock out the
-# account (from every address) and, separately, the address (for every account) for 15 minutes;
-# each failure during the lockout restarts it. Unlock: manage.py axes_reset / axes_reset_username.
+# account at that address and, separately, the address (for every account) for 15 minutes; 50
+# from anywhere lock the account everywhere. Each failure during the lockout restarts it.
+# Unlock: manage.py axes_reset / axes_reset_username.
 AXES_FAILURE_LIMIT = 10
 # New accounts per address per hour: a club's members signing up on one Wi-Fi get through, a
 # script making accounts does not (counted like the API's limits, games/services/rates.py).
 SIGNUPS_PER_HOUR = int(os.environ.get("SIGNUPS_PER_HOUR", "20"))
 AXES_COOLOFF_TIME = timedelta(minutes=15)
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+# The account alone, from every address together (rummy_site/auth_backends.py).
+LOGIN_ACCOUNT_FAILURE_LIMIT = 5 * AXES_FAILURE_LIMIT
 AXES_RESET_ON_SUCCESS = False  # a success from an address must not wipe the count of other accounts
 AXES_LOCKOUT_CALLABLE = "rummy_site.security.lockout_response"
 AXES_CLIENT_IP_CALLABLE = "rummy_site.security.client_ip"
