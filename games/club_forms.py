@@ -10,8 +10,9 @@ import uuid
 from typing import Any
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.contrib.auth.models import User
+from django.core.validators import MaxLengthValidator
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
@@ -137,6 +138,16 @@ class AccountForm(forms.Form):
             return check_name(value)
         except EngineError as error:
             raise forms.ValidationError(error_message(error)) from None
+
+
+class LoginForm(AuthenticationForm):
+    """Django's login form, which shows the username's length limit but never checks it (it is
+    set after the field is made): a longer name is a field error, not an attempt to log in."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["username"]
+        field.validators.append(MaxLengthValidator(getattr(field, "max_length", None) or 150))
 
 
 class SignupForm(UserCreationForm[User]):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
+from axes.helpers import get_client_ip_address
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
@@ -36,6 +37,7 @@ from games.club_forms import (
     put_error,
 )
 from games.extensions import panels
+from games.input import read_int
 from games.links import absolute_url, qr_svg
 from games.messages import error_message
 from games.models import ApiToken, Club, Membership, Player
@@ -64,6 +66,7 @@ from games.services.clubs import (
     membership_set_role,
 )
 from games.services.players import account_rename, player_claim, player_merge, player_rename
+from games.services.rates import rate_hit
 from games.services.tokens import token_create, token_revoke
 
 Role = Membership.Role
@@ -486,8 +489,8 @@ def account(request: HttpRequest) -> HttpResponse:
             token_form = TokenForm()
     owner = int(user.pk or 0)
     if action == "token_revoke":
-        chosen = request.POST.get("token", "")
-        row = ApiToken.objects.filter(user_id=owner, pk=int(chosen)).first() if chosen.isdigit() else None
+        chosen = read_int(request.POST.get("token"), lo=1, hi=2**63 - 1)
+        row = ApiToken.objects.filter(user_id=owner, pk=chosen).first() if chosen else None
         if row is not None:
             token_revoke(token=row)
             messages.success(request, _("Token revoked: it no longer works."))
@@ -524,6 +527,13 @@ def signup(request: HttpRequest) -> HttpResponse:
         return render(request, "registration/signup_closed.html", status=403)
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        address = get_client_ip_address(request) or "unknown"
+        hit = rate_hit(f"signup:{address}", limit=settings.SIGNUPS_PER_HOUR, seconds=3600)
+        if not hit.allowed:
+            form.add_error(None, _("Too many new accounts from this address: try again in an hour."))
+            response = render(request, "registration/signup.html", {"form": form, "next": target}, status=429)
+            response["Retry-After"] = str(int(hit.wait) + 1)
+            return response
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome, %(name)s.") % {"name": user.username})

@@ -14,7 +14,6 @@ choice cannot be carried out (their hand changed again, yet another hand arrived
 
 from __future__ import annotations
 
-import json
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -28,6 +27,7 @@ from django.views.decorators.http import require_POST
 
 from engine.errors import EngineError
 from games.forms import FLAG_LABELS, NOBODY_LABELS, ROLE_LABELS, NewHandForm
+from games.input import read_json
 from games.messages import error_message
 from games.models import Game, Hand
 from games.selectors.games import game_by_public_id
@@ -204,7 +204,7 @@ def _screen(
 def _typed_for(request: HttpRequest, form: NewHandForm) -> list[str] | None:
     """The players my hand was typed for (its hidden ``dealt_in``)."""
     try:
-        names = json.loads(request.POST.get(form.add_prefix("dealt_in"), ""))
+        names = read_json(request.POST.get(form.add_prefix("dealt_in"), ""))
     except ValueError:
         return None
     return names if isinstance(names, list) else None

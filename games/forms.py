@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.errors import EngineError
 from engine.rules import OPTIONS, Option, RuleSet, rule_set
+from games.input import read_json
 from games.messages import error_message
 from games.models import Club
 from games.names import MAX_NAME, loose_key
@@ -284,7 +285,7 @@ class NewGameForm(forms.Form):
 def _shown_players(value: object) -> list[str] | None:
     """The player list a form was shown with (its hidden ``dealt_in`` field), if readable."""
     try:
-        names = json.loads(value) if isinstance(value, str) and value else None
+        names = read_json(value) if isinstance(value, str) and value else None
     except ValueError:
         return None
     if isinstance(names, list) and all(isinstance(name, str) for name in names):

@@ -391,3 +391,33 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.prefix}… ({self.user_id})"
+
+
+class RateCount(models.Model):
+    """How many requests one client (``key``: a token, a user, an address, with the limit's
+    name) made in one time window (``window``: its number since the epoch). Counted with one
+    atomic upsert (games/services/rates.py), so parallel requests cannot undercount."""
+
+    key = models.CharField(max_length=200)
+    window = models.BigIntegerField()
+    count = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["key", "window"], name="rate_count_key_window")]
+
+    def __str__(self) -> str:
+        return f"{self.key} @{self.window}: {self.count}"
+
+
+class IdempotentRequest(models.Model):
+    """An API write made with an ``Idempotency-Key``: the operation and object it was for
+    (``scope``: method and path) and a digest of its body. The same key again must be the same
+    request (rummy_site/idempotency.py); the services replay its result."""
+
+    key = models.UUIDField(unique=True)
+    scope = models.CharField(max_length=300)
+    digest = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.key} {self.scope}"

@@ -182,7 +182,13 @@ class ApiErrorPages:
         }
         message = messages.get(response.status_code, _("The request could not be answered."))
         body = problem(status_code=response.status_code, code=code, message=message)
-        return HttpResponse(json.dumps(body), status=response.status_code, content_type=PROBLEM)
+        document = HttpResponse(json.dumps(body), status=response.status_code, content_type=PROBLEM)
+        # The page it replaces was given the site's policies on its way out (CSP, framing,
+        # caching, language...): the document keeps them.
+        for header, value in response.items():
+            if header.lower() not in ("content-type", "content-length"):
+                document.headers.setdefault(header, value)
+        return document
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not request.path.startswith(API_PREFIX) or isinstance(exception, Http404 | DjangoPermissionDenied):
@@ -199,9 +205,10 @@ class ApiErrorPages:
 # Errors any operation can answer, whatever it declares itself: a malformed request (400), no or
 # a bad credential (401), not allowed (403), nothing at that address (404), an Accept it cannot
 # serve (406), a missing or stale If-Match (412, 428; only on writes), a body type it does not
-# take (415, only with a body), too many requests (429).
+# take (415, only with a body), a body over the site's limit (413, writes), an Idempotency-Key
+# reused for another request (422, writes), too many requests (429).
 COMMON_ERRORS = ("400", "401", "403", "404", "406", "429")
-WRITE_ERRORS = ("412", "415", "428")
+WRITE_ERRORS = ("412", "413", "415", "422", "428")
 # Operations anonymous callers may use as well (as on the pages): every read but the exports,
 # and starting a game (a first game needs no account).
 PRIVATE_READS = {"club_export", "own_export"}

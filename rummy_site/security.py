@@ -33,6 +33,21 @@ def client_ip(request: HttpRequest) -> str | None:
     return forwarded[-count]
 
 
+# django-axes keeps the username it was given in a varchar(255).
+AXES_USERNAME_LENGTH = 255
+
+
+def login_username(request: HttpRequest, credentials: Any = None) -> str | None:
+    """The username django-axes counts failures of (``AXES_USERNAME_CALLABLE``): what was typed,
+    cut to what its table holds (no account's name is that long, so nothing is confused)."""
+    field = getattr(settings, "AXES_USERNAME_FORM_FIELD", "username")
+    if credentials:
+        username = credentials.get(field)
+    else:
+        username = getattr(request, "data", request.POST).get(field)
+    return username[:AXES_USERNAME_LENGTH] if isinstance(username, str) else username
+
+
 def lockout_response(
     request: HttpRequest, original_response: HttpResponse | None = None, credentials: Any = None
 ) -> HttpResponse:

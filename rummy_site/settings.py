@@ -133,6 +133,12 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Hostile input stops here: too big a body, unstorable text. Inside the others, so its
+    # answer has the user's language and the security headers; its check runs before any
+    # middleware's process_view (CSRF reads the form there) and before any view.
+    "rummy_site.input_guard.HostileInput",
+    # The same Idempotency-Key must be the same request (422 otherwise).
+    "rummy_site.idempotency.IdempotencyKeys",
     # Last, as django-axes asks: turns a locked-out login into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -180,6 +186,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
     )
+# The one limit on a request body (JSON, forms; a form's uploaded files have their own): more is
+# answered 413 before anything reads it (rummy_site/input_guard.py).
+DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("MAX_BODY_BYTES", str(2_621_440)))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -190,7 +199,7 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 # django-axes checks every login (the site's and the admin's) before Django's own backend.
 AUTHENTICATION_BACKENDS = [
-    "axes.backends.AxesStandaloneBackend",
+    "rummy_site.auth_backends.SiteAxesBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 # Off on an invite-only site: accounts are then made only from a club's invite link.
@@ -243,10 +252,17 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "rummy_site.api.problem_handler",
+    # Every JSON body through the site's one reader (games/input.py).
+    "DEFAULT_PARSER_CLASSES": [
+        "games.api.common.StrictJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_THROTTLE_CLASSES": ["games.api.auth.AnonThrottle", "games.api.auth.TokenThrottle"],
     # Per anonymous address, and per token (or user, or game link): a scoreboard polling every
     # few seconds stays far below; a script hammering the site does not. Counted in the
-    # database (the "throttle" cache), so several servers count together.
+    # database with one atomic upsert (games/services/rates.py), so several servers and
+    # parallel connections count together.
     "DEFAULT_THROTTLE_RATES": {
         "anon": env_rate("API_ANON_RATE", "300/min"),
         "user": env_rate("API_USER_RATE", "1200/min"),
@@ -254,12 +270,7 @@ REST_FRAMEWORK = {
     "NUM_PROXIES": env_int("PROXY_COUNT", 0 if DEBUG else 1),
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
-CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    # Shared by every application server (API throttle counts): a table that migrate makes
-    # (rummy_site/migrations).
-    "throttle": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "api_throttle"},
-}
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 SPECTACULAR_SETTINGS = {
     "TITLE": "Rummy score sheet API",
     "DESCRIPTION": "Games, hands, the rules engine, clubs, players, tournaments, seasons and ratings.",
@@ -278,14 +289,21 @@ SPECTACULAR_SETTINGS = {
 }
 
 # Login throttling (django-axes; docs/DESIGN.md, "Hardening"): 10 failed logins lock out the
-# account (from every address) and, separately, the address (for every account) for 15 minutes;
-# each failure during the lockout restarts it. Unlock: manage.py axes_reset / axes_reset_username.
+# account at that address and, separately, the address (for every account) for 15 minutes; 50
+# from anywhere lock the account everywhere. Each failure during the lockout restarts it.
+# Unlock: manage.py axes_reset / axes_reset_username.
 AXES_FAILURE_LIMIT = 10
+# New accounts per address per hour: a club's members signing up on one Wi-Fi get through, a
+# script making accounts does not (counted like the API's limits, games/services/rates.py).
+SIGNUPS_PER_HOUR = int(os.environ.get("SIGNUPS_PER_HOUR", "20"))
 AXES_COOLOFF_TIME = timedelta(minutes=15)
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+# The account alone, from every address together (rummy_site/auth_backends.py).
+LOGIN_ACCOUNT_FAILURE_LIMIT = 5 * AXES_FAILURE_LIMIT
 AXES_RESET_ON_SUCCESS = False  # a success from an address must not wipe the count of other accounts
 AXES_LOCKOUT_CALLABLE = "rummy_site.security.lockout_response"
 AXES_CLIENT_IP_CALLABLE = "rummy_site.security.client_ip"
+AXES_USERNAME_CALLABLE = "rummy_site.security.login_username"
 AXES_DISABLE_ACCESS_LOG = True  # failures are kept (for the lockout); successful logins are not logged
 AXES_VERBOSE = False  # its start-up banner, once per process, says nothing an operator needs
 # Reverse proxies in front of the site, each appending the client's address to X-Forwarded-For:
@@ -314,8 +332,11 @@ if not DEBUG and HTTPS:
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 60 * 60 * 24 * 365)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
+    # A load balancer's health check speaks plain HTTP to the server itself.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
 
 LOGGING = {
     "version": 1,

@@ -1,8 +1,10 @@
 from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
+from django.contrib.auth.views import LoginView
 from django.urls import include, path
 
 from games import club_views
+from games.club_forms import LoginForm
 from rummy_site import pwa, views
 
 urlpatterns = [
@@ -20,6 +22,7 @@ urlpatterns += i18n_patterns(
     path("", include("tournaments.urls")),
     path("accounts/signup/", club_views.signup, name="signup"),
     path("accounts/profile/", club_views.account, name="account"),
+    path("accounts/login/", LoginView.as_view(authentication_form=LoginForm), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
     prefix_default_language=False,

@@ -2,11 +2,12 @@
 
 from typing import Any
 
-from axes.backends import AxesStandaloneBackend
 from django.http import HttpRequest
 
+from rummy_site.auth_backends import SiteAxesBackend
 
-class AxesBackendAllowingTestClientLogin(AxesStandaloneBackend):
+
+class AxesBackendAllowingTestClientLogin(SiteAxesBackend):
     """django-axes as in production, except that Django's test client ``login()`` works.
 
     ``Client.login()`` calls ``authenticate()`` without a request, which axes refuses; every

@@ -79,6 +79,35 @@ print("ok")
 """
 
 
+PRODUCTION_EDGES = """
+import django
+from django.test import Client
+
+django.setup()
+client = Client(HTTP_HOST="rummy.example.org")
+assert client.get("/healthz").status_code == 200
+assert client.get("/games/").status_code == 301
+chosen = client.post("/i18n/setlang/", {"language": "cs", "next": "/"}, secure=True)
+assert chosen.cookies["django_language"]["secure"] is True, chosen.cookies
+print("ok")
+"""
+
+
+def test_production_health_checks_over_http_and_keeps_the_language_cookie_secure() -> None:
+    env = {"DEBUG": "0", "SECRET_KEY": STRONG_SECRET, "ALLOWED_HOSTS": "rummy.example.org"}
+    clean = {k: v for k, v in os.environ.items() if k not in ("DJANGO_ALLOW_ASYNC_UNSAFE",)}
+    clean.update(DJANGO_SETTINGS_MODULE="rummy_site.settings", **env)
+    served = subprocess.run(
+        [sys.executable, "-c", PRODUCTION_EDGES],
+        cwd=ROOT,
+        env=clean,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert served.stdout.strip() == "ok", served.stderr
+
+
 def test_production_serves_hashed_compressed_static_files(tmp_path: Path) -> None:
     env = {"DEBUG": "0", "SECRET_KEY": STRONG_SECRET, "ALLOWED_HOSTS": "rummy.example.org"}
     env["STATIC_ROOT"] = str(tmp_path / "static")

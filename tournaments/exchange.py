@@ -20,7 +20,6 @@ transaction and rebuilds the derived rows (results, ratings, season standings) i
 
 from __future__ import annotations
 
-import csv
 import datetime
 import io
 import json
@@ -48,6 +47,7 @@ from games.services.clubs import RESERVED_SLUGS, check_club_name, club_create, c
 from games.services.hands import MAX_HAND_POINTS
 from games.services.players import check_name
 from games.services.results import rebuild
+from games.spreadsheet import SafeDictWriter
 from scoring.game import score_game
 from tournaments.messages import tournament_error
 from tournaments.models import Bye, Entry, Round, Season, Table, TableSeat, Tournament, TournamentChange
@@ -272,7 +272,7 @@ def score_sheet_rows(club: Club) -> Iterator[dict[str, Any]]:
 def export_csv(club: Club) -> str:
     """The score sheets of the club's games as CSV (the columns of ``CSV_COLUMNS``)."""
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\r\n")
+    writer = SafeDictWriter(out, CSV_COLUMNS, lineterminator="\r\n")
     writer.writeheader()
     for row in score_sheet_rows(club):
         writer.writerow(row)

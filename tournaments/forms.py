@@ -3,7 +3,6 @@ and raise coded errors, which ``put_error`` places at the field they name."""
 
 from __future__ import annotations
 
-import json
 import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -18,6 +17,7 @@ from engine.rules import OPTIONS
 from games.club_forms import _Write
 from games.families import family_choices
 from games.forms import did_you_mean, numeric, option_field
+from games.input import read_json
 from games.names import loose_key
 from games.services.clubs import MAX_CLUB_NAME
 from scoring.families import family_info
@@ -407,6 +407,6 @@ class ImportForm(forms.Form):
         if upload.size > self.MAX_BYTES:
             raise forms.ValidationError(_("The file is too big (at most 20 MB)."))
         try:
-            return json.loads(upload.read().decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
+            return read_json(upload.read())
+        except ValueError:
             raise forms.ValidationError(_("This is not a JSON file exported from a club.")) from None

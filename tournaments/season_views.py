@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from engine.errors import EngineError
 from engine.rules import FAMILIES
+from games.input import read_int
 from games.models import Club, Membership, Player
 from games.selectors.clubs import club_by_slug
 from games.services.access import can_view_club, club_role, role_allows
@@ -107,10 +108,8 @@ def season_settings(request: HttpRequest, public_id: str) -> HttpResponse:
 def season_detail(request: HttpRequest, public_id: str) -> HttpResponse:
     season, role = _season(request, public_id)
     family = request.GET.get("family", "")
-    page = request.GET.get("page", "1")
-    view = selectors.season_view(
-        season=season, family=family if family in FAMILIES else "", page=int(page) if page.isdigit() else 1
-    )
+    page = read_int(request.GET.get("page"), lo=1, hi=100_000) or 1
+    view = selectors.season_view(season=season, family=family if family in FAMILIES else "", page=page)
     context = {
         "club": season.club,
         "season": season,

@@ -26,6 +26,7 @@ from django.utils import timezone
 from engine.errors import EngineError
 from engine.rules import FAMILIES, rule_set
 from games.models import Club, Player
+from games.names import clean_name, has_control
 from games.services.errors import ServiceError
 from games.services.games import EventLabel, game_end, game_start
 from games.services.players import check_name, seat_players
@@ -128,9 +129,17 @@ class Settings:
     tiebreaks: Sequence[str]
 
 
+def _clean_event_name(raw: str) -> str:
+    """A tournament's or a season's name, cleaned as player and club names are (no invisible
+    format characters such as bidirectional overrides); control characters are refused."""
+    if has_control(raw):
+        raise ServiceError("name_control", "a name cannot contain control characters", field="name")
+    return clean_name(raw)
+
+
 def checked_settings(settings: Settings) -> dict[str, Any]:
     """The model fields for ``settings``, or a coded error naming what to change."""
-    name = settings.name.strip()
+    name = _clean_event_name(settings.name)
     if not name:
         raise ServiceError("tournament_name", "a tournament needs a name")
     info = family_info(settings.family)
@@ -665,7 +674,7 @@ class SeasonSettings:
 
 def checked_season(settings: SeasonSettings) -> dict[str, Any]:
     """The model fields for ``settings``, or a coded error naming what to change."""
-    name = settings.name.strip()
+    name = _clean_event_name(settings.name)
     if not name:
         raise ServiceError("season_name", "a season needs a name")
     if settings.ends < settings.starts:

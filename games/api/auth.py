@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
-from django.core.cache import caches
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
@@ -17,6 +16,7 @@ from rest_framework import authentication, exceptions, permissions, throttling
 from rest_framework.request import Request
 
 from games.models import ApiToken, Game
+from games.services.rates import rate_hit
 from games.services.tokens import token_digest
 
 
@@ -91,10 +91,27 @@ class BearerScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-c
 
 
 class _SharedCounts:
-    """Throttle counts kept in the database (the ``throttle`` cache), not in one server's
-    memory: with several application servers a client's requests are counted together."""
+    """Throttle counts kept in the database, not in one server's memory (with several
+    application servers a client's requests are counted together), and counted atomically
+    (games/services/rates.py): DRF's own read-then-write lets parallel requests through
+    uncounted."""
 
-    cache = caches["throttle"]
+    rate: str | None
+    num_requests: int
+    duration: int
+
+    def allow_request(self, request: Request, view: Any) -> bool:
+        if self.rate is None:
+            return True
+        key = self.get_cache_key(request, view)  # type: ignore[attr-defined]
+        if key is None:
+            return True
+        self._hit = rate_hit(key, limit=self.num_requests, seconds=self.duration)
+        return self._hit.allowed
+
+    def wait(self) -> float | None:
+        hit = getattr(self, "_hit", None)
+        return None if hit is None else max(hit.wait, 0.0)
 
 
 class AnonThrottle(_SharedCounts, throttling.AnonRateThrottle):
@@ -109,4 +126,6 @@ class TokenThrottle(_SharedCounts, throttling.UserRateThrottle):
             return self.cache_format % {"scope": self.scope, "ident": f"token-{request.auth.pk}"}
         if isinstance(request.auth, GameLink):
             return self.cache_format % {"scope": self.scope, "ident": f"game-{request.auth.game_id}"}
+        if not request.user or not request.user.is_authenticated:
+            return None  # the anonymous budget is AnonThrottle's alone
         return super().get_cache_key(request, view)

@@ -11,7 +11,10 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import exceptions, serializers
 from rest_framework.pagination import CursorPagination
+from rest_framework.parsers import JSONParser
 from rest_framework.request import Request
+
+from games.input import InputRefused, read_int, read_json
 
 
 class ApiError(exceptions.APIException):
@@ -124,7 +127,20 @@ class CursorPage(CursorPagination):
         raw = request.query_params.get(self.page_size_query_param)
         if raw is None:
             return self.page_size
-        if not raw.isdigit() or not 1 <= int(raw) <= self.max_page_size:
+        size = read_int(raw, lo=1, hi=self.max_page_size)
+        if size is None:
             message = _("A whole number from 1 to %(most)d.") % {"most": self.max_page_size}
             raise exceptions.ValidationError({self.page_size_query_param: [message]})
-        return int(raw)
+        return size
+
+
+class StrictJSONParser(JSONParser):
+    """Every API body is read by the site's one JSON reader (games.input): too deep, not finite,
+    unstorable text or a repeated key is a 400 before any view sees it."""
+
+    def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
+        data = stream.read() if stream is not None else b""
+        try:
+            return read_json(data)
+        except InputRefused as refused:
+            raise exceptions.ParseError(refused.message) from None

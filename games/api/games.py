@@ -24,7 +24,6 @@ from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import authentication, exceptions, generics, serializers, status
-from rest_framework.parsers import JSONParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -32,7 +31,16 @@ from rest_framework.views import APIView
 from engine.errors import EngineError
 from engine.rules import FAMILIES
 from games.api.auth import GameLink
-from games.api.common import IDEMPOTENCY_KEY, IF_MATCH, ApiError, etag, idempotency_key, if_match, problems
+from games.api.common import (
+    IDEMPOTENCY_KEY,
+    IF_MATCH,
+    ApiError,
+    StrictJSONParser,
+    etag,
+    idempotency_key,
+    if_match,
+    problems,
+)
 from games.families import FAMILY_CHOICES
 from games.links import absolute_url
 from games.messages import error_message
@@ -649,7 +657,7 @@ def _unchanged(request: Request, tag: str) -> bool:
 
 class GameDetail(APIView):
     # A scoreboard polls this with If-None-Match. Its 304 costs the game's row, one query;
-    # counting it against the throttles would cost a dozen more (the counts are shared in the
+    # counting it against the throttles would cost more queries (the counts are shared in the
     # database), so an unchanged game is answered before them and only a 200 is counted.
     found: Game | None = None
 
@@ -773,7 +781,7 @@ def _outcome(request: Request, game: Game) -> dict[str, Any]:
 
 
 class HandList(APIView):
-    parser_classes = [JSONParser]
+    parser_classes = [StrictJSONParser]
 
     @extend_schema(
         operation_id="games_hands_list",
@@ -863,7 +871,7 @@ def _hand_taken(game: Game, error: ServiceError) -> ApiError:
 
 
 class HandDetail(APIView):
-    parser_classes = [JSONParser]
+    parser_classes = [StrictJSONParser]
 
     @extend_schema(
         operation_id="games_hands_retrieve",
@@ -1016,7 +1024,7 @@ class GameTransferSerializer(serializers.Serializer[Any]):
 
 
 class GameTransferView(APIView):
-    parser_classes = [JSONParser]
+    parser_classes = [StrictJSONParser]
 
     @extend_schema(
         operation_id="games_transfer",

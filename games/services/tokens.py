@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 
 from django.contrib.auth.models import User
+from django.db import transaction
 from django.utils import timezone
 
 from games.models import ApiToken, new_api_token
@@ -24,12 +25,15 @@ def token_create(*, user: User, name: str, scope: str) -> tuple[ApiToken, str]:
     name = " ".join(name.split())[:60]
     if not name:
         raise ServiceError("token_name", "a token needs a name")
-    if ApiToken.objects.filter(user=user, revoked_at=None).count() >= MAX_TOKENS:
-        raise ServiceError("token_limit", "too many tokens", maximum=MAX_TOKENS)
-    token = new_api_token()
-    row = ApiToken.objects.create(
-        user=user, name=name, digest=token_digest(token), prefix=token[:10], scope=scope
-    )
+    with transaction.atomic():
+        # The user's row locked: parallel creations count the live tokens one after another.
+        User.objects.select_for_update().filter(pk=user.pk).first()
+        if ApiToken.objects.filter(user=user, revoked_at=None).count() >= MAX_TOKENS:
+            raise ServiceError("token_limit", "too many tokens", maximum=MAX_TOKENS)
+        token = new_api_token()
+        row = ApiToken.objects.create(
+            user=user, name=name, digest=token_digest(token), prefix=token[:10], scope=scope
+        )
     return row, token
 
 

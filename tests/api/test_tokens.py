@@ -6,12 +6,11 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.core.cache import caches
 from django.test import Client
 from rest_framework.test import APIClient
 
 from games.api.auth import AnonThrottle, TokenThrottle
-from games.models import ApiToken
+from games.models import ApiToken, RateCount
 from games.services.tokens import token_digest
 from tests.factories import UserFactory
 
@@ -76,7 +75,7 @@ def test_messages_follow_accept_language() -> None:
 
 
 def test_each_token_and_each_anonymous_address_has_its_own_budget(monkeypatch: pytest.MonkeyPatch) -> None:
-    caches["throttle"].clear()
+    RateCount.objects.all().delete()
     monkeypatch.setattr(TokenThrottle, "THROTTLE_RATES", {"user": "2/min", "anon": "2/min"})
     monkeypatch.setattr(AnonThrottle, "THROTTLE_RATES", {"user": "2/min", "anon": "2/min"})
     user = UserFactory.create()
@@ -94,4 +93,4 @@ def test_each_token_and_each_anonymous_address_has_its_own_budget(monkeypatch: p
     assert [anonymous.get("/api/v1/clubs/").status_code for _ in range(3)] == [200, 200, 429]
     elsewhere = APIClient(REMOTE_ADDR="10.0.0.9")
     assert elsewhere.get("/api/v1/clubs/").status_code == 200
-    caches["throttle"].clear()
+    RateCount.objects.all().delete()

@@ -23,6 +23,7 @@ from rest_framework.views import APIView
 
 from engine.rules import FAMILIES
 from games.api.common import IDEMPOTENCY_KEY, IF_MATCH, etag, idempotency_key, if_match, problems
+from games.input import read_int
 from games.models import Club, Player
 from scoring.league import DEFAULT_LEAGUE_TIEBREAKS, LEAGUE_TIEBREAKS
 from scoring.ratings import Rating, display
@@ -251,10 +252,10 @@ def _family(request: Request) -> str:
 
 
 def _page(request: Request) -> int:
-    raw = request.query_params.get("page", "1")
-    if not raw.isdigit() or not 1 <= int(raw) <= 100_000:
+    page = read_int(request.query_params.get("page", "1"), lo=1, hi=100_000)
+    if page is None:
         raise exceptions.ValidationError({"page": [_("A page is a whole number from 1.")]})
-    return int(raw)
+    return page
 
 
 # ---------------------------------------------------------------------- views

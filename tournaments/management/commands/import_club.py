@@ -10,7 +10,6 @@ and the organiser organises it, the data goes into that club instead.
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from games.input import read_json
 from games.models import Club, Membership
 from tournaments.exchange import ImportInvalid, import_club
 
@@ -38,8 +38,8 @@ class Command(BaseCommand):
         source = options["file"]
         try:
             text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
-            doc = json.loads(text)
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+            doc = read_json(text)
+        except (OSError, ValueError) as error:
             raise CommandError(f"cannot read {source}: {error}") from None
         club = None
         slug = options["slug"]
