@@ -74,10 +74,11 @@ bench: $(VENV)/.installed-dev
 	$(PY) bench/bench_tournament.py
 	$(PY) bench/bench_league.py
 
-# Both ways a phone saves: without JavaScript (GET + POST) and with it (one htmx POST).
+# A tournament night under Locust: gunicorn + PostgreSQL on this machine, loopback only.
+# e.g. `make bench-load LOAD_ARGS="--tables 25 --seconds 150"` (bench/load_night.py --help).
+LOAD_ARGS ?=
 bench-load: $(VENV)/.installed-dev
-	$(PY) bench/load_saves.py --mode form
-	$(PY) bench/load_saves.py --mode htmx
+	$(PY) bench/load_night.py $(LOAD_ARGS)
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache

@@ -11,13 +11,10 @@ games ("filler") with bulk_create. Run from the project root:
 
 Every figure is the median of several runs, in milliseconds. "warm" is a page asked again on
 the same server (another phone at the table, a reload); "cold" is the first view of a version
-of the game on a server that never drew it, when another server did (what it kept in memory
-emptied first; the copy the servers share stays); "never drawn" is the first view of a version
-on a server that never scored or drew the game (the shared copy deleted too): after a save, a
-server that never drew the game, since a save does not write the copy. "after a save
-elsewhere" is what happens at a table: this server drew the game's last version (its form, its
-hands' scores and the shared copy of that version are there), then another server saved a hand
-(a save does not write the copy), and this server draws the new version.
+of the game on a server that never drew it (what it kept in memory emptied first). "after a
+save elsewhere" is what happens at a table: this server drew the game's last version (its form
+and its hands' scores are there), then another server saved a hand, and this server draws the
+new version. What a whole evening feels like under load is bench/load_night.py's.
 """
 
 from __future__ import annotations
@@ -48,7 +45,7 @@ from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 
 from games import sheet_cache  # noqa: E402
-from games.models import Game, Hand, Player, Result, Score, Seat, SheetCopy  # noqa: E402
+from games.models import Game, Hand, Player, Result, Score, Seat  # noqa: E402
 from games.services import hands as hand_service  # noqa: E402
 from games.services.games import game_start  # noqa: E402
 from games.services.hands import hand_record  # noqa: E402
@@ -75,14 +72,8 @@ def posted(i: int) -> dict[str, str]:
 
 def forget() -> None:
     """Empty this server's recent sheets and drawn forms: the next view is as on a server that
-    neither wrote nor drew this game (the copy the servers share stays)."""
+    neither wrote nor drew this game."""
     sheet_cache.forget_local()
-
-
-def forget_everywhere() -> None:
-    """As if no server ever drew any game: the shared copies go too."""
-    forget()
-    SheetCopy.objects.all().delete()
 
 
 def timed(run: Callable[[], object]) -> float:
@@ -155,10 +146,6 @@ class Bench:
         get(self.client, url)  # drawn once, on some server
         return self.median_ms(lambda: get(self.client, url), before=forget)
 
-    def sheet_never_drawn(self, game: Game) -> float:
-        url = f"/g/{game.public_id}/"
-        return self.median_ms(lambda: get(self.client, url), before=forget_everywhere)
-
     def sheet_after_save_elsewhere(self, game: Game) -> float:
         """The first view of a version after another server saved its hand (the game grows by
         one hand per sample): this server drew the version before, and the save leaves nothing
@@ -166,7 +153,7 @@ class Bench:
         url = f"/g/{game.public_id}/"
 
         def save_elsewhere() -> None:
-            forget_everywhere()
+            forget()
             get(self.client, url)  # this server follows the game: it draws the last version
             latest = Game.objects.get(pk=game.pk)
             with mock.patch.object(hand_service, "remember_sheet", lambda sheet: None):
@@ -274,7 +261,6 @@ def main() -> None:
     for game, n, goal in ((g30, 30, "≤ 3× home"), (g100, 100, "≤ 5× home")):
         against_home(f"sheet, {n} hands, owner with form, warm", goal, bench.sheet_warm, game)
         against_home(f"sheet, {n} hands, owner with form, cold", goal, bench.sheet_cold, game)
-        against_home(f"sheet, {n} hands, owner with form, never drawn", "—", bench.sheet_never_drawn, game)
     grown = f"30→{30 + bench.times}"
     against_home(f"sheet, {grown} hands, after a save elsewhere", "—", bench.sheet_after_save_elsewhere, g30b)
     against_home("save (htmx, through the form) at 30-50 hands", "≤ 4× home", bench.saves, g30, 20)
@@ -306,7 +292,6 @@ def main() -> None:
         fill_other_games(others)
         games = [bench.game(n) for n in sizes]
         for game in games:
-            table.setdefault("sheet, owner, never drawn", []).append(bench.sheet_never_drawn(game))
             table.setdefault("sheet, owner, cold", []).append(bench.sheet_cold(game))
             table.setdefault("sheet, owner, warm", []).append(bench.sheet_warm(game))
             table.setdefault("save (htmx)", []).append(bench.saves(game, 5))

@@ -197,23 +197,6 @@ class Game(models.Model):
         return f"{self.get_family_display()} {self.public_id}"
 
 
-class SheetCopy(models.Model):
-    """The score sheet of one version of a game as drawn, shared by every application server:
-    a server that never drew this version reads it here instead of scoring and drawing the game
-    again (games.sheet_cache). Only a cache: ``stamp`` names the game's version (and the
-    release), a row for any other version is ignored, and losing the row costs time, never
-    correctness. One row per game, replaced by the next version's; a copy nobody rewrote for
-    a while is deleted (``games.sheet_cache.KEEP``)."""
-
-    game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True, related_name="+")
-    stamp = models.CharField(max_length=100)
-    data = models.BinaryField()
-    written_at = models.DateTimeField(db_index=True)
-
-    def __str__(self) -> str:
-        return f"{self.game_id} {self.stamp}"
-
-
 class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField()

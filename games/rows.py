@@ -3,11 +3,11 @@ inserted, with their SQL written out.
 
 Every save reads the game, locks it, reads its seats and hands, looks whether its request id
 belonged to a deleted hand, and inserts the hand and its change; every first view of a version
-reads the game, its seats and its hands. Through the ORM those reads cost a save 1.6 ms of its
-8.7 and the rest 0.55 ms more (more together than scoring a 40-hand game), nearly all of it
-building the statements and running each field's converters row by row; the rows themselves
-take a tenth of that. So these are written out, as the ETag check's query is
-(``games.selectors.games``).
+reads the game, its seats and its hands. Through the ORM, building those statements and running
+each field's converters row by row cost more than scoring the game, and the tournament night's
+load test came out slower with them (docs/design/performance.md), so they are written out, as
+the ETag check's query is (``games.selectors.games``). Every table and column is named from the
+models' ``_meta`` (:func:`column`, :func:`equals`), never by hand.
 
 The instances are the ORM's own: every concrete field read (nothing deferred), each value as
 the ORM gives it on SQLite and PostgreSQL alike, made by ``from_db``, so they save, refresh and
@@ -78,6 +78,26 @@ def columns(model: type[models.Model], alias: str) -> str:
     return ", ".join(f"{alias}.{column}" for column in _fields(model)[1])
 
 
+def column(model: type[models.Model], name: str, alias: str = "") -> str:
+    """The column of ``model``'s field ``name`` (as its model names it), quoted, after
+    ``alias.`` if given: statements written out name no column by hand."""
+    field = model._meta.get_field(name)
+    assert isinstance(field, models.Field)
+    quoted = connection.ops.quote_name(str(field.column))
+    return f"{alias}.{quoted}" if alias else quoted
+
+
+def equals(model: type[models.Model], *names: str) -> str:
+    """A WHERE clause for :func:`select` and :func:`exists`: each of these fields equals its
+    parameter, in this order."""
+    return " AND ".join(f"{column(model, name, 't')} = %s" for name in names)
+
+
+def table(model: type[models.Model]) -> str:
+    """``model``'s table, quoted."""
+    return connection.ops.quote_name(model._meta.db_table)
+
+
 def width(model: type[models.Model]) -> int:
     """How many values of a row :func:`columns` selects."""
     return len(_fields(model)[0])
@@ -95,10 +115,9 @@ def instance[M: models.Model](model: type[M], values: Sequence[object]) -> M:
 
 @cache
 def _select(model: type[models.Model], where: str, order: str, lock: bool) -> str:
-    table = connection.ops.quote_name(model._meta.db_table)
-    sql = f"SELECT {columns(model, 't')} FROM {table} t WHERE {where}"
+    sql = f"SELECT {columns(model, 't')} FROM {table(model)} t WHERE {where}"
     if order:
-        sql += f" ORDER BY t.{connection.ops.quote_name(order)}"
+        sql += f" ORDER BY {column(model, order, 't')}"
     if lock and connection.features.has_select_for_update:  # SQLite: the transaction locks
         sql += " FOR UPDATE"
     return sql
@@ -107,7 +126,8 @@ def _select(model: type[models.Model], where: str, order: str, lock: bool) -> st
 def select[M: models.Model](
     model: type[M], where: str, params: Sequence[int | str], *, order: str = "", lock: bool = False
 ) -> list[M]:
-    """``model``'s rows ``WHERE where`` (columns named ``t.column``), in ``order`` (a column)."""
+    """``model``'s rows ``WHERE where`` (columns named ``t.column``: :func:`equals`), in
+    ``order`` (a field)."""
     with connection.cursor() as cursor:
         cursor.execute(_select(model, where, order, lock), params)
         return [instance(model, row) for row in cursor.fetchall()]
@@ -115,12 +135,12 @@ def select[M: models.Model](
 
 def seats(game: Game) -> list[Seat]:
     """The game's seats in seat order."""
-    return select(Seat, "t.game_id = %s", [game.pk], order="position")
+    return select(Seat, equals(Seat, "game"), [game.pk], order="position")
 
 
 def hands(game: Game) -> list[Hand]:
     """The game's hands in number order (the sheet's order)."""
-    return select(Hand, "t.game_id = %s", [game.pk], order="number")
+    return select(Hand, equals(Hand, "game"), [game.pk], order="number")
 
 
 def exists(model: type[models.Model], where: str, params: Sequence[Any]) -> bool:
@@ -132,7 +152,7 @@ def exists(model: type[models.Model], where: str, params: Sequence[Any]) -> bool
 
 @cache
 def _exists(model: type[models.Model], where: str) -> str:
-    return f"SELECT 1 FROM {connection.ops.quote_name(model._meta.db_table)} t WHERE {where} LIMIT 1"
+    return f"SELECT 1 FROM {table(model)} t WHERE {where} LIMIT 1"
 
 
 def param(model: type[models.Model], name: str, value: object) -> object:

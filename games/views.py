@@ -78,7 +78,7 @@ from games.services.hands import (
 )
 from games.services.players import similar_players
 from games.sheet import Sheet, game_rules
-from games.sheet_cache import FIELDS, PARTS, share, sheet_version
+from games.sheet_cache import FIELDS, PARTS, sheet_version
 from scoring.families import family_info
 
 
@@ -271,12 +271,7 @@ def _detail_context(
     sheet: Sheet | None = None,
     viewer: tuple[str | None, bool] | None = None,
 ) -> dict[str, object]:
-    """The score sheet page; ``sheet`` when the caller already scored the game as it stands.
-
-    A page that read the sheet shares what it drew with the other servers (sheet_cache.share);
-    a save's answer (``sheet`` given) does not: the first look at the new version on another
-    server draws and shares it, so a save pays no write for phones that may never look."""
-    shared = sheet is None
+    """The score sheet page; ``sheet`` when the caller already scored the game as it stands."""
     sheet = sheet or recent_sheet(game=game)
     role, editable = viewer or _viewer(request, game)
     finished = sheet.closed  # an end condition is met: no more hands, even with counts missing
@@ -285,8 +280,6 @@ def _detail_context(
         form = _new_hand_form(sheet)
         fields = _form_fields(sheet, form)
     parts = _sheet_parts(sheet, editable)
-    if shared:
-        share(sheet, parts, fields)  # for the servers that never drew this version
     club = game.club if game.club is not None and can_view_club(club=game.club, role=role) else None
     manage = _manages(game, role)
     return {

@@ -78,15 +78,3 @@ def phone(browser: Any) -> Iterator[Any]:
     page = new_page(browser, width=360, height=740)
     yield page
     page.context.close()
-
-
-@pytest.fixture(autouse=True)
-def sheet_copies_just_pruned(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every test runs on a server that has just looked for old shared sheet copies
-    (games.sheet_cache._prune), so whichever test happens to write the process's first copy
-    counts the same queries as the others; the tests of pruning set it back."""
-    from django.utils import timezone
-
-    from games import sheet_cache
-
-    monkeypatch.setattr(sheet_cache, "_pruned", [timezone.now()])

@@ -79,25 +79,36 @@ def game_by_public_id(*, public_id: str, deleted: bool = False) -> Game | None:
     return game
 
 
+def _owner_and_club() -> str:
+    """The game's owner (u) and club (c), joined to the game (g)."""
+    owner, club = rows.column(Game, "owner", "g"), rows.column(Game, "club", "g")
+    return (
+        f" LEFT JOIN {rows.table(User)} u ON {rows.column(User, 'id', 'u')} = {owner}"
+        f" LEFT JOIN {rows.table(Club)} c ON {rows.column(Club, 'id', 'c')} = {club}"
+    )
+
+
 @cache
 def _game_sql() -> str:
-    game, user, club = (connection.ops.quote_name(m._meta.db_table) for m in (Game, User, Club))
     return (
         f"SELECT {rows.columns(Game, 'g')}, {rows.columns(User, 'u')}, {rows.columns(Club, 'c')}"
-        f" FROM {game} g LEFT JOIN {user} u ON u.id = g.owner_id LEFT JOIN {club} c ON c.id = g.club_id"
-        " WHERE g.public_id = %s"
+        f" FROM {rows.table(Game)} g{_owner_and_club()} WHERE {rows.column(Game, 'public_id', 'g')} = %s"
     )
 
 
 @cache  # the same text for every 304: written once, not on each poll
 def _revalidation_sql() -> str:
-    game, user, club = Game._meta.db_table, User._meta.db_table, Club._meta.db_table
+    game = [rows.column(Game, name, "g") for name in _REVALIDATED]
+    user = [rows.column(User, name, "u") for name in ("username", "first_name")]
+    club = [rows.column(Club, name, "c") for name in ("slug", "name", "visibility", "version")]
     return (
-        "SELECT g.id, g.public_id, g.owner_id, g.club_id, g.edit_token, g.updated_at, g.deleted_at,"
-        " u.username, u.first_name, c.slug, c.name, c.visibility, c.version"
-        f" FROM {game} g LEFT JOIN {user} u ON u.id = g.owner_id LEFT JOIN {club} c ON c.id = g.club_id"
-        " WHERE g.public_id = %s"
+        f"SELECT {', '.join(game + user + club)} FROM {rows.table(Game)} g{_owner_and_club()}"
+        f" WHERE {rows.column(Game, 'public_id', 'g')} = %s"
     )
+
+
+# The game's fields an ETag check reads, in the order game_to_revalidate unpacks them.
+_REVALIDATED = ("id", "public_id", "owner", "club", "edit_token", "updated_at", "deleted_at")
 
 
 def _partial[M: Model](model: type[M], **given: object) -> M:

@@ -9,15 +9,14 @@ from engine.rules import RuleSet
 from games import rows
 from games.models import Change, Game
 from games.sheet import Sheet, build_sheet, game_rules, sheet_ordinals
-from games.sheet_cache import SHEETS, shared_sheet, sheet_version
+from games.sheet_cache import SHEETS, sheet_version
 from scoring.game import GameState, score_game
 
 
 def recent_sheet(*, game: Game) -> Sheet:
     """The score sheet of ``game`` as this request read it from the database (so its version
-    is current): from this server's recent sheets, else from the copy shared by the servers
-    (1 query), else scored (:func:`game_sheet`, 2 queries more)."""
-    return SHEETS.get_or_make(sheet_version(game), lambda: shared_sheet(game) or game_sheet(game=game))
+    is current): from this process's recent sheets, else scored (:func:`game_sheet`)."""
+    return SHEETS.get_or_make(sheet_version(game), lambda: game_sheet(game=game))
 
 
 def game_sheet(*, game: Game) -> Sheet:

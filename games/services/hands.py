@@ -45,7 +45,7 @@ def _locked(game: Game, *, deleted: bool = False) -> Game:
     """The game read anew under its row lock (games.rows: every write starts here). A game an
     organiser deleted takes no write (ServiceError ``game_deleted``) but the undo of that
     (``deleted``)."""
-    found = rows.select(Game, "t.id = %s", [game.pk], lock=True)
+    found = rows.select(Game, rows.equals(Game, "id"), [game.pk], lock=True)
     if not found:
         raise Game.DoesNotExist("the game was deleted")
     if found[0].deleted_at is not None and not deleted:
@@ -164,8 +164,11 @@ def _check(state: GameState) -> GameState:
     return state
 
 
-# A change that recorded a hand with the request id (``hand_record``: the hand was deleted since).
-RESENT = "t.game_id = %s AND t.request_id = %s AND t.hand_number IS NOT NULL"
+def _resent() -> str:
+    """A change that recorded a hand with the request id (``hand_record``: the hand was deleted
+    since)."""
+    recorded = rows.column(Change, "hand_number", "t")
+    return f"{rows.equals(Change, 'game', 'request_id')} AND {recorded} IS NOT NULL"
 
 
 def hand_taken(*, game: Game, for_hand: int) -> tuple[Hand, int] | None:
@@ -213,7 +216,7 @@ def hand_record(
                 existing = next((hand for hand in hands if hand.request_id == wanted), None)
                 if existing is not None:
                     return Recorded(existing, False, None)
-                if rows.exists(Change, RESENT, [locked.pk, rows.param(Change, "request_id", wanted)]):
+                if rows.exists(Change, _resent(), [locked.pk, rows.param(Change, "request_id", wanted)]):
                     raise ServiceError("resent_deleted", "this hand was recorded and has been deleted since")
             if locked.ended:
                 raise ServiceError("game_ended", "the game was ended; reopen it to record more hands")

@@ -12,9 +12,11 @@ from functools import cache
 from typing import NamedTuple
 
 from django.db import connection
+from django.db.models import Model
 from django.utils import timezone
 
 from engine.errors import EngineError
+from games import rows
 from games.models import Game, Hand, Result, Score, Seat
 from games.sheet import game_rules
 from games.signals import results_changed
@@ -41,8 +43,8 @@ def store_derived(
     the write's new hand took (one UPDATE of the game for both).
 
     Every write of a game comes here, a save among them, so its statements are written out
-    (:func:`_sql`): the ORM's building of these statements cost a save more than the scoring
-    of a 40-hand game (docs/design/performance.md, round 5)."""
+    (:func:`_sql`, from the models' ``_meta``): the ORM's building of them cost a save more
+    than scoring the game (docs/design/performance.md)."""
     sql = _sql()
     by_name = {seat.name: seat for seat in seats}
     wanted = {
@@ -98,22 +100,35 @@ class _Statements(NamedTuple):
     game_numbered: str
 
 
+# A Result row's fields in the order store_derived gives them (the seat's three, then _columns).
+_RESULT_FIELDS = ("game", "seat", "player", "total", "place", "winner", "finished", "eliminated_in", "hands")
+
+
 @cache
 def _sql() -> _Statements:
-    """store_derived's statements, written once from the models' tables."""
-    score, hand, result, game = (model._meta.db_table for model in (Score, Hand, Result, Game))
+    """store_derived's statements, written once from the models' tables and columns."""
+    score, hand, result, game = (rows.table(model) for model in (Score, Hand, Result, Game))
+
+    def col(model: type[Model], *names: str) -> str:
+        return ", ".join(rows.column(model, name) for name in names)
+
+    def marks(count: int) -> str:
+        return ", ".join(["%s"] * count)
+
+    score_id = col(Score, "id")
     return _Statements(
-        scores=f"SELECT s.id, s.hand_id, s.seat_id, s.points FROM {score} s"
-        f" JOIN {hand} h ON h.id = s.hand_id WHERE h.game_id = %s",
-        score_delete=f"DELETE FROM {score} WHERE id = %s",
-        score_update=f"UPDATE {score} SET points = %s WHERE id = %s",
-        score_insert=f"INSERT INTO {score} (hand_id, seat_id, points) VALUES (%s, %s, %s)",
-        result_delete=f"DELETE FROM {result} WHERE game_id = %s",
-        result_insert=f"INSERT INTO {result}"
-        " (game_id, seat_id, player_id, total, place, winner, finished, eliminated_in, hands)"
-        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
-        game_version=f"UPDATE {game} SET updated_at = %s WHERE id = %s",
-        game_numbered=f"UPDATE {game} SET updated_at = %s, next_hand_number = %s WHERE id = %s",
+        scores=f"SELECT {', '.join(rows.column(Score, n, 's') for n in ('id', 'hand', 'seat', 'points'))}"
+        f" FROM {score} s JOIN {hand} h ON {rows.column(Hand, 'id', 'h')} = {rows.column(Score, 'hand', 's')}"
+        f" WHERE {rows.column(Hand, 'game', 'h')} = %s",
+        score_delete=f"DELETE FROM {score} WHERE {score_id} = %s",
+        score_update=f"UPDATE {score} SET {col(Score, 'points')} = %s WHERE {score_id} = %s",
+        score_insert=f"INSERT INTO {score} ({col(Score, 'hand', 'seat', 'points')}) VALUES ({marks(3)})",
+        result_delete=f"DELETE FROM {result} WHERE {col(Result, 'game')} = %s",
+        result_insert=f"INSERT INTO {result} ({col(Result, *_RESULT_FIELDS)})"
+        f" VALUES ({marks(len(_RESULT_FIELDS))})",
+        game_version=f"UPDATE {game} SET {col(Game, 'updated_at')} = %s WHERE {col(Game, 'id')} = %s",
+        game_numbered=f"UPDATE {game} SET {col(Game, 'updated_at')} = %s,"
+        f" {col(Game, 'next_hand_number')} = %s WHERE {col(Game, 'id')} = %s",
     )
 
 

@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from django import template
-from django.forms import BaseForm, BoundField
-from django.forms.boundfield import BoundWidget
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import conditional_escape, escape, format_html
@@ -181,65 +178,6 @@ def display_name(user: object) -> str:
     Only shown to those who may edit the game (others read "a scorekeeper")."""
     first = getattr(user, "first_name", "")
     return first.strip() if isinstance(first, str) and first.strip() else str(getattr(user, "username", ""))
-
-
-@register.simple_tag
-def hidden_inputs(form: BaseForm) -> SafeString:
-    """The form's hidden fields as ``{{ field }}`` draws them (BoundField.as_widget), without
-    the widget's three templates: the hand form carries four on every score sheet, and those
-    templates were a tenth of the page's time (docs/design/performance.md). A test checks the
-    two agree, field by field."""
-    return mark_safe("".join(_drawn(field) for field in form.hidden_fields()))
-
-
-@register.simple_tag
-def field_widget(field: BoundField) -> SafeString:
-    """``{{ field }}`` for a widget Django draws with its ``input.html`` alone (numbers, text, a
-    checkbox), without the templates; any other widget as Django draws it. Their templates were
-    0.55 of the 1.8 ms that drawing the hand form took at a game's first view on a server
-    (docs/design/performance.md, round 5); tests/games/test_hidden_inputs.py checks the two
-    agree, field by field."""
-    return mark_safe(_drawn(field))
-
-
-@register.simple_tag
-def radio_input(radio: BoundWidget) -> SafeString:
-    """``{{ radio.tag }}`` (one choice of a RadioSelect, without its label) likewise."""
-    if radio.data.get("template_name") != "django/forms/widgets/radio_option.html":
-        return radio.tag()
-    return mark_safe(_input(radio.data))
-
-
-# The widget templates that are Django's input.html and nothing more, of the widgets the hand
-# form uses (the tests compare each with Django's own drawing).
-_INPUT_ONLY = frozenset(
-    f"django/forms/widgets/{name}.html" for name in ("input", "hidden", "text", "number", "checkbox")
-)
-
-
-def _drawn(field: BoundField) -> str:
-    """What BoundField.as_widget draws, for a widget of :data:`_INPUT_ONLY`."""
-    widget = field.field.widget
-    if widget.template_name not in _INPUT_ONLY or field.field.localize:
-        return str(field)
-    attrs = field.build_widget_attrs({}, widget)
-    if field.auto_id and "id" not in widget.attrs:
-        attrs.setdefault("id", field.auto_id)
-    return _input(widget.get_context(field.html_name, field.value(), attrs)["widget"])
-
-
-def _input(drawn: Mapping[str, Any]) -> str:
-    """django/forms/widgets/input.html (and attrs.html) for a widget's context."""
-    html: list[str] = [format_html('<input type="{}" name="{}"', drawn["type"], drawn["name"])]
-    if drawn["value"] is not None:
-        html.append(format_html(' value="{}"', drawn["value"]))
-    for name, value in drawn["attrs"].items():
-        if value is True:
-            html.append(format_html(" {}", name))
-        elif value is not False:
-            html.append(format_html(' {}="{}"', name, value))
-    html.append(">")
-    return "".join(html)  # every part escaped by format_html
 
 
 CELL = '<td><span class="pts">{}</span><span class="run">{}{}</span></td>'

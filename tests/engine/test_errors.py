@@ -1,5 +1,4 @@
-"""An engine error survives pickling as it was raised (a score sheet that could not be scored
-keeps its error in the copy the servers share: games.sheet_cache)."""
+"""An engine error survives pickling as it was raised (as an exception crossing processes must)."""
 
 from __future__ import annotations
 
