@@ -44,8 +44,9 @@ class _Reading:
     points: int
 
 
-def _half_jokers(rules: RuleSet) -> bool:
-    return rules.rule("half_jokers")
+def _half_jokers(rules: RuleSet, kind: Kind) -> bool:
+    # The source limits jokers in a run; the limit in groups is a house rule of its own.
+    return rules.rule("half_jokers" if kind == "run" else "half_jokers_groups")
 
 
 def _all_joker_groups(rules: RuleSet) -> bool:
@@ -56,8 +57,8 @@ def _adjacent_allowed(rules: RuleSet) -> bool:
     return rules.rule("adjacent_jokers", absent=True)
 
 
-def _check_joker_share(jokers: int, count: int, rules: RuleSet) -> None:
-    if _half_jokers(rules) and 2 * jokers > count:
+def _check_joker_share(jokers: int, count: int, rules: RuleSet, kind: Kind) -> None:
+    if _half_jokers(rules, kind) and 2 * jokers > count:
         raise fail("too_many_jokers", jokers=jokers, count=count)
 
 
@@ -75,7 +76,7 @@ def _group(fixed: list[Card], free: list[int], jokers: int, count: int, rules: R
         if not _all_joker_groups(rules):
             raise fail("all_jokers")
     else:
-        _check_joker_share(jokers, count, rules)
+        _check_joker_share(jokers, count, rules, "group")
     missing = [s for s in SUITS if s not in seen]
     identities = {pos: Card(rank, missing[i]) for i, pos in enumerate(free)}
     return _Reading("group", identities, count * slot_value(rank, rules, in_group=True))
@@ -104,7 +105,7 @@ def _run(fixed: list[Card], free: list[int], declared_slots: int, count: int, ru
     jokers = len(free) + declared_slots
     if jokers == count:
         raise fail("all_jokers")
-    _check_joker_share(jokers, count, rules)
+    _check_joker_share(jokers, count, rules, "run")
     declared_ranks = {c.rank for c in fixed[len(fixed) - declared_slots :]}
     low = 1 if rules.ace_low else 2
     high = ACE_HIGH if rules.ace_high else KING

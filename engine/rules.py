@@ -223,8 +223,11 @@ ZOLIKY = FamilyRules(
     options=(
         Option("opening_points", 42, "points the first laydown must reach", 0, 200),
         Option("opening_pure_run", True, "the first laydown must hold a run without a joker"),
+        Option("half_jokers", True, "at most half the cards of a run may be jokers"),
         Option(
-            "half_jokers", True, "at most half the cards of a meld may be jokers (all-joker groups aside)"
+            "half_jokers_groups",
+            False,
+            "at most half the cards of a group may be jokers too (all-joker groups aside)",
         ),
         Option("all_joker_groups", True, "a group may consist of jokers alone"),
         Option("adjacent_jokers", True, "two jokers may stand side by side in a run"),

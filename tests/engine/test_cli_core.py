@@ -48,7 +48,9 @@ def test_check_bad_token_keeps_going() -> None:
 
 def test_check_with_options() -> None:
     stdin = "5H JK JK\n"
-    assert lines(run("check", "--rules", "zoliky", stdin=stdin))[0]["code"] == "too_many_jokers"
+    out = lines(run("check", "--rules", "zoliky", "--set", "half_jokers_groups=true", stdin=stdin))
+    assert out[0]["code"] == "too_many_jokers"
+    assert lines(run("check", "--rules", "zoliky", stdin=stdin))[0]["kind"] == "group"
     out = lines(run("check", "--rules", "zoliky", "--set", "half_jokers=false", stdin=stdin))
     assert out[0] == {"ok": True, "kind": "run", "points": 18, "jokers": {"1": "6H", "2": "7H"}}
 
