@@ -92,6 +92,12 @@ def _cyclic_fit(ranks: set[int], count: int) -> list[set[int]]:
     return windows
 
 
+def _fits_ace_high(ranks: set[int], count: int) -> bool:
+    """Whether ``ranks`` fit ``count`` places with the ace above the king (Q-K-A)."""
+    slots = {ACE_HIGH if rank == ACE else rank for rank in ranks}
+    return max(slots) - min(slots) < count
+
+
 def _run(fixed: list[Card], free: list[int], declared_slots: int, count: int, rules: RuleSet) -> _Reading:
     """Read as a run: ``fixed`` (naturals and declared identities) all share one suit."""
     suit = fixed[0].suit
@@ -139,7 +145,8 @@ def _run(fixed: list[Card], free: list[int], declared_slots: int, count: int, ru
             raise fail("adjacent_jokers", cards=shown)
         cyclic = _cyclic_fit(ranks, count)
         if cyclic:
-            if not rules.ace_high and not (ranks >= {KING, ACE, 2}):
+            # Only a typed ace can be "not high"; without one the run goes round the corner.
+            if not rules.ace_high and ACE in ranks and _fits_ace_high(ranks, count):
                 raise fail("ace_not_high", cards=shown)
             raise fail("wraps_around", cards=shown)
         raise fail("not_consecutive", cards=shown, jokers=jokers)

@@ -80,6 +80,14 @@ def test_king_ace_two_wraps_around(rules: RuleSet) -> None:
 
 def test_rummikub_13_1_2_wraps_around() -> None:
     assert error("R13 R1 R2", RUMMIKUB).code == "wraps_around"
+    assert error("R13 JK R1", RUMMIKUB).code == "ace_not_high"  # 12-13-1: the ace typed high
+
+
+@pytest.mark.parametrize("text", ["R13 JK R2", "R12 R13 JK R2", "R13 JK JK R3"])
+def test_rummikub_round_the_corner_without_an_ace(text: str) -> None:
+    e = error(text, RUMMIKUB)
+    assert e.code == "wraps_around"
+    assert "round the corner from the king to the ace" in e.message
     assert error("B12 B13 B1 B2", RUMMIKUB).code == "wraps_around"
 
 
