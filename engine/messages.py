@@ -25,6 +25,7 @@ MESSAGES: dict[str, str] = {
     "too_many_copies": gettext_noop("{count} × {card}, but the game has only {decks} of each card"),
     "too_many_jokers_in_pack": gettext_noop("{count} jokers, but the game has only {jokers}"),
     "empty": gettext_noop("no cards given"),
+    "too_many_cards": gettext_noop("{count} cards or tiles: a hand to arrange holds at most {maximum}"),
     # melds (check_meld)
     "too_short": gettext_noop("a meld needs at least 3 cards, not {count}"),
     "too_long": gettext_noop("a {kind} has at most {maximum} cards, not {count}"),

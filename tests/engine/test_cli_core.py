@@ -207,3 +207,15 @@ def test_public_api_is_importable_from_the_package() -> None:
     for name in engine.__all__:
         assert getattr(engine, name) is not None
     assert engine.knock_check.__module__ == "engine.gin"
+
+
+def test_arrange_refuses_more_cards_than_the_site_does() -> None:
+    many = " ".join(f"{rank}{suit}" for suit in "SHD" for rank in "A23456") + "\n"  # 18 cards
+    out = lines(run("arrange", "--rules", "zoliky", stdin=many))
+    assert out[0]["code"] == "too_many_cards"
+    assert out[0]["params"] == {"count": 18, "maximum": 14}
+    assert "at most 14" in str(out[0]["error"])
+    tiles = " ".join(f"{colour}{n}" for colour in "KB" for n in range(1, 13)) + "\n"  # 24 tiles
+    assert lines(run("arrange", "--rules", "rummikub", stdin=tiles))[0]["ok"] is True
+    out = lines(run("arrange", "--rules", "rummikub", stdin=tiles.strip() + " R1\n"))
+    assert out[0]["params"] == {"count": 25, "maximum": 24}
