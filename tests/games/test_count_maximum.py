@@ -19,7 +19,10 @@ pytestmark = pytest.mark.django_db
 
 @pytest.mark.parametrize(
     ("prefix", "said"),
-    [("", "Cid cannot have 2000 in hand: no hand can hold more than 168"), ("/cs", "168")],
+    [
+        ("", "Cid cannot have 2000 in hand: no hand can hold more than 168"),
+        ("/cs", "Cid nemůže mít v ruce 2000: žádná ruka nemá víc než 168"),
+    ],
 )
 def test_the_page_names_the_maximum_at_the_field(prefix: str, said: str) -> None:
     game = GameFactory.create(family="zoliky", players=["Ann", "Bob", "Cid"])
