@@ -3,6 +3,7 @@ keep the reading they were played under; new ones get the source's rule."""
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from engine.melds import check_meld
 from engine.notation import parse_hand
 from engine.rules import rule_set
 from games.models import Game
+from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -36,6 +38,18 @@ def test_stored_games_keep_the_strict_reading() -> None:
         strict = OldGame.objects.create(family="zoliky", options=old).pk
         loose = OldGame.objects.create(family="zoliky", options={**old, "half_jokers": False}).pk
         gin = OldGame.objects.create(family="gin", options={"target": 20}).pk
+        club = apps.get_model("games", "Club").objects.create(name="Club", slug="club")
+        OldTournament = apps.get_model("tournaments", "Tournament")
+        cup = OldTournament.objects.create(
+            club=club,
+            name="Cup",
+            date=datetime.date(2026, 11, 1),
+            family="zoliky",
+            options={"half_jokers": True},
+            table_min=3,
+            table_max=4,
+            table_preferred=4,
+        ).pk
     finally:
         _migrate()
     meld = "5H JK JK"
@@ -46,4 +60,5 @@ def test_stored_games_keep_the_strict_reading() -> None:
         check_meld(parse_hand(meld, rules), rules)
     assert games[loose].options["half_jokers_groups"] is False
     assert games[gin].options == {"target": 20}
+    assert Tournament.objects.get(pk=cup).options == {"half_jokers": True, "half_jokers_groups": True}
     assert rule_set("zoliky").options["half_jokers_groups"] is False  # a new game: the source's rule
