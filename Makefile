@@ -68,6 +68,7 @@ schema: $(VENV)/.installed-dev
 # Every figure beside its peer or baseline (bench/README.md); the load test needs PostgreSQL.
 bench: $(VENV)/.installed-dev
 	$(PY) bench/bench_engine.py
+	$(PY) bench/bench_opening.py
 	$(PY) bench/bench_parse.py
 	$(PY) bench/bench_site.py
 	$(PY) bench/bench_seating.py

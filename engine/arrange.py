@@ -62,7 +62,8 @@ class Tables:
         "costs",
         "group_max",
         "group_points",
-        "half",
+        "half_groups",
+        "half_runs",
         "high",
         "joker_group_rank",
         "joker_value",
@@ -82,7 +83,8 @@ class Tables:
         self.ace_high = rules.ace_high
         self.group_max = rules.group_max
         # The same reading of the options as melds.check_meld (Žolíky only).
-        self.half = rules.rule("half_jokers")
+        self.half_runs = rules.rule("half_jokers")
+        self.half_groups = rules.rule("half_jokers_groups")
         self.all_joker_groups = rules.rule("all_joker_groups")
         self.adjacent = rules.rule("adjacent_jokers", absent=True)
         self.low = ACE if rules.ace_low else 2
@@ -253,7 +255,7 @@ def _rank_groups(tables: Tables, rank: int, column: int, jokers: int) -> tuple[C
     out = []
     for size in range(len(held), 0, -1):
         jmin = max(0, 3 - size)
-        jmax = min(tables.group_max - size, jokers, size if tables.half else jokers)
+        jmax = min(tables.group_max - size, jokers, size if tables.half_groups else jokers)
         if jmin <= jmax:
             for chosen in combinations(held, size):
                 mask = sum(1 << (s * SHIFT + rank) for s in chosen)
@@ -265,7 +267,7 @@ def _rank_groups(tables: Tables, rank: int, column: int, jokers: int) -> tuple[C
 def _suit_runs(tables: Tables, held: int, jokers: int) -> tuple[tuple[int, int, int, int, int], ...]:
     """Runs from the ranks held in one suit (bits 1-13) with up to ``jokers`` jokers, as
     (mask within the suit, fewest jokers, most jokers, lowest slot, highest slot)."""
-    low, high, adjacent, half = tables.low, tables.high, tables.adjacent, tables.half
+    low, high, adjacent, half = tables.low, tables.high, tables.adjacent, tables.half_runs
     slots = [r for r in range(2, 14) if held >> r & 1]
     if held & (1 << ACE):
         if tables.ace_low:

@@ -15,7 +15,7 @@ import sys
 from .errors import EngineError
 from .messages import fail
 from .notation import check_pack, code, codes, parse_hand, parse_melds
-from .rules import FAMILIES, OPTIONS, parse_settings, rule_set
+from .rules import FAMILIES, OPTIONS, RUMMIKUB, ZOLIKY, parse_settings, rule_set
 
 TYPE_CHECKING = False  # typing is not imported at run time: the command line starts faster
 if TYPE_CHECKING:
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from typing import NoReturn, TextIO
 
+    from .cards import Card
     from .rules import RuleSet
 
 PROG = "python -m engine"
@@ -53,8 +54,15 @@ def _value(line: str, rules: RuleSet) -> Result:
     return {"ok": True, "points": hand_value(parse_hand(line, rules), rules)}
 
 
+def _solvable(cards: list[Card], rules: RuleSet) -> list[Card]:
+    """``cards``, unless more than the solver takes (the site's limit too)."""
+    if len(cards) > rules.solver_max:
+        raise fail("too_many_cards", count=len(cards), maximum=rules.solver_max)
+    return cards
+
+
 def _arrange(line: str, rules: RuleSet) -> Result:
-    cards = parse_hand(line, rules)
+    cards = _solvable(parse_hand(line, rules), rules)
     from .arrange import arrange
 
     result = arrange(cards, rules)
@@ -74,7 +82,7 @@ def _layoff(line: str, rules: RuleSet, *, against_gin: bool) -> Result:
     from .laydown import check_laydown
 
     knocker = parse_melds(knocker_text, rules)
-    opponent = parse_hand(opponent_text, rules)
+    opponent = _solvable(parse_hand(opponent_text, rules), rules)
     check_pack([*(c for meld in knocker for c in meld), *opponent], rules)
     check_laydown(knocker, rules, opening=False)
     result = layoff(knocker, opponent, rules, against_gin=against_gin)
@@ -117,7 +125,8 @@ commands (one item per input line, one JSON object per output line, in order):
   laydown   a line is melds separated by "|" (a first laydown: the family's opening rule applies)
             -> {{"ok": true, "points": N}}
   value     a line is the cards left in a hand -> {{"ok": true, "points": N}} (penalty value)
-  arrange   a line is a hand (up to 14 cards or tiles)
+  arrange   a line is a hand, at most {ZOLIKY.solver_max} cards or {RUMMIKUB.solver_max} tiles
+            (more: too_many_cards, the site's limit too)
             -> {{"ok": true, "melds": [["AS","2S","3S"], ...], "deadwood": ["KH"], "deadwood_points": 10}}
   layoff    (gin) a line is KNOCKER MELDS | ... || OPPONENT CARDS
             -> {{"ok": true, "layoffs": [["TS", 0], ["9S", 0]], "melds": [...], "deadwood": [...],

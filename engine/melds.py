@@ -44,8 +44,9 @@ class _Reading:
     points: int
 
 
-def _half_jokers(rules: RuleSet) -> bool:
-    return rules.rule("half_jokers")
+def _half_jokers(rules: RuleSet, kind: Kind) -> bool:
+    # The source limits jokers in a run; the limit in groups is a house rule of its own.
+    return rules.rule("half_jokers" if kind == "run" else "half_jokers_groups")
 
 
 def _all_joker_groups(rules: RuleSet) -> bool:
@@ -56,8 +57,8 @@ def _adjacent_allowed(rules: RuleSet) -> bool:
     return rules.rule("adjacent_jokers", absent=True)
 
 
-def _check_joker_share(jokers: int, count: int, rules: RuleSet) -> None:
-    if _half_jokers(rules) and 2 * jokers > count:
+def _check_joker_share(jokers: int, count: int, rules: RuleSet, kind: Kind) -> None:
+    if _half_jokers(rules, kind) and 2 * jokers > count:
         raise fail("too_many_jokers", jokers=jokers, count=count)
 
 
@@ -75,7 +76,7 @@ def _group(fixed: list[Card], free: list[int], jokers: int, count: int, rules: R
         if not _all_joker_groups(rules):
             raise fail("all_jokers")
     else:
-        _check_joker_share(jokers, count, rules)
+        _check_joker_share(jokers, count, rules, "group")
     missing = [s for s in SUITS if s not in seen]
     identities = {pos: Card(rank, missing[i]) for i, pos in enumerate(free)}
     return _Reading("group", identities, count * slot_value(rank, rules, in_group=True))
@@ -91,6 +92,12 @@ def _cyclic_fit(ranks: set[int], count: int) -> list[set[int]]:
     return windows
 
 
+def _fits_ace_high(ranks: set[int], count: int) -> bool:
+    """Whether ``ranks`` fit ``count`` places with the ace above the king (Q-K-A)."""
+    slots = {ACE_HIGH if rank == ACE else rank for rank in ranks}
+    return max(slots) - min(slots) < count
+
+
 def _run(fixed: list[Card], free: list[int], declared_slots: int, count: int, rules: RuleSet) -> _Reading:
     """Read as a run: ``fixed`` (naturals and declared identities) all share one suit."""
     suit = fixed[0].suit
@@ -104,7 +111,7 @@ def _run(fixed: list[Card], free: list[int], declared_slots: int, count: int, ru
     jokers = len(free) + declared_slots
     if jokers == count:
         raise fail("all_jokers")
-    _check_joker_share(jokers, count, rules)
+    _check_joker_share(jokers, count, rules, "run")
     declared_ranks = {c.rank for c in fixed[len(fixed) - declared_slots :]}
     low = 1 if rules.ace_low else 2
     high = ACE_HIGH if rules.ace_high else KING
@@ -138,7 +145,8 @@ def _run(fixed: list[Card], free: list[int], declared_slots: int, count: int, ru
             raise fail("adjacent_jokers", cards=shown)
         cyclic = _cyclic_fit(ranks, count)
         if cyclic:
-            if not rules.ace_high and not (ranks >= {KING, ACE, 2}):
+            # Only a typed ace can be "not high"; without one the run goes round the corner.
+            if not rules.ace_high and ACE in ranks and _fits_ace_high(ranks, count):
                 raise fail("ace_not_high", cards=shown)
             raise fail("wraps_around", cards=shown)
         raise fail("not_consecutive", cards=shown, jokers=jokers)

@@ -25,6 +25,7 @@ MESSAGES: dict[str, str] = {
     "too_many_copies": gettext_noop("{count} × {card}, but the game has only {decks} of each card"),
     "too_many_jokers_in_pack": gettext_noop("{count} jokers, but the game has only {jokers}"),
     "empty": gettext_noop("no cards given"),
+    "too_many_cards": gettext_noop("{count} cards or tiles: a hand to arrange holds at most {maximum}"),
     # melds (check_meld)
     "too_short": gettext_noop("a meld needs at least 3 cards, not {count}"),
     "too_long": gettext_noop("a {kind} has at most {maximum} cards, not {count}"),
@@ -33,7 +34,7 @@ MESSAGES: dict[str, str] = {
     "mixed_ranks": gettext_noop("{cards}: a group needs cards of one rank"),
     "mixed_suits": gettext_noop("{cards}: a run needs cards of one suit"),
     "not_consecutive": gettext_noop("{cards}: not consecutive, and {jokers} joker(s) cannot fill the gaps"),
-    "wraps_around": gettext_noop("{cards}: a run cannot go around the corner (king, ace, two)"),
+    "wraps_around": gettext_noop("{cards}: a run cannot go round the corner from the king to the ace"),
     "ace_not_high": gettext_noop("{cards}: the ace is low only in this game, it cannot follow the king"),
     "too_many_jokers": gettext_noop("{jokers} jokers in a meld of {count}: at most half may be jokers"),
     "adjacent_jokers": gettext_noop("{cards}: two jokers may not stand side by side in a run"),

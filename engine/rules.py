@@ -125,6 +125,16 @@ class RuleSet:
     # A first laydown must leave a card in hand (to discard): Žolíky's opening.
     opening_keeps_card: bool = False
     layoffs: bool = False  # the opponent lays off on the knocker's melds (gin)
+    # The most cards or tiles a player can hold at a hand's end (the whole pack where a hand
+    # grows by drawing with nothing discarded), and the most the solver is given: a hand of
+    # cards holds at most 14 (13 dealt, one drawn) and a rack may grow longer; its work grows
+    # fast with the hand, and these keep every request well under a second.
+    largest_hand: int = 0
+    solver_max: int = 14
+
+    @property
+    def pack_size(self) -> int:
+        return 52 * self.decks + self.jokers
 
     def opt_int(self, name: str) -> int:
         value = self.options[name]
@@ -172,6 +182,9 @@ class FamilyRules:
     joker_option: str | None = None
     opening_keeps_card: bool = False
     layoffs: bool = False
+    # 0: the whole pack (the hand grows by drawing); ``derive`` may set it from the options.
+    largest_hand: int = 0
+    solver_max: int = 14
     derive: Callable[[RuleSet], RuleSet] | None = None
     # The options the number of players at the table sets (Carousel's decks), not the table.
     for_players: Callable[[int], Mapping[str, OptionValue]] | None = None
@@ -193,8 +206,11 @@ class FamilyRules:
             joker_option=self.joker_option,
             opening_keeps_card=self.opening_keeps_card,
             layoffs=self.layoffs,
+            largest_hand=self.largest_hand,
+            solver_max=self.solver_max,
         )
-        return self.derive(rules) if self.derive is not None else rules
+        rules = self.derive(rules) if self.derive is not None else rules
+        return rules if rules.largest_hand else replace(rules, largest_hand=rules.pack_size)
 
 
 def _zoliky_derive(rules: RuleSet) -> RuleSet:
@@ -202,7 +218,8 @@ def _zoliky_derive(rules: RuleSet) -> RuleSet:
         raise EngineError(
             "flush_needs_ten", "the flush is played with a 10-card deal (hand_size=10)", option="flush"
         )
-    return rules
+    # The deal, and the first player's card more (a hand closed before he discards).
+    return replace(rules, largest_hand=rules.opt_int("hand_size") + 1)
 
 
 def _gin_derive(rules: RuleSet) -> RuleSet:
@@ -223,8 +240,11 @@ ZOLIKY = FamilyRules(
     options=(
         Option("opening_points", 42, "points the first laydown must reach", 0, 200),
         Option("opening_pure_run", True, "the first laydown must hold a run without a joker"),
+        Option("half_jokers", True, "at most half the cards of a run may be jokers"),
         Option(
-            "half_jokers", True, "at most half the cards of a meld may be jokers (all-joker groups aside)"
+            "half_jokers_groups",
+            False,
+            "at most half the cards of a group may be jokers too (all-joker groups aside)",
         ),
         Option("all_joker_groups", True, "a group may consist of jokers alone"),
         Option("adjacent_jokers", True, "two jokers may stand side by side in a run"),
@@ -267,6 +287,7 @@ GIN = FamilyRules(
     max_players=2,
     ace_eleven_in_melds=False,
     layoffs=True,
+    largest_hand=11,  # ten dealt and one drawn
     derive=_gin_derive,
 )
 CAROUSEL = FamilyRules(
@@ -304,6 +325,7 @@ RUMMIKUB = FamilyRules(
     ace_high=False,
     max_players=4,
     joker_option="joker_penalty",
+    solver_max=24,
 )
 
 # The registry: every family the engine plays, in the order lists show them.

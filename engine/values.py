@@ -43,6 +43,15 @@ def hand_value(cards: Iterable[Card], rules: RuleSet) -> int:
     return sum(card_value(c, rules) for c in cards)
 
 
+def largest_count(rules: RuleSet) -> int:
+    """The most a hand left can count: the ``rules.largest_hand`` cards of the pack worth most
+    (jokers at the house rules' value). No count above it can be true."""
+    cards = [Card(rank, suit) for suit in range(4) for rank in range(1, 14)] * rules.decks
+    worth = sorted((card_value(c, rules) for c in cards), reverse=True)
+    jokers = [joker_value(rules) or 0] * rules.jokers
+    return sum(sorted(worth + jokers, reverse=True)[: rules.largest_hand])
+
+
 def slot_value(rank: int, rules: RuleSet, *, in_group: bool) -> int:
     """Value of a card of ``rank`` inside a meld (``rank`` 14 = an ace above the king).
 

@@ -34,7 +34,8 @@ ASCII_NUMBER = RegexValidator(r"\A[0-9]+\Z", _("Not a plain number."))
 OPTION_LABELS: Mapping[str, Any] = {
     "opening_points": _("First laydown at least (points)"),
     "opening_pure_run": _("First laydown needs a run without a joker"),
-    "half_jokers": _("At most half of a meld may be jokers"),
+    "half_jokers": _("At most half of a run may be jokers"),
+    "half_jokers_groups": _("At most half of a group may be jokers too"),
     "all_joker_groups": _("A group may be all jokers"),
     "adjacent_jokers": _("Two jokers may stand side by side in a run"),
     "flush": _("Flush: ten cards of one suit close the hand"),

@@ -21,10 +21,6 @@ from engine.notation import parse_hand
 from engine.opening import best_opening
 from engine.rules import RuleSet
 
-# The solver's work grows fast with the hand: a hand holds at most 14 cards (13 dealt and one
-# drawn), a Rummikub rack may grow longer (the same bounds as the API's engine resources).
-MAX_CARDS = 14
-MAX_TILES = 24
 MAX_TEXT = 500
 
 
@@ -107,7 +103,8 @@ CHECKS: dict[str, Callable[[Sequence[Card], RuleSet], object]] = {
 
 
 def max_cards(rules: RuleSet) -> int:
-    return MAX_TILES if rules.tiles else MAX_CARDS
+    """The most cards the solver is given (the family's row says; the command line's too)."""
+    return rules.solver_max
 
 
 def advise(text: str, rules: RuleSet) -> Advice:

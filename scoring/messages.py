@@ -30,6 +30,9 @@ MESSAGES: dict[str, str] = {
     ),
     "negative_count": gettext_noop("the {field} of {player} cannot be negative ({points})"),
     "missing_count": gettext_noop("the {field} of {player} is missing"),
+    "count_too_high": gettext_noop(
+        "{player} cannot have {points} in hand: no hand can hold more than {maximum}"
+    ),
     "two_players_out": gettext_noop(
         "only one player can go out, but {player} has no cards left as well as {other}"
     ),

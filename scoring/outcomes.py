@@ -148,14 +148,23 @@ def parse_count(raw: object, rules: RuleSet, *, player: str, field: str) -> Coun
         raise ScoringError("bad_count", player=player, field=field, value=raw)
     points = _whole_points(raw, player=player, field=field)
     if points is not None:
-        return Count(points)
+        return _holdable(Count(points), rules, player=player, field=field)
     if isinstance(raw, list):
         if not all(isinstance(item, str) for item in raw):
             raise ScoringError("bad_count", player=player, field=field, value=raw)
         raw = " ".join(str(item) for item in raw)
     assert isinstance(raw, str)  # whole points were returned above
     cards = _cards(raw, rules, player, field)
-    return Count(values.hand_value(cards, rules), cards)
+    return _holdable(Count(values.hand_value(cards, rules), cards), rules, player=player, field=field)
+
+
+def _holdable(count: Count, rules: RuleSet, *, player: str, field: str) -> Count:
+    """``count``, unless it is more than any hand of the family can hold (a slip of the finger:
+    2000 for 20 would put a player out at once)."""
+    maximum = values.largest_count(rules)
+    if count.points > maximum:
+        raise ScoringError("count_too_high", player=player, field=field, points=count.points, maximum=maximum)
+    return count
 
 
 def parse_laid(raw: object, rules: RuleSet, *, player: str, field: str = "laid") -> Count:

@@ -23,19 +23,18 @@ from rest_framework.views import APIView
 from engine.errors import EngineError
 from engine.melds import Meld
 from engine.notation import check_pack, code, codes, parse_hand, parse_melds
-from engine.rules import FAMILIES, RuleSet, rule_set
+from engine.rules import FAMILIES, RUMMIKUB, ZOLIKY, RuleSet, rule_set
 from games.api.common import problems
 from games.messages import error_message
 from scoring.families import family_info
 
 MAX_TEXT = 500  # characters of a cards or melds text
 MAX_OPTIONS = 30
-# Cards or tiles given to the solver: a hand holds at most 14 cards (13 dealt and one drawn); a
-# Rummikub rack may grow past 14. The opening search grows fast with the hand (a Žolíky hand
-# of 30 cards with jokers takes minutes), so these bound every request's work to well under a
-# second.
-MAX_CARDS = 14
-MAX_TILES = 24
+# Cards or tiles given to the solver: the families' rows say (``solver_max``), the same bound as
+# the pages' and the command line's. The opening search grows fast with the hand (a Žolíky hand
+# of 30 cards with jokers takes minutes), so these bound every request's work.
+MAX_CARDS = ZOLIKY.solver_max
+MAX_TILES = RUMMIKUB.solver_max
 MAX_GIN_HAND = 11
 
 
@@ -329,7 +328,7 @@ class ArrangeView(EngineView):
         data = _valid(ArrangeSerializer, request)
         rules = _rules(data)
         cards = parse_hand(data["hand"], rules)
-        maximum = MAX_TILES if rules.tiles else MAX_CARDS
+        maximum = rules.solver_max
         if len(cards) > maximum:
             raise _too_many("hand", maximum)
         from engine.arrange import arrange

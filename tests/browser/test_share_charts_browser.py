@@ -116,7 +116,7 @@ def test_a_viewer_sees_only_the_link_to_watch(browser: Any, live_server: Any) ->
 def test_the_settlement_bars_fit_the_phone(organiser: Any, live_server: Any) -> None:
     page = organiser
     start_game(page, live_server.url, "zoliky", ["Ann", "Bob", "Cid"], elimination="0")
-    record_hands(page, {"closer": "Ann", "from_hand": False, "left": {"Bob": 286, "Cid": 45}})
+    record_hands(page, {"closer": "Ann", "from_hand": False, "left": {"Bob": 166, "Cid": 45}})
     page.goto(page.url.rstrip("/") + "/settlement/")
     bars = page.locator("svg.chart-bars")
     expect(bars).to_be_visible()

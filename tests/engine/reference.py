@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import cache
-from itertools import combinations
+from itertools import combinations, pairwise
 
 from engine.cards import JOKER, Card
 from engine.errors import EngineError
@@ -24,13 +24,57 @@ def _key(cards: Sequence[Card]) -> Key:
     return tuple(sorted((c.rank, c.suit) if not c.is_joker else (0, 0) for c in cards))
 
 
-def _brute(rules: RuleSet) -> Callable[[Key], int]:
-    """The least deadwood of a multiset of cards, over every partition into legal melds + rest."""
+def legal_meld(cards: Sequence[Card], rules: RuleSet) -> bool:
+    """Whether undeclared jokers can stand for cards that make ``cards`` a legal meld, read from
+    the rules as RULES.md states them, without the engine's meld check: a group is one rank in
+    distinct suits, a run one suit in consecutive places (the ace low or high, never round the
+    corner); Žolíky's house rules limit the jokers."""
+    count = len(cards)
+    naturals = [c for c in cards if not c.is_joker]
+    jokers = count - len(naturals)
+    if count < 3 or (jokers and not rules.jokers):
+        return False
+    ranks = {c.rank for c in naturals}
+    suits = [c.suit for c in naturals]
+    if not naturals:
+        return rules.rule("all_joker_groups") and count <= rules.group_max
+    group = (
+        len(ranks) == 1
+        and len(set(suits)) == len(suits)
+        and count <= rules.group_max
+        and not (rules.rule("half_jokers_groups") and 2 * jokers > count)
+    )
+    if group:
+        return True
+    if len(set(suits)) != 1 or len(ranks) != len(naturals) or count > 13:
+        return False
+    if rules.rule("half_jokers") and 2 * jokers > count:
+        return False
+    low = 1 if rules.ace_low else 2
+    high = 14 if rules.ace_high else 13
+    for start in range(low, high - count + 2):
+        places = set(range(start, start + count))
+        taken = {1 if r == 1 and start == 1 else 14 if r == 1 else r for r in ranks}
+        if not taken <= places:
+            continue
+        free = sorted(places - taken)
+        if not rules.rule("adjacent_jokers", absent=True) and any(b - a == 1 for a, b in pairwise(free)):
+            continue
+        return True
+    return False
+
+
+def _brute(rules: RuleSet, *, independent: bool = False) -> Callable[[Key], int]:
+    """The least deadwood of a multiset of cards, over every partition into legal melds + rest;
+    legal as check_meld says, or (``independent``) as :func:`legal_meld` says."""
 
     @cache
     def legal(meld: Key) -> bool:
+        cards = [JOKER if r == 0 else Card(r, s) for r, s in meld]
+        if independent:
+            return legal_meld(cards, rules)
         try:
-            check_meld([JOKER if r == 0 else Card(r, s) for r, s in meld], rules)
+            check_meld(cards, rules)
         except EngineError:
             return False
         return True
@@ -53,9 +97,10 @@ def _brute(rules: RuleSet) -> Callable[[Key], int]:
     return best
 
 
-def least_deadwood(cards: Sequence[Card], rules: RuleSet) -> int:
-    """The least deadwood value over every partition of ``cards`` into legal melds + rest."""
-    return _brute(rules)(_key(cards))
+def least_deadwood(cards: Sequence[Card], rules: RuleSet, *, independent: bool = False) -> int:
+    """The least deadwood value over every partition of ``cards`` into legal melds + rest
+    (``independent``: melds judged by :func:`legal_meld`, not by the engine)."""
+    return _brute(rules, independent=independent)(_key(cards))
 
 
 def most_opening_points(

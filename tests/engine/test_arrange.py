@@ -103,12 +103,24 @@ def test_joker_in_a_gap() -> None:
 
 @pytest.mark.parametrize(("half", "points"), [(True, 5 + 15 + 15), (False, 0)])
 def test_half_jokers_option(half: bool, points: int) -> None:
-    assert solve("zoliky", "5H JK JK", half_jokers=half).deadwood_points == points
+    # With groups limited too, only the run limit decides whether 5H JK JK melds.
+    assert solve("zoliky", "5H JK JK", half_jokers=half, half_jokers_groups=True).deadwood_points == points
+
+
+@pytest.mark.parametrize(("strict", "points"), [(False, 0), (True, 5 + 15 + 15)])
+def test_half_jokers_groups_option(strict: bool, points: int) -> None:
+    assert solve("zoliky", "5H JK JK", half_jokers_groups=strict).deadwood_points == points
+
+
+def test_jokers_fill_a_group_by_the_source_rule() -> None:
+    hand = "4H AS 6S 5C 5S 4S QD 7D AC 3H 7D JK JK JK"
+    assert solve("zoliky", hand).deadwood_points == 26
+    assert solve("zoliky", hand, half_jokers_groups=True).deadwood_points == 29
 
 
 @pytest.mark.parametrize(("allowed", "points"), [(True, 2), (False, 2 + 3 * 15)])
 def test_all_joker_group_option(allowed: bool, points: int) -> None:
-    result = solve("zoliky", "JK JK JK 2C", all_joker_groups=allowed)
+    result = solve("zoliky", "JK JK JK 2C", all_joker_groups=allowed, half_jokers_groups=True)
     assert result.deadwood_points == points
 
 

@@ -48,7 +48,9 @@ def test_check_bad_token_keeps_going() -> None:
 
 def test_check_with_options() -> None:
     stdin = "5H JK JK\n"
-    assert lines(run("check", "--rules", "zoliky", stdin=stdin))[0]["code"] == "too_many_jokers"
+    out = lines(run("check", "--rules", "zoliky", "--set", "half_jokers_groups=true", stdin=stdin))
+    assert out[0]["code"] == "too_many_jokers"
+    assert lines(run("check", "--rules", "zoliky", stdin=stdin))[0]["kind"] == "group"
     out = lines(run("check", "--rules", "zoliky", "--set", "half_jokers=false", stdin=stdin))
     assert out[0] == {"ok": True, "kind": "run", "points": 18, "jokers": {"1": "6H", "2": "7H"}}
 
@@ -205,3 +207,15 @@ def test_public_api_is_importable_from_the_package() -> None:
     for name in engine.__all__:
         assert getattr(engine, name) is not None
     assert engine.knock_check.__module__ == "engine.gin"
+
+
+def test_arrange_refuses_more_cards_than_the_site_does() -> None:
+    many = " ".join(f"{rank}{suit}" for suit in "SHD" for rank in "A23456") + "\n"  # 18 cards
+    out = lines(run("arrange", "--rules", "zoliky", stdin=many))
+    assert out[0]["code"] == "too_many_cards"
+    assert out[0]["params"] == {"count": 18, "maximum": 14}
+    assert "at most 14" in str(out[0]["error"])
+    tiles = " ".join(f"{colour}{n}" for colour in "KB" for n in range(1, 13)) + "\n"  # 24 tiles
+    assert lines(run("arrange", "--rules", "rummikub", stdin=tiles))[0]["ok"] is True
+    out = lines(run("arrange", "--rules", "rummikub", stdin=tiles.strip() + " R1\n"))
+    assert out[0]["params"] == {"count": 25, "maximum": 24}

@@ -80,6 +80,14 @@ def test_king_ace_two_wraps_around(rules: RuleSet) -> None:
 
 def test_rummikub_13_1_2_wraps_around() -> None:
     assert error("R13 R1 R2", RUMMIKUB).code == "wraps_around"
+    assert error("R13 JK R1", RUMMIKUB).code == "ace_not_high"  # 12-13-1: the ace typed high
+
+
+@pytest.mark.parametrize("text", ["R13 JK R2", "R12 R13 JK R2", "R13 JK JK R3"])
+def test_rummikub_round_the_corner_without_an_ace(text: str) -> None:
+    e = error(text, RUMMIKUB)
+    assert e.code == "wraps_around"
+    assert "round the corner from the king to the ace" in e.message
     assert error("B12 B13 B1 B2", RUMMIKUB).code == "wraps_around"
 
 
@@ -225,11 +233,28 @@ def test_cards_keep_their_order() -> None:
 
 
 def test_half_jokers_on() -> None:
-    assert error("5H 6H JK JK JK", ZOLIKY).code == "too_many_jokers"
-    e = error("5H JK JK", ZOLIKY)
-    assert (e.code, e.params) == ("too_many_jokers", {"jokers": 2, "count": 3})
+    e = error("5H 6H JK JK JK", ZOLIKY)  # five cards: a run, never a group
+    assert (e.code, e.params) == ("too_many_jokers", {"jokers": 3, "count": 5})
     m = meld("JK 5H 6H JK", ZOLIKY)  # exactly half is allowed
     assert (m.points, jokers(m, ZOLIKY)) == (5 + 6 + 7 + 8, {0: "7H", 3: "8H"})
+
+
+def test_groups_may_hold_any_number_of_jokers() -> None:
+    # The source limits jokers only in a run: 5H JK JK is a group of fives, not a run.
+    m = meld("5H JK JK", ZOLIKY)
+    assert (m.kind, m.points, jokers(m, ZOLIKY)) == ("group", 15, {1: "5S", 2: "5D"})
+    m = meld("AH JK JK JK", ZOLIKY)
+    assert (m.kind, m.points, jokers(m, ZOLIKY)) == ("group", 44, {1: "AS", 2: "AD", 3: "AC"})
+    e = error("JK=9H JK=TH JK 8H", ZOLIKY)  # declared as a run, the half limit holds
+    assert e.code == "joker_mismatch"
+
+
+def test_half_jokers_in_groups_house_rule() -> None:
+    strict = rule_set("zoliky", {"half_jokers_groups": "on"})
+    e = error("5H JK JK", strict)
+    assert (e.code, e.params) == ("too_many_jokers", {"jokers": 2, "count": 3})
+    assert meld("5H 5S JK JK", strict).kind == "group"
+    assert meld("JK JK JK", strict).kind == "group"  # all-joker groups are their own rule
 
 
 def test_half_jokers_off() -> None:
@@ -243,9 +268,10 @@ def test_half_jokers_off() -> None:
 def test_half_jokers_does_not_exist_outside_zoliky() -> None:
     m = meld("5H JK JK", CAROUSEL)
     assert (m.kind, m.points, jokers(m, CAROUSEL)) == ("run", 18, {1: "6H", 2: "7H"})
-    with pytest.raises(EngineError) as caught:
-        rule_set("carousel", {"half_jokers": "false"})
-    assert caught.value.code == "unknown_option"
+    for name in ("half_jokers", "half_jokers_groups"):
+        with pytest.raises(EngineError) as caught:
+            rule_set("carousel", {name: "false"})
+        assert caught.value.code == "unknown_option"
 
 
 def test_all_joker_group() -> None:

@@ -163,7 +163,7 @@ def _num(value: int) -> str:
 
 def test_the_settlement_draws_a_bar_per_player_either_side_of_zero() -> None:
     game = GameFactory.create(family="zoliky", options={"elimination": 0}, players=["Ann", "Bob", "Cid"])
-    play(game, [{"closer": "Ann", "from_hand": False, "left": {"Bob": 286, "Cid": 45}}])
+    play(game, [{"closer": "Ann", "from_hand": False, "left": {"Bob": 166, "Cid": 45}}])
     html = Client().get(f"/g/{game.public_id}/settlement/").content.decode()
     svg = re.search(r'<svg class="chart chart-bars".*?</svg>', html, re.S)
     assert svg is not None and "style" not in svg[0] and 'aria-describedby="settlement-note"' in svg[0]

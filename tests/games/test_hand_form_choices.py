@@ -146,7 +146,7 @@ def test_the_preview_says_whether_the_hand_as_filled_ends_the_game() -> None:
     client = editor(game)
     url = f"/g/{game.public_id}/hands/ending/"
     dealt = '["Ann", "Bob"]'
-    ends = page(client.get(url, {"dealt_in": dealt, "knocker": "Bob", "points_0": "120", "points_1": "2"}))
+    ends = page(client.get(url, {"dealt_in": dealt, "knocker": "Bob", "points_0": "105", "points_1": "2"}))
     assert "This hand ends the game: Bob wins." in ends and 'name="confirm_end"' in ends
     goes_on = page(client.get(url, {"dealt_in": dealt, "knocker": "Bob", "points_0": "20", "points_1": "2"}))
     assert "ends the game" not in goes_on and "confirm_end" not in goes_on
@@ -154,7 +154,7 @@ def test_the_preview_says_whether_the_hand_as_filled_ends_the_game() -> None:
         client.get(url, {"dealt_in": dealt, "knocker": "Bob", "points_1": "2"})
     )  # a count missing
     assert "ends the game" not in unfinished
-    assert Client().get(url, {"dealt_in": dealt, "knocker": "Bob", "points_0": "120"}).status_code == 404
+    assert Client().get(url, {"dealt_in": dealt, "knocker": "Bob", "points_0": "105"}).status_code == 404
 
 
 # --- item 3: gin ---------------------------------------------------------------------------

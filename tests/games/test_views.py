@@ -238,14 +238,14 @@ def test_card_count_preview() -> None:
 def test_zoliky_evening_ends_on_the_settlement_page() -> None:
     game = GameFactory.create(family="zoliky", options={"elimination": 0}, players=["Ann", "Bob", "Cid"])
     client = editor(game)
-    client.post(f"/g/{game.public_id}/hands/", {"closer": "Ann", "points_1": "286", "points_2": "45"})
+    client.post(f"/g/{game.public_id}/hands/", {"closer": "Ann", "points_1": "166", "points_2": "45"})
     response = client.post(f"/g/{game.public_id}/end/", {"ended": "1", "confirm": "1"})
     assert response["Location"] == f"/g/{game.public_id}/settlement/"
     html = client.get(response["Location"]).content.decode()
-    # Crowns: Ann -10 -> -1, Bob 286 -> 29, Cid 45 -> 5 (rounded half up).
+    # Crowns: Ann -10 -> -1, Bob 166 -> 17, Cid 45 -> 5 (rounded half up).
     assert re.findall(r"<td>(−?\d+)</td><td>(−?\d+)</td>", html) == [
         ("−10", "−1"),
-        ("286", "29"),
+        ("166", "17"),
         ("45", "5"),
     ]
     assert "Bob pays Ann" in html

@@ -240,8 +240,8 @@ def test_marking_leaves_everything_else_alone() -> None:
         (
             "gin",
             ["Ann", "Bob"],
-            [{"knocker": "Ann", "deadwood": {"Ann": 2, "Bob": 30}}],
-            {"knocker": "Ann", "deadwood": {"Ann": 2, "Bob": 300}},
+            [{"knocker": "Ann", "deadwood": {"Ann": 2, "Bob": 30}}] * 2,
+            {"knocker": "Ann", "deadwood": {"Ann": 2, "Bob": 100}},  # for 10: past the target
             {"knocker": "Ann", "deadwood": {"Ann": 2, "Bob": 30}},
             {"knocker": "Bob", "deadwood": {"Ann": 20, "Bob": 4}},
         ),
