@@ -191,30 +191,40 @@ def mark_dirty(game: Game) -> None:
         _mark(mark_club, mark_family, since)
 
 
-def refresh(*, club: Club, after: Callable[[Club, list[str]], None] | None = None) -> list[str]:
+def refresh(
+    *,
+    club: Club,
+    after: Callable[[Club, list[str]], None] | None = None,
+    rebuilt: Callable[[str, GameKey], None] | None = None,
+) -> list[str]:
     """Rebuild the club's ratings that ``mark_dirty`` marked, each family in its own
     transaction, and remove the marks. Returns the families rebuilt.
 
-    The mark is locked while its family is rebuilt and removed only if it still says the point
-    the rebuild started from; if a write marked an earlier point meanwhile, the family is
-    rebuilt again from there. ``after(club, families)``, when given, runs once the ratings are
-    rebuilt (only when some were): the point for what derives from the ratings (seasons)."""
+    The mark is read, not locked, so a write marking meanwhile never waits for the rebuild (one
+    worker at a time applies a club's marks: ``tournaments.derived``); it is removed only if it
+    still says the point the rebuild started from, else the family is rebuilt again from the
+    earlier point. ``rebuilt(family, since)`` runs inside each rebuild's transaction (what
+    derives from the ratings is marked there); ``after(club, families)``, when given, runs once
+    the ratings are rebuilt (only when some were)."""
     families: list[str] = []
     for family in RatingDirty.objects.filter(club=club).order_by("family").values_list("family", flat=True):
-        rebuilt = False
+        done_once = False
         while True:
             with transaction.atomic():
-                mark = RatingDirty.objects.select_for_update().filter(club=club, family=family).first()
+                mark = RatingDirty.objects.filter(club=club, family=family).first()
                 if mark is None:
                     break
-                rebuild(club=club, family=family, since=(mark.since_at, mark.since_game))
-                rebuilt = True
+                since = (mark.since_at, mark.since_game)
+                rebuild(club=club, family=family, since=since)
+                if rebuilt is not None:
+                    rebuilt(family, since)
+                done_once = True
                 done, _ = RatingDirty.objects.filter(
                     pk=mark.pk, since_at=mark.since_at, since_game=mark.since_game
                 ).delete()
             if done:
                 break
-        if rebuilt:
+        if done_once:
             families.append(family)
     if after is not None and families:
         after(club, families)

@@ -156,7 +156,11 @@ class SeasonStandingsSerializer(serializers.Serializer[Any]):
     family = serializers.CharField(allow_blank=True, help_text='"": every family of the season together.')
     page = serializers.IntegerField()
     pages = serializers.IntegerField()
-    updating = serializers.BooleanField(help_text="The ratings (and these standings) are being rebuilt.")
+    updating = serializers.BooleanField(help_text="The same as pending (the older name).")
+    pending = serializers.BooleanField(help_text="A change is not yet in these standings: they are updating.")
+    as_of = serializers.DateTimeField(
+        allow_null=True, help_text="When the club's ratings and standings were last complete."
+    )
     rows = SeasonRowSerializer(many=True)
 
 
@@ -216,7 +220,9 @@ def season_body(season: Season, *, family: str = "", page: int = 1) -> dict[str,
             "family": view.family,
             "page": view.page,
             "pages": view.pages,
-            "updating": view.updating,
+            "updating": view.pending,
+            "pending": view.pending,
+            "as_of": view.as_of,
             "rows": rows,
         },
     }
@@ -350,6 +356,8 @@ class SeasonDetail(APIView):
                         "page": 1,
                         "pages": 1,
                         "updating": False,
+                        "pending": False,
+                        "as_of": "2026-12-15T21:04:00Z",
                         "rows": [
                             {
                                 "rank": 1,
@@ -471,7 +479,11 @@ class RatingsSerializer(serializers.Serializer[Any]):
     family = serializers.CharField(allow_blank=True, help_text="The family of the history.")
     history = RatingEventSerializer(many=True, help_text="Newest first.")
     seasons = SeasonLineSerializer(many=True)
-    updating = serializers.BooleanField()
+    updating = serializers.BooleanField(help_text="The same as pending (the older name).")
+    pending = serializers.BooleanField(help_text="A change is not yet in these ratings: they are updating.")
+    as_of = serializers.DateTimeField(
+        allow_null=True, help_text="When the club's ratings and standings were last complete."
+    )
 
 
 def _club_player(club: Club, pk: int) -> Player:
@@ -535,7 +547,9 @@ class PlayerRatings(APIView):
                 for s in page.seasons
                 if s.season.club_id == club.pk
             ],
-            "updating": page.updating,
+            "updating": page.pending,
+            "pending": page.pending,
+            "as_of": page.as_of,
         }
         return Response(body)
 
