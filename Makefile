@@ -9,12 +9,13 @@ PYTHON_FOUND = $(shell PYTHON="$(PYTHON)" scripts/find-python)
 .PHONY: run test lint typecheck pytest install install-dev messages schema bench bench-load clean
 
 # Shared links and QR codes name the first LAN address found (phones cannot open "localhost").
+# The task worker (ratings, season standings) runs beside the server; Ctrl-C stops both.
 run: $(VENV)/.installed-run
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_demo
 	$(PY) manage.py lan_addresses --port $(PORT)
 	LAN_URL="$${LAN_URL:-$$($(PY) manage.py lan_addresses --port $(PORT) --first-url)}" \
-		$(PY) manage.py runserver $(HOST):$(PORT)
+		PY=$(PY) scripts/with-worker $(PY) manage.py runserver $(HOST):$(PORT)
 
 test: $(VENV)/.installed-dev lint typecheck pytest
 

@@ -25,18 +25,28 @@ What moves what:
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable
+import math
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
+from typing import Any
 
 from django.db import connection, transaction
 from django.db.models import Min
 from django.utils import timezone
 
 from games.models import Club, Game
-from tournaments.models import DerivedState, RatingDirty, RatingEvent, Season, SeasonDirty, Tournament
-from tournaments.ratings import GameKey, _mark, mark_dirty, refresh
-from tournaments.seasons import rebuild_season
+from tournaments.models import (
+    DerivedState,
+    RatingDirty,
+    RatingEvent,
+    Season,
+    SeasonDirty,
+    SeasonStanding,
+    Tournament,
+)
+from tournaments.ratings import GameKey, _mark, derive, mark_dirty, refresh
+from tournaments.seasons import rebuild_season, standing_rows
 
 # The first key of the advisory lock a worker takes per club (PostgreSQL): one worker at a
 # time applies a club's marks, the others skip that club.
@@ -256,3 +266,64 @@ def backlog() -> Backlog:
     ]
     found = [f for f in firsts if f is not None]
     return Backlog(min(found) if found else None, DerivedState.objects.filter(failures__gt=0).count())
+
+
+# ---------------------------------------------------------------------- checking
+
+
+_RATING_FIELDS = ("played_at", "place", "players", "mu", "sigma", "mu_before", "sigma_before")
+_STANDING_FIELDS = (
+    "rank",
+    "ranked",
+    "previous_rank",
+    "separated_by",
+    "points",
+    "games",
+    "wins",
+    "average_place",
+    "events",
+    "rating",
+)
+
+
+def _same(a: object, b: object) -> bool:
+    if isinstance(a, float) and isinstance(b, float):
+        return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+    return a == b
+
+
+def _compare(
+    what: str, stored: dict[Any, Any], fresh: dict[Any, Any], fields: Sequence[str]
+) -> Iterator[str]:
+    for key in sorted(stored.keys() | fresh.keys()):
+        old, new = stored.get(key), fresh.get(key)
+        if old is None:
+            yield f"{what} {key}: missing"
+        elif new is None:
+            yield f"{what} {key}: stored but not derived"
+        else:
+            for field in fields:
+                was, should = getattr(old, field), getattr(new, field)
+                if not _same(was, should):
+                    yield f"{what} {key}: {field} is {was!r}, should be {should!r}"
+
+
+def differences(club: Club) -> list[str]:
+    """Every stored rating event and season standing of the club that differs from a fresh
+    derivation from the recorded results, as lines for a person; computed without writing."""
+    found: list[str] = []
+    families = set(Game.objects.filter(club=club).order_by().values_list("family", flat=True).distinct())
+    families |= set(
+        RatingEvent.objects.filter(club=club).order_by().values_list("family", flat=True).distinct()
+    )
+    for family in sorted(families):
+        fresh = {(e.game_id, e.player_id): e for e in derive(club=club, family=family)}
+        stored = {(e.game_id, e.player_id): e for e in RatingEvent.objects.filter(club=club, family=family)}
+        found += _compare(f"{club.slug}: {family} rating (game, player)", stored, fresh, _RATING_FIELDS)
+    for season in Season.objects.filter(club=club).order_by("pk"):
+        lines = {(r.family, r.player_id): r for r in standing_rows(season)}
+        kept = {(r.family, r.player_id): r for r in SeasonStanding.objects.filter(season=season)}
+        found += _compare(
+            f"{club.slug}: season {season.name!r} (family, player)", kept, lines, _STANDING_FIELDS
+        )
+    return found

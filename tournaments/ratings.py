@@ -84,6 +84,36 @@ def _finished_games(*, club: Club, family: str, since: GameKey | None) -> list[_
     return played
 
 
+def _events(club: Club, family: str, played: list[_Played], start: dict[int, Rating]) -> list[RatingEvent]:
+    """The events of rating ``played`` in order from ``start`` (unsaved)."""
+    steps = scoring_ratings.replay((RatedGame(p.key, p.players, p.places) for p in played), start)
+    made = []
+    for step in steps:
+        played_at, game_id = cast(GameKey, step.key)
+        made.append(
+            RatingEvent(
+                club=club,
+                family=family,
+                game_id=game_id,
+                player_id=step.player,
+                played_at=played_at,
+                place=step.place,
+                players=step.players,
+                mu=step.after.mu,
+                sigma=step.after.sigma,
+                mu_before=step.before.mu,
+                sigma_before=step.before.sigma,
+            )
+        )
+    return made
+
+
+def derive(*, club: Club, family: str) -> list[RatingEvent]:
+    """Every rating event of the club's family as a full rebuild would store it, computed
+    without writing (``manage.py rebuild_derived --check``)."""
+    return _events(club, family, _finished_games(club=club, family=family, since=None), {})
+
+
 def rebuild(*, club: Club, family: str, since: GameKey | None = None) -> int:
     """Re-rate the club's finished games of ``family`` from the game with key ``since`` on (all
     when None), in one transaction: if anything fails, the stored ratings stay as they were.
@@ -110,25 +140,7 @@ def rebuild(*, club: Club, family: str, since: GameKey | None = None) -> int:
             )
             for player_id, mu, sigma in earlier:  # the last one per player wins
                 start[player_id] = Rating(mu, sigma)
-        steps = scoring_ratings.replay((RatedGame(p.key, p.players, p.places) for p in played), start)
-        made = []
-        for step in steps:
-            played_at, game_id = cast(GameKey, step.key)
-            made.append(
-                RatingEvent(
-                    club=club,
-                    family=family,
-                    game_id=game_id,
-                    player_id=step.player,
-                    played_at=played_at,
-                    place=step.place,
-                    players=step.players,
-                    mu=step.after.mu,
-                    sigma=step.after.sigma,
-                    mu_before=step.before.mu,
-                    sigma_before=step.before.sigma,
-                )
-            )
+        made = _events(club, family, played, start)
         RatingEvent.objects.bulk_create(made, batch_size=500)
         return len(played)
 

@@ -145,6 +145,18 @@ def _place_points(season: Season) -> list[Fraction] | None:
 def rebuild_season(season: Season) -> None:
     """Rewrite the season's standings (all families together, and per family when it counts
     several) from the results, in one transaction: a failure leaves the old rows."""
+    rows = standing_rows(season)
+    with transaction.atomic():
+        locked = Season.objects.select_for_update().get(pk=season.pk)
+        SeasonStanding.objects.filter(season=locked).delete()
+        SeasonStanding.objects.bulk_create(rows, batch_size=500)
+        locked.computed_at = timezone.now()
+        locked.save(update_fields=["computed_at"])
+
+
+def standing_rows(season: Season) -> list[SeasonStanding]:
+    """The season's standings as a rebuild would store them (unsaved), from the results and
+    the stored ratings."""
     start, end = _bounds(season)
     events: list[tuple[str, LeagueEvent]] = []
     if season.counts in (Season.Counts.GAMES, Season.Counts.BOTH):
@@ -196,12 +208,7 @@ def rebuild_season(season: Season) -> None:
                     rating=display(rating) if rating is not None else None,
                 )
             )
-    with transaction.atomic():
-        locked = Season.objects.select_for_update().get(pk=season.pk)
-        SeasonStanding.objects.filter(season=locked).delete()
-        SeasonStanding.objects.bulk_create(rows, batch_size=500)
-        locked.computed_at = timezone.now()
-        locked.save(update_fields=["computed_at"])
+    return rows
 
 
 def _decimal(value: Fraction) -> Decimal:
