@@ -346,11 +346,10 @@ class SeasonDirty(models.Model):
     """A season whose standings must be rebuilt: one row per change that moved them (written in
     that change's transaction, or by the worker when it re-rated the season's games), removed
     by the rebuild that read them. Rows are only ever added by writes, never updated, so a
-    write never waits for a rebuild; ``full`` when the season's own settings changed."""
+    write never waits for a rebuild."""
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="dirty")
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="season_dirty")
-    full = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -310,3 +310,22 @@ def test_any_sequence_of_changes_ends_where_a_full_rebuild_would(changes: list[t
     assert derived.differences(club) == []
     assert not RatingDirty.objects.filter(club=club).exists()
     assert not SeasonDirty.objects.filter(club=club).exists()
+
+
+def test_the_api_says_pending_and_as_of_and_answers_304_while_unchanged() -> None:
+    club, user, games = a_world()
+    url = f"/api/v1/clubs/{club.slug}/derived/"
+    first = Client().get(url)
+    assert first.json()["pending"] is False and first.json()["as_of"] is not None
+    assert Client().get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    correct(games[0], user, "Cid")
+    changed = Client().get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert changed.status_code == 200 and changed.json() == {"pending": True, "as_of": first.json()["as_of"]}
+    ann = Player.objects.get(club=club, name="Ann")
+    ratings = Client().get(f"/api/v1/clubs/{club.slug}/players/{ann.pk}/ratings/").json()
+    assert ratings["pending"] is True and ratings["as_of"] == first.json()["as_of"]
+    season = Client().get(f"/api/v1/seasons/{club.seasons.get().public_id}/").json()
+    assert season["standings"]["pending"] is True
+    run_worker()
+    done = Client().get(url, HTTP_IF_NONE_MATCH=changed["ETag"])
+    assert done.status_code == 200 and done.json()["pending"] is False

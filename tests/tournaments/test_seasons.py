@@ -103,7 +103,11 @@ def test_while_the_rebuild_has_not_run_the_page_says_ratings_are_updating(club_w
     )
     assert RatingDirty.objects.filter(club=club_world["club"]).exists()
     page = Client().get(f"/s/{season.public_id}/").content.decode()
-    assert "Ratings updating" in page
+    assert "Updating… These numbers are as of" in page
+    assert 'id="derived-status"' in page and "js/derived.js" in page  # and it reloads when done
+    drain()
+    page = Client().get(f"/s/{season.public_id}/").content.decode()
+    assert "Updating…" not in page and "derived.js" not in page
 
 
 def test_editing_the_season_rebuilds_it(club_world: dict[str, Any]) -> None:

@@ -15,7 +15,7 @@ from django.db.models import QuerySet
 from django.http import Http404
 from django.urls import path
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, generics, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -28,6 +28,7 @@ from scoring.league import DEFAULT_LEAGUE_TIEBREAKS, LEAGUE_TIEBREAKS
 from scoring.ratings import Rating, display
 from tournaments import selectors
 from tournaments.api.tournaments import club_for, guarded
+from tournaments.derived import Freshness, freshness
 from tournaments.models import Season
 from tournaments.selectors import FamilyRating
 from tournaments.services import SeasonSettings, season_create, season_update
@@ -585,6 +586,10 @@ class VersusSerializer(serializers.Serializer[Any]):
     record = RecordSerializer()
     meetings = MeetingSerializer(many=True, help_text="Newest first.")
     ratings = RatingPairSerializer(many=True)
+    pending = serializers.BooleanField(help_text="A change is not yet in these ratings: they are updating.")
+    as_of = serializers.DateTimeField(
+        allow_null=True, help_text="When the club's ratings and standings were last complete."
+    )
 
 
 class Versus(APIView):
@@ -606,6 +611,7 @@ class Versus(APIView):
         if player.pk == other.pk:
             raise exceptions.ValidationError({"other_id": [_("Choose another player.")]})
         page = selectors.head_to_head_page(player=player, other=other)
+        fresh = freshness(club.pk)
         body = {
             "player_id": player.pk,
             "name": player.name,
@@ -637,11 +643,55 @@ class Versus(APIView):
                 }
                 for mine, theirs in page.ratings
             ],
+            "pending": fresh.pending,
+            "as_of": fresh.as_of,
         }
         return Response(body)
 
 
+class FreshnessSerializer(serializers.Serializer[Any]):
+    pending = serializers.BooleanField(
+        help_text="A recorded change is not yet in the club's ratings and standings: they are updating."
+    )
+    as_of = serializers.DateTimeField(
+        allow_null=True, help_text="When the club's ratings and standings were last complete (null: never)."
+    )
+
+
+def freshness_etag(fresh: Freshness) -> str:
+    return etag("derived", int(fresh.pending), fresh.as_of.isoformat() if fresh.as_of else "none")
+
+
+class ClubFreshness(APIView):
+    @extend_schema(
+        operation_id="club_derived_freshness",
+        summary="Whether the club's ratings and standings are up to date",
+        description="Pages showing ratings or standings poll this while they say 'updating…', with the "
+        "ETag as If-None-Match (304 while nothing changed), and reload once pending is false.",
+        tags=TAGS,
+        parameters=[SLUG],
+        responses={
+            200: FreshnessSerializer,
+            304: OpenApiResponse(description="Not modified."),
+            **problems(404),
+        },
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        club, _role = club_for(request, slug)
+        fresh = freshness(club.pk)
+        tag = freshness_etag(fresh)
+        wanted = request.headers.get("If-None-Match", "")
+        if tag in (t.strip().removeprefix("W/") for t in wanted.split(",")):
+            response = Response(status=status.HTTP_304_NOT_MODIFIED)
+        else:
+            response = Response({"pending": fresh.pending, "as_of": fresh.as_of})
+        response["ETag"] = tag
+        response["Cache-Control"] = "private, no-cache"
+        return response
+
+
 urlpatterns = [
+    path("clubs/<slug:slug>/derived/", ClubFreshness.as_view(), name="club-derived"),
     path("clubs/<slug:slug>/seasons/", ClubSeasons.as_view(), name="club-seasons"),
     path("seasons/<str:public_id>/", SeasonDetail.as_view(), name="season-detail"),
     path(
