@@ -15,7 +15,8 @@ from django.db import connection, connections
 from django.test import Client
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
+from hypothesis import settings as examples
 from hypothesis import strategies as st
 
 import tournaments.ratings as ratings_module
@@ -26,10 +27,10 @@ from games.services.hands import hand_edit, hand_record
 from games.services.players import player_merge
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.pipeline import database_tasks, run_worker
-from tests.tournaments.support import season_settings
+from tests.tournaments.support import play_round, rummikub_hand, season_settings, settings, tournament
 from tournaments import derived
-from tournaments.models import DerivedState, RatingDirty, RatingEvent, SeasonDirty, SeasonStanding
-from tournaments.services import season_create, season_update
+from tournaments.models import DerivedState, RatingDirty, RatingEvent, SeasonDirty, SeasonStanding, Table
+from tournaments.services import round_confirm, season_create, season_update, tournament_update
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("queue_in_database")]
 
@@ -259,7 +260,7 @@ change = st.one_of(
 )
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
+@examples(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.lists(change, min_size=1, max_size=10))
 def test_any_sequence_of_changes_ends_where_a_full_rebuild_would(changes: list[tuple[Any, ...]]) -> None:
     club, user = new_club()
@@ -329,3 +330,53 @@ def test_the_api_says_pending_and_as_of_and_answers_304_while_unchanged() -> Non
     run_worker()
     done = Client().get(url, HTTP_IF_NONE_MATCH=changed["ETag"])
     assert done.status_code == 200 and done.json()["pending"] is False
+
+
+def test_a_tournament_counts_once_confirmed_and_follows_its_corrections_and_settings() -> None:
+    club, user, _games = a_world()
+    season = club.seasons.get()
+    cup = tournament(club, user, players=6, rounds=2, date=timezone.localdate())
+    play_round(cup, 1, user)
+    run_worker()
+    assert derived.differences(club) == []
+    assert (
+        SeasonStanding.objects.filter(season=season, family="").exclude(events=0).count() == 4
+    )  # games only
+    last = play_round(cup, 2, user, confirm=False)
+    run_worker()
+    assert not SeasonStanding.objects.filter(season=season, family="", player__name="Filip").exists()
+    round_confirm(played=last, round_version=last.version, user=user)  # now the season counts it
+    assert SeasonDirty.objects.filter(season=season).exists()
+    run_worker()
+    assert derived.differences(club) == []
+    assert SeasonStanding.objects.filter(season=season, family="", player__name="Filip").exists()
+    # A correction at a table after the confirmation moves the final standings.
+    table = Table.objects.filter(round__tournament=cup, round__number=1).select_related("game").first()
+    assert table is not None and table.game is not None
+    names = list(table.game.seats.order_by("position").values_list("name", flat=True))
+    hand = table.game.hands.get()
+    hand_edit(hand=hand, outcome=rummikub_hand(names[::-1]), version=hand.version, user=user)
+    run_worker()
+    assert derived.differences(club) == []
+    # The tournament moved out of the season: it no longer counts there.
+    cup.refresh_from_db()
+    tournament_update(
+        tournament=cup,
+        settings=settings("rummikub", rounds=2, date=timezone.localdate() + datetime.timedelta(days=90)),
+        version=cup.version,
+        user=user,
+    )
+    run_worker()
+    assert derived.differences(club) == []
+    assert not SeasonStanding.objects.filter(season=season, family="", player__name="Filip").exists()
+    # And back into it.
+    cup.refresh_from_db()
+    tournament_update(
+        tournament=cup,
+        settings=settings("rummikub", rounds=2, date=timezone.localdate()),
+        version=cup.version,
+        user=user,
+    )
+    run_worker()
+    assert derived.differences(club) == []
+    assert SeasonStanding.objects.filter(season=season, family="", player__name="Filip").exists()
