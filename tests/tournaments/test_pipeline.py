@@ -15,7 +15,7 @@ from django.db import connection, connections
 from django.test import Client
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
-from hypothesis import HealthCheck, given
+from hypothesis import HealthCheck, example, given
 from hypothesis import settings as examples
 from hypothesis import strategies as st
 
@@ -245,7 +245,7 @@ def test_rebuild_derived_check_lists_differences_and_fails() -> None:
 
 # ---------------------------------------------------------------------- random sequences
 
-NAMES = ["Ann", "Bob", "Cid", "Dan", "Eve"]
+NAMES = ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus"]
 
 change = st.one_of(
     st.tuples(
@@ -260,8 +260,19 @@ change = st.one_of(
 )
 
 
-@examples(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
+@examples(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.lists(change, min_size=1, max_size=10))
+@example(  # two names of one person who never met, merged, corrected, then the merge undone
+    [
+        ("play", ("Ann", "Bob", "Cid"), 0, 9),
+        ("play", ("Dan", "Eve", "Cid"), 1, 3),
+        ("work",),
+        ("merge", "Ann", "Dan"),
+        ("correct", 1, 2),
+        ("work",),
+        ("undo_merge",),
+    ]
+)
 def test_any_sequence_of_changes_ends_where_a_full_rebuild_would(changes: list[tuple[Any, ...]]) -> None:
     club, user = new_club()
     season = season_create(club=club, settings=season_settings(), user=user)
