@@ -327,7 +327,7 @@ class RatingEvent(models.Model):
 class RatingDirty(models.Model):
     """Ratings (and the seasons) of a club's family that must be rebuilt from a point on: written
     in the transaction that changed a finished game, removed by the rebuild after the commit.
-    While one exists the pages say "ratings updating"."""
+    While one exists the pages say "updating…"."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="rating_dirty")
     family = models.CharField(max_length=16, choices=FAMILY_CHOICES)

@@ -6,10 +6,11 @@ game is stored as a ``RatingEvent``. The events are derived: ``rebuild`` deletes
 point on and rates every game from there again, so a correction, an added or a back-dated game
 gives exactly the numbers a full rebuild would.
 
-The flow of a change: the write that changed a club game's results calls ``mark_dirty(game)``
-inside its own transaction (a ``RatingDirty`` row per club and family remembers the earliest
-game to re-rate); after the commit, ``refresh(club=...)`` rebuilds from there and removes the
-row. While a row exists, ``updating(club=...)`` is true and the pages can say so.
+The flow of a change (``tournaments.derived``): the write that changed a club game's results
+calls ``mark_dirty(game)`` inside its own transaction (a ``RatingDirty`` row per club and family
+remembers the earliest game to re-rate); the worker's job then calls ``refresh(club=...)``,
+which rebuilds from there and removes the row. While a row exists, ``updating(club=...)`` is
+true and the pages can say so.
 """
 
 from __future__ import annotations

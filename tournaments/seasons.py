@@ -5,9 +5,8 @@ arithmetic).
 A season counts a club's finished games of its families played between its first and last
 day (a game's day is the day it was started), except the tables of a tournament, and each of
 the club's tournaments of those families dated in the season once its last round is
-confirmed, as one event placed by its final standings. Rebuilt after the commit of every write
-that changed a counted game (``tournaments.tasks``), when the season's settings change, and by
-``manage.py rebuild_derived``.
+confirmed, as one event placed by its final standings. Rebuilt by the worker after every change
+that moves them (``tournaments.derived`` says which), and by ``manage.py rebuild_derived``.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ Everything it writes is derived, so it is always safe to run; it is the one way 
 number back in line with the hands (after a rule fix, a merge of players, or a rebuild after a
 write that failed). Each game is re-derived in its own transaction, then each club's ratings
 per family in one transaction (``tournaments.ratings.rebuild_club``, which also clears the
-"ratings updating" marks), then its seasons, each in one transaction: an interruption leaves
+"updating" marks), then its seasons, each in one transaction: an interruption leaves
 every number as it was or as it should be, never a mix within one of them. The rebuild also
 applies whatever the task worker had still to do.
 
