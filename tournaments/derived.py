@@ -46,7 +46,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.ratings import GameKey, _mark, derive, mark_dirty, refresh
-from tournaments.seasons import rebuild_season, standing_rows
+from tournaments.seasons import standing_rows, store_standings
 
 # The first key of the advisory lock a worker takes per club (PostgreSQL): one worker at a
 # time applies a club's marks, the others skip that club.
@@ -199,10 +199,14 @@ def apply(club_id: int) -> Applied | None:
             if not marks:
                 break
             for season_id in sorted({season for _, season in marks}):
+                # Derived by reading only; the write lock is held while the rows are swapped.
+                # A change meanwhile adds a mark of its own (directly, or when the worker
+                # re-rates), so only the marks read here are removed.
+                season = Season.objects.filter(pk=season_id).first()
+                rows = standing_rows(season) if season is not None else []
                 with transaction.atomic():
-                    season = Season.objects.filter(pk=season_id).first()
                     if season is not None:
-                        rebuild_season(season)
+                        store_standings(season, rows)
                         seasons.append(season_id)
                     SeasonDirty.objects.filter(
                         pk__in=[pk for pk, season in marks if season == season_id]

@@ -333,6 +333,7 @@ class RatingDirty(models.Model):
     family = models.CharField(max_length=16, choices=FAMILY_CHOICES)
     since_at = models.DateTimeField()  # re-rate games from this one on (its played_at, id)
     since_game = models.PositiveIntegerField()
+    version = models.PositiveIntegerField(default=1)  # counts the marks, so a stale rebuild is seen
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -144,9 +144,16 @@ def _place_points(season: Season) -> list[Fraction] | None:
 def rebuild_season(season: Season) -> None:
     """Rewrite the season's standings (all families together, and per family when it counts
     several) from the results, in one transaction: a failure leaves the old rows."""
-    rows = standing_rows(season)
+    store_standings(season, standing_rows(season))
+
+
+def store_standings(season: Season, rows: list[SeasonStanding]) -> None:
+    """Put ``rows`` in place of the season's standings, in one transaction (nothing when the
+    season was deleted meanwhile)."""
     with transaction.atomic():
-        locked = Season.objects.select_for_update().get(pk=season.pk)
+        locked = Season.objects.select_for_update().filter(pk=season.pk).first()
+        if locked is None:
+            return
         SeasonStanding.objects.filter(season=locked).delete()
         SeasonStanding.objects.bulk_create(rows, batch_size=500)
         locked.computed_at = timezone.now()

@@ -107,21 +107,21 @@ def test_a_correction_is_applied_by_the_worker_after_the_request() -> None:
 def test_a_burst_of_corrections_is_one_rebuild_from_the_earliest_game(monkeypatch: Any) -> None:
     club, user, games = a_world()
     calls: list[Any] = []
-    real = ratings_module.rebuild
+    real = ratings_module._write
 
-    def counted(**kwargs: Any) -> int:
-        calls.append(kwargs.get("since"))
-        return real(**kwargs)
+    def counted(club: Club, family: str, since: Any, made: Any) -> None:
+        calls.append(since)
+        real(club, family, since, made)
 
-    monkeypatch.setattr(ratings_module, "rebuild", counted)
+    monkeypatch.setattr(ratings_module, "_write", counted)
     seasons: list[int] = []
-    real_season = derived.rebuild_season
+    real_season = derived.store_standings
 
-    def counted_season(season: Any) -> None:
+    def counted_season(season: Any, rows: Any) -> None:
         seasons.append(season.pk)
-        real_season(season)
+        real_season(season, rows)
 
-    monkeypatch.setattr(derived, "rebuild_season", counted_season)
+    monkeypatch.setattr(derived, "store_standings", counted_season)
     for i in range(50):
         game = games[3 - i % 4]
         names = sorted(game.seats.values_list("name", flat=True))
