@@ -64,9 +64,13 @@ def schedule(club_id: int) -> None:
 
 
 def game_changed(game: Game, *, finished: bool) -> None:
-    """A club game's results were rewritten. A game under way that was never rated moves
-    nothing yet: its hands are its own."""
+    """A club game's results were rewritten (or the game deleted). A game under way that was
+    never rated moves nothing yet: its hands are its own."""
     if game.club_id is None:
+        return
+    if game.pk is None:  # told after the delete: re-rate from its time on
+        _mark(game.club_id, game.family, (game.created_at, 0))
+        schedule(game.club_id)
         return
     if not finished and not RatingEvent.objects.filter(game=game).exists():
         return

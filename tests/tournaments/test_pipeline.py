@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
-from django.db import connection, connections
+from django.db import connection, connections, transaction
 from django.test import Client
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
@@ -25,6 +25,7 @@ from games.services.clubs import club_change_undo
 from games.services.games import game_end, game_start
 from games.services.hands import hand_edit, hand_record
 from games.services.players import player_merge
+from games.signals import results_changed
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.pipeline import database_tasks, run_worker
 from tests.tournaments.support import play_round, rummikub_hand, season_settings, settings, tournament
@@ -391,3 +392,19 @@ def test_a_tournament_counts_once_confirmed_and_follows_its_corrections_and_sett
     run_worker()
     assert derived.differences(club) == []
     assert SeasonStanding.objects.filter(season=season, family="", player__name="Filip").exists()
+
+
+@pytest.mark.parametrize("told", ["before", "after"])
+def test_a_deleted_game_leaves_the_ratings_and_standings(told: str) -> None:
+    club, _user, games = a_world()
+    doomed = Game.objects.get(pk=games[1].pk)
+    with transaction.atomic():
+        if told == "before":
+            results_changed.send(sender=Game, game=doomed, finished=False)
+        doomed.delete()
+        if told == "after":
+            results_changed.send(sender=Game, game=doomed, finished=False)
+    run_worker()
+    assert derived.differences(club) == []
+    bob = SeasonStanding.objects.get(season__club=club, family="", player__name="Bob")
+    assert bob.games == 2  # of his three, the deleted one no longer counts
