@@ -219,18 +219,18 @@ def main() -> None:
 
     # A burst of 50 corrections: one rebuild.
     calls: list[object] = []
-    real = ratings_module.rebuild
+    real = ratings_module._write
 
-    def counted(**kwargs: object) -> int:
-        calls.append(kwargs.get("since"))
-        return real(**kwargs)  # type: ignore[arg-type]
+    def counted(club: Club, family: str, since: object, made: list[object]) -> None:
+        calls.append(since)
+        real(club, family, since, made)  # type: ignore[arg-type]
 
-    ratings_module.rebuild = counted  # type: ignore[assignment]
+    ratings_module._write = counted  # type: ignore[assignment]
     hands = list(Hand.objects.filter(game__in=games[:50]))
     for hand in hands:
         nudge(hand, user)
     took = catch_up(big)
-    ratings_module.rebuild = real
+    ratings_module._write = real
     print(f"50 corrections: {len(calls)} rating rebuild(s), current after {took:.2f} s")
 
 
