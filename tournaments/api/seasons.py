@@ -662,7 +662,21 @@ def freshness_etag(fresh: Freshness) -> str:
     return etag("derived", int(fresh.pending), fresh.as_of.isoformat() if fresh.as_of else "none")
 
 
+def _unchanged(request: Request, tag: str) -> bool:
+    wanted = request.headers.get("If-None-Match", "")
+    return tag in (t.strip().removeprefix("W/") for t in wanted.split(","))
+
+
 class ClubFreshness(APIView):
+    # Every phone showing the club's numbers polls this while they update: an unchanged answer
+    # (304) is given before the throttles, which would cost more than it (as for a game).
+    def check_throttles(self, request: Request) -> None:
+        if request.headers.get("If-None-Match"):
+            club, _role = club_for(request, self.kwargs["slug"])
+            if _unchanged(request, freshness_etag(freshness(club.pk))):
+                return
+        super().check_throttles(request)
+
     @extend_schema(
         operation_id="club_derived_freshness",
         summary="Whether the club's ratings and standings are up to date",
@@ -680,8 +694,7 @@ class ClubFreshness(APIView):
         club, _role = club_for(request, slug)
         fresh = freshness(club.pk)
         tag = freshness_etag(fresh)
-        wanted = request.headers.get("If-None-Match", "")
-        if tag in (t.strip().removeprefix("W/") for t in wanted.split(",")):
+        if _unchanged(request, tag):
             response = Response(status=status.HTTP_304_NOT_MODIFIED)
         else:
             response = Response({"pending": fresh.pending, "as_of": fresh.as_of})
