@@ -26,7 +26,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -64,6 +63,7 @@ from tournaments.services import SeasonSettings, season_create  # noqa: E402
 
 override_settings(TASKS={"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}).enable()
 NAMES = ["Ann", "Bob", "Cid", "Dan"]
+PACE = 0.05  # s between the other club's saves: twenty a second, far more than tables make
 
 
 def season(club: Club, user: User, starts: datetime.date, ends: datetime.date, name: str) -> None:
@@ -195,26 +195,27 @@ def main() -> None:
         outcome = {"winner": winner, "left": {n: 3 for n in NAMES if n != winner}}
         return hand_record(game=g, outcome=outcome, request_id=None, user=user)
 
-    idle = timed(save, 40)
-    nudge(first_week, user)
+    idle = []
+    for _ in range(40):
+        idle += timed(save, 1)
+        time.sleep(PACE)
+    nudge(first_week, user)  # queued in the database; a worker process of its own applies it
+    env = dict(os.environ, DJANGO_SETTINGS_MODULE="rummy_site.settings", DEBUG="1")
+    worker = subprocess.Popen(
+        [sys.executable, "manage.py", "db_worker", "--batch", "--no-reload", "--no-startup-delay", "-v0"],
+        cwd=ROOT,
+        env=env,
+    )
     busy: list[float] = []
-    done = threading.Event()
-
-    def work() -> None:
-        try:
-            catch_up(big)
-        finally:
-            connection.close()
-            done.set()
-
-    worker = threading.Thread(target=work)
-    worker.start()
-    while not done.is_set():
+    started = time.perf_counter()
+    while worker.poll() is None:
         busy += timed(save, 1)
-    worker.join()
+        time.sleep(PACE)  # phones leave gaps: a writer that never pauses starves SQLite's others
+    took = time.perf_counter() - started
+    assert not derived.freshness(big.pk).pending
     print(
-        f"other tables' saves: idle p95 {p95(idle):.1f} ms, during the rebuild p95 {p95(busy):.1f} ms "
-        f"({len(busy)} saves): {p95(busy) / p95(idle):.2f}x (goal 2x)"
+        f"other tables' saves: idle p95 {p95(idle):.1f} ms, while a worker process rebuilds "
+        f"p95 {p95(busy):.1f} ms ({len(busy)} saves in {took:.1f} s): {p95(busy) / p95(idle):.2f}x (goal 2x)"
     )
 
     # A burst of 50 corrections: one rebuild.
