@@ -9,18 +9,19 @@ PYTHON_FOUND = $(shell PYTHON="$(PYTHON)" scripts/find-python)
 .PHONY: run dev test lint typecheck pytest install install-dev lock messages schema bench bench-load clean
 
 # The club's server: production mode (DEBUG off) on this computer's Wi-Fi, with the addresses
-# phones can open printed (rummy_site/management/commands/serve.py).
+# phones can open printed, and the task worker (ratings, season standings) beside it; Ctrl-C
+# stops both (rummy_site/management/commands/serve.py).
 run: $(VENV)/.installed-run
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_demo
 	$(PY) manage.py serve --host $(HOST) --port $(PORT)
 
 # Django's debug server, for development only: it shows tracebacks and settings, so it listens
-# on this computer alone.
+# on this computer alone. The task worker runs beside it (scripts/with-worker).
 dev: $(VENV)/.installed-run
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_demo
-	$(PY) manage.py runserver 127.0.0.1:$(PORT)
+	PY=$(PY) scripts/with-worker $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 test: $(VENV)/.installed-dev lint typecheck pytest
 

@@ -110,6 +110,7 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "django_tasks_db",
     "rummy_site",
     "games",
     "tournaments",
@@ -142,6 +143,11 @@ MIDDLEWARE = [
     # Last, as django-axes asks: turns a locked-out login into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
+
+# Work that spans games (ratings, season standings) runs in `manage.py db_worker` processes
+# beside the web server, queued in the site's own database: nothing else to install or run, on
+# SQLite as on PostgreSQL (docs/design/leagues.md, "The derived numbers").
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
 ROOT_URLCONF = "rummy_site.urls"
 WSGI_APPLICATION = "rummy_site.wsgi.application"

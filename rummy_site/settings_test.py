@@ -24,3 +24,10 @@ AUTHENTICATION_BACKENDS = [
 PUBLIC_URL = ""
 LAN_URL = ""
 LAN_DETECT = False
+
+# Tests written before the worker see the derived numbers right after the commit, as the
+# immediate backend runs the same job there; the pipeline's own tests switch to the database
+# backend and run the worker's loop (tests/tournaments/pipeline.py).
+TASKS = {
+    "default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"},
+}

@@ -122,9 +122,28 @@ def test_the_club_server_shows_no_debug_page_and_refuses_forged_hosts(club_serve
     assert _get(port, "/static/vendor/htmx/htmx-2.0.11.min.js").status == 200  # WhiteNoise
 
 
+def _children(pid: int) -> dict[int, str]:
+    """The processes ``pid`` started, with their command lines (read from /proc)."""
+    found = {}
+    for status in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = status.read_text().rsplit(")", 1)[1].split()
+            if int(fields[1]) == pid:
+                found[int(status.parent.name)] = (
+                    (status.parent / "cmdline").read_bytes().decode().replace("\0", " ")
+                )
+        except (OSError, IndexError, ValueError):
+            continue
+    return found
+
+
 def test_stopping_the_club_server_stops_every_process_it_started(club_server) -> None:  # type: ignore[no-untyped-def]
     port, process = club_server
+    started = _children(process.pid)
+    assert any("gunicorn" in command for command in started.values()), started
+    assert any("db_worker" in command for command in started.values()), started  # the task worker
     process.send_signal(signal.SIGINT)
     assert process.wait(timeout=30) == 0
     with pytest.raises(OSError):
         _get(port, "/healthz")
+    assert not [pid for pid in started if Path(f"/proc/{pid}").exists()]

@@ -49,7 +49,11 @@ def test_home_sends_csrf_token_to_htmx_and_serves_htmx_locally(client: Client) -
 def test_healthz_ok_when_database_answers(client: Client) -> None:
     response = client.get("/healthz")
     assert response.status_code == 200
-    assert response.json() == {"status": "ok", "database": "ok"}
+    assert response.json() == {
+        "status": "ok",
+        "database": "ok",
+        "derived": {"oldest_pending_seconds": None, "failing_clubs": 0},
+    }
 
 
 @pytest.mark.django_db

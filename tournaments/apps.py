@@ -2,6 +2,7 @@ from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
 RECEIVER = "tournaments.results_changed"
+MOVED_RECEIVER = "tournaments.seats_moved"
 
 
 class TournamentsConfig(AppConfig):
@@ -18,5 +19,6 @@ class TournamentsConfig(AppConfig):
         from tournaments import panels, receivers
 
         signals.results_changed.connect(receivers.results_changed, dispatch_uid=RECEIVER)
+        signals.seats_moved.connect(receivers.seats_moved, dispatch_uid=MOVED_RECEIVER)
         extensions.register("game", panels.win_chances)
         extensions.register("player", panels.player_ratings)

@@ -49,10 +49,9 @@ from games.services.players import check_name
 from games.services.results import rebuild
 from games.spreadsheet import SafeDictWriter
 from scoring.game import score_game
+from tournaments import derived
 from tournaments.messages import tournament_error
 from tournaments.models import Bye, Entry, Round, Season, Table, TableSeat, Tournament, TournamentChange
-from tournaments.ratings import rebuild_club
-from tournaments.seasons import rebuild_seasons
 from tournaments.services import SeasonSettings, Settings, checked_season, checked_settings
 
 FORMAT = "rummy-club-export"
@@ -743,8 +742,7 @@ def import_club(
             )
         for game in games.values():
             rebuild(game)
-        rebuild_club(club=club)
-        rebuild_seasons(club)
+        derived.club_changed(club)
     return Imported(club, len(players), len(games), hands, len(doc["tournaments"]), len(doc["seasons"]))
 
 

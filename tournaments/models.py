@@ -328,12 +328,13 @@ class RatingEvent(models.Model):
 class RatingDirty(models.Model):
     """Ratings (and the seasons) of a club's family that must be rebuilt from a point on: written
     in the transaction that changed a finished game, removed by the rebuild after the commit.
-    While one exists the pages say "ratings updating"."""
+    While one exists the pages say "updating…"."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="rating_dirty")
     family = models.CharField(max_length=16, choices=family_choices)
     since_at = models.DateTimeField()  # re-rate games from this one on (its played_at, id)
     since_game = models.PositiveIntegerField()
+    version = models.PositiveIntegerField(default=1)  # counts the marks, so a stale rebuild is seen
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -341,3 +342,38 @@ class RatingDirty(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club_id} {self.family} since {self.since_game}"
+
+
+class SeasonDirty(models.Model):
+    """A season whose standings must be rebuilt: one row per change that moved them (written in
+    that change's transaction, or by the worker when it re-rated the season's games), removed
+    by the rebuild that read them. Rows are only ever added by writes, never updated, so a
+    write never waits for a rebuild."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="dirty")
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="season_dirty")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["club", "season"], name="seasondirty_club")]
+
+    def __str__(self) -> str:
+        return f"season {self.season_id}"
+
+
+class DerivedState(models.Model):
+    """The worker's side of a club's derived numbers: when they were last complete, and the
+    failures of the last tries (shown on /healthz and in the admin)."""
+
+    club = models.OneToOneField(Club, on_delete=models.CASCADE, primary_key=True, related_name="derived")
+    as_of = models.DateTimeField(null=True, blank=True)  # every change before this is applied
+    failures = models.PositiveIntegerField(default=0)  # failed tries since the last success
+    last_error = models.TextField(blank=True, default="")
+    failed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("derived numbers of a club")
+        verbose_name_plural = _("derived numbers of the clubs")
+
+    def __str__(self) -> str:
+        return f"{self.club_id} as of {self.as_of}"

@@ -10,6 +10,7 @@ from django.utils.safestring import SafeString
 
 from games.models import Game, Player
 from scoring import ratings as rating_model
+from tournaments.derived import freshness
 from tournaments.ratings import ratings_of
 from tournaments.selectors import player_ratings_summary
 
@@ -42,6 +43,8 @@ def player_ratings(request: HttpRequest, player: Player) -> SafeString | None:
         return None
     return SafeString(
         render_to_string(
-            "tournaments/_player_ratings.html", {"player": player, "ratings": summary}, request=request
+            "tournaments/_player_ratings.html",
+            {"player": player, "ratings": summary, "fresh": freshness(player.club_id)},
+            request=request,
         )
     )

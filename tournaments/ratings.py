@@ -6,10 +6,11 @@ game is stored as a ``RatingEvent``. The events are derived: ``rebuild`` deletes
 point on and rates every game from there again, so a correction, an added or a back-dated game
 gives exactly the numbers a full rebuild would.
 
-The flow of a change: the write that changed a club game's results calls ``mark_dirty(game)``
-inside its own transaction (a ``RatingDirty`` row per club and family remembers the earliest
-game to re-rate); after the commit, ``refresh(club=...)`` rebuilds from there and removes the
-row. While a row exists, ``updating(club=...)`` is true and the pages can say so.
+The flow of a change (``tournaments.derived``): the write that changed a club game's results
+calls ``mark_dirty(game)`` inside its own transaction (a ``RatingDirty`` row per club and family
+remembers the earliest game to re-rate); the worker's job then calls ``refresh(club=...)``,
+which rebuilds from there and removes the row. While a row exists, ``updating(club=...)`` is
+true and the pages can say so.
 """
 
 from __future__ import annotations
@@ -20,7 +21,18 @@ from dataclasses import dataclass
 from typing import cast
 
 from django.db import IntegrityError, transaction
-from django.db.models import OuterRef, Q, Subquery
+from django.db.models import (
+    Case,
+    DateTimeField,
+    F,
+    OuterRef,
+    PositiveIntegerField,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
 
 from games.models import Club, Game, Player, Result
 from scoring import ratings as scoring_ratings
@@ -84,6 +96,70 @@ def _finished_games(*, club: Club, family: str, since: GameKey | None) -> list[_
     return played
 
 
+def _events(club: Club, family: str, played: list[_Played], start: dict[int, Rating]) -> list[RatingEvent]:
+    """The events of rating ``played`` in order from ``start`` (unsaved)."""
+    steps = scoring_ratings.replay((RatedGame(p.key, p.players, p.places) for p in played), start)
+    made = []
+    for step in steps:
+        played_at, game_id = cast(GameKey, step.key)
+        made.append(
+            RatingEvent(
+                club=club,
+                family=family,
+                game_id=game_id,
+                player_id=step.player,
+                played_at=played_at,
+                place=step.place,
+                players=step.players,
+                mu=step.after.mu,
+                sigma=step.after.sigma,
+                mu_before=step.before.mu,
+                sigma_before=step.before.sigma,
+            )
+        )
+    return made
+
+
+def derive(*, club: Club, family: str) -> list[RatingEvent]:
+    """Every rating event of the club's family as a full rebuild would store it, computed
+    without writing (``manage.py rebuild_derived --check``)."""
+    return _events(club, family, _finished_games(club=club, family=family, since=None), {})
+
+
+def _stale(club: Club, family: str, since: GameKey | None) -> QuerySet[RatingEvent]:
+    """The events a rebuild from ``since`` replaces: those of games from ``since`` on, and any
+    event of a game being re-rated (in case it was rated at another time)."""
+    events = RatingEvent.objects.filter(club=club, family=family)
+    if since is None:
+        return events
+    rerated = Game.objects.filter(club=club, family=family).filter(_games_from(since))
+    return events.filter(_events_from(since) | Q(game__in=rerated))
+
+
+def _plan(club: Club, family: str, since: GameKey | None) -> tuple[int, list[RatingEvent]]:
+    """The games rated and the new events of a rebuild from ``since``, computed by reading
+    only: each player starts from his last event before ``since`` (or ``START``)."""
+    played = _finished_games(club=club, family=family, since=since)
+    start: dict[int, Rating] = {}
+    if since is not None and played:
+        involved = {player for p in played for player in p.players}
+        stale = _stale(club, family, since).values("pk")
+        earlier = (
+            RatingEvent.objects.filter(club=club, family=family, player_id__in=involved)
+            .exclude(pk__in=stale)
+            .order_by("played_at", "game_id")
+            .values_list("player_id", "mu", "sigma")
+        )
+        for player_id, mu, sigma in earlier:  # the last one per player wins
+            start[player_id] = Rating(mu, sigma)
+    return len(played), _events(club, family, played, start)
+
+
+def _write(club: Club, family: str, since: GameKey | None, made: list[RatingEvent]) -> None:
+    _stale(club, family, since).delete()
+    RatingEvent.objects.bulk_create(made, batch_size=500)
+
+
 def rebuild(*, club: Club, family: str, since: GameKey | None = None) -> int:
     """Re-rate the club's finished games of ``family`` from the game with key ``since`` on (all
     when None), in one transaction: if anything fails, the stored ratings stay as they were.
@@ -93,44 +169,9 @@ def rebuild(*, club: Club, family: str, since: GameKey | None = None) -> int:
     case it was rated at another time), starts each player from his last event before
     ``since`` (or ``START``), rates the games in key order and stores the new events."""
     with transaction.atomic():
-        played = _finished_games(club=club, family=family, since=since)
-        events = RatingEvent.objects.filter(club=club, family=family)
-        if since is None:
-            events.delete()
-        else:
-            rerated = Game.objects.filter(club=club, family=family).filter(_games_from(since))
-            events.filter(_events_from(since) | Q(game__in=rerated)).delete()
-        start: dict[int, Rating] = {}
-        if since is not None and played:
-            involved = {player for p in played for player in p.players}
-            earlier = (
-                RatingEvent.objects.filter(club=club, family=family, player_id__in=involved)
-                .order_by("played_at", "game_id")
-                .values_list("player_id", "mu", "sigma")
-            )
-            for player_id, mu, sigma in earlier:  # the last one per player wins
-                start[player_id] = Rating(mu, sigma)
-        steps = scoring_ratings.replay((RatedGame(p.key, p.players, p.places) for p in played), start)
-        made = []
-        for step in steps:
-            played_at, game_id = cast(GameKey, step.key)
-            made.append(
-                RatingEvent(
-                    club=club,
-                    family=family,
-                    game_id=game_id,
-                    player_id=step.player,
-                    played_at=played_at,
-                    place=step.place,
-                    players=step.players,
-                    mu=step.after.mu,
-                    sigma=step.after.sigma,
-                    mu_before=step.before.mu,
-                    sigma_before=step.before.sigma,
-                )
-            )
-        RatingEvent.objects.bulk_create(made, batch_size=500)
-        return len(played)
+        rated, made = _plan(club, family, since)
+        _write(club, family, since, made)
+        return rated
 
 
 def _earlier(a: GameKey, b: GameKey | None) -> GameKey:
@@ -149,14 +190,23 @@ def _create_mark(club_id: int, family: str, since: GameKey) -> bool:
 
 
 def _mark(club_id: int, family: str, since: GameKey) -> None:
-    """Move the club+family's mark back to ``since``, or create it. The move is one conditional
-    UPDATE, so two writes marking at once leave the earlier point; two creating at once meet at
-    the unique constraint and the loser moves the winner's mark instead."""
+    """Move the club+family's mark back to ``since`` (never forward), or create it. The move is
+    one UPDATE, so two writes marking at once leave the earlier point; two creating at once meet
+    at the unique constraint and the loser moves the winner's mark instead."""
     at, pk = since
     rows = RatingDirty.objects.filter(club_id=club_id, family=family)
     later = Q(since_at__gt=at) | Q(since_at=at, since_game__gt=pk)
     for _attempt in range(5):
-        if rows.filter(later).update(since_at=at, since_game=pk) or rows.exists():
+        # Every mark counts a new version, even one that keeps the point: the worker, which
+        # derives without holding the mark, then knows its reading is out of date.
+        moved = rows.update(
+            since_at=Case(When(later, then=Value(at)), default=F("since_at"), output_field=DateTimeField()),
+            since_game=Case(
+                When(later, then=Value(pk)), default=F("since_game"), output_field=PositiveIntegerField()
+            ),
+            version=F("version") + 1,
+        )
+        if moved:
             return
         if _create_mark(club_id, family, since):
             return
@@ -191,31 +241,42 @@ def mark_dirty(game: Game) -> None:
         _mark(mark_club, mark_family, since)
 
 
-def refresh(*, club: Club, after: Callable[[Club, list[str]], None] | None = None) -> list[str]:
+def refresh(
+    *,
+    club: Club,
+    after: Callable[[Club, list[str]], None] | None = None,
+    rebuilt: Callable[[str, GameKey], None] | None = None,
+) -> list[str]:
     """Rebuild the club's ratings that ``mark_dirty`` marked, each family in its own
     transaction, and remove the marks. Returns the families rebuilt.
 
-    The mark is locked while its family is rebuilt and removed only if it still says the point
-    the rebuild started from; if a write marked an earlier point meanwhile, the family is
-    rebuilt again from there. ``after(club, families)``, when given, runs once the ratings are
-    rebuilt (only when some were): the point for what derives from the ratings (seasons)."""
+    The mark is read, not locked, while the new events are derived, so a write marking meanwhile
+    never waits for that (one worker at a time applies a club's marks: ``tournaments.derived``);
+    the events are swapped and the mark removed in one short transaction, only if no write
+    marked since (the mark's version), else the family is derived again from the mark's point.
+    ``rebuilt(family, since)`` runs inside each rebuild's transaction (what
+    derives from the ratings is marked there); ``after(club, families)``, when given, runs once
+    the ratings are rebuilt (only when some were)."""
     families: list[str] = []
     for family in RatingDirty.objects.filter(club=club).order_by("family").values_list("family", flat=True):
-        rebuilt = False
         while True:
-            with transaction.atomic():
-                mark = RatingDirty.objects.select_for_update().filter(club=club, family=family).first()
-                if mark is None:
-                    break
-                rebuild(club=club, family=family, since=(mark.since_at, mark.since_game))
-                rebuilt = True
-                done, _ = RatingDirty.objects.filter(
-                    pk=mark.pk, since_at=mark.since_at, since_game=mark.since_game
-                ).delete()
-            if done:
+            mark = RatingDirty.objects.filter(club=club, family=family).first()
+            if mark is None:
                 break
-        if rebuilt:
+            since = (mark.since_at, mark.since_game)
+            # Derived by reading only, outside the transaction: the write lock (all of SQLite's)
+            # is held just while the events are swapped, and only if no write marked meanwhile.
+            _rated, made = _plan(club, family, since)
+            with transaction.atomic():
+                current = RatingDirty.objects.select_for_update().filter(pk=mark.pk, version=mark.version)
+                if not current.exists():
+                    continue  # a write marked meanwhile: derive again from its point
+                _write(club, family, since, made)
+                if rebuilt is not None:
+                    rebuilt(family, since)
+                current.delete()
             families.append(family)
+            break
     if after is not None and families:
         after(club, families)
     return families

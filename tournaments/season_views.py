@@ -20,6 +20,7 @@ from games.selectors.clubs import club_by_slug
 from games.services.access import can_view_club, club_role, role_allows
 from tournaments import selectors
 from tournaments.charts import rating_chart
+from tournaments.derived import freshness
 from tournaments.forms import SeasonForm, VersionedForm
 from tournaments.models import Season
 from tournaments.services import season_create, season_update
@@ -156,5 +157,6 @@ def head_to_head(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         "others": others,
         "other": other,
         "record": record,
+        "fresh": freshness(club.pk) if record is not None and record.ratings else None,
     }
     return render(request, "seasons/head_to_head.html", context)

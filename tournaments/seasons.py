@@ -5,9 +5,8 @@ arithmetic).
 A season counts a club's finished games of its families played between its first and last
 day (a game's day is the day it was started), except the tables of a tournament, and each of
 the club's tournaments of those families dated in the season once its last round is
-confirmed, as one event placed by its final standings. Rebuilt after the commit of every write
-that changed a counted game (``tournaments.tasks``), when the season's settings change, and by
-``manage.py rebuild_derived``.
+confirmed, as one event placed by its final standings. Rebuilt by the worker after every change
+that moves them (``tournaments.derived`` says which), and by ``manage.py rebuild_derived``.
 """
 
 from __future__ import annotations
@@ -147,6 +146,25 @@ def _place_points(season: Season) -> list[Fraction] | None:
 def rebuild_season(season: Season) -> None:
     """Rewrite the season's standings (all families together, and per family when it counts
     several) from the results, in one transaction: a failure leaves the old rows."""
+    store_standings(season, standing_rows(season))
+
+
+def store_standings(season: Season, rows: list[SeasonStanding]) -> None:
+    """Put ``rows`` in place of the season's standings, in one transaction (nothing when the
+    season was deleted meanwhile)."""
+    with transaction.atomic():
+        locked = Season.objects.select_for_update().filter(pk=season.pk).first()
+        if locked is None:
+            return
+        SeasonStanding.objects.filter(season=locked).delete()
+        SeasonStanding.objects.bulk_create(rows, batch_size=500)
+        locked.computed_at = timezone.now()
+        locked.save(update_fields=["computed_at"])
+
+
+def standing_rows(season: Season) -> list[SeasonStanding]:
+    """The season's standings as a rebuild would store them (unsaved), from the results and
+    the stored ratings."""
     start, end = _bounds(season)
     events: list[tuple[str, LeagueEvent]] = []
     if season.counts in (Season.Counts.GAMES, Season.Counts.BOTH):
@@ -198,12 +216,7 @@ def rebuild_season(season: Season) -> None:
                     rating=display(rating) if rating is not None else None,
                 )
             )
-    with transaction.atomic():
-        locked = Season.objects.select_for_update().get(pk=season.pk)
-        SeasonStanding.objects.filter(season=locked).delete()
-        SeasonStanding.objects.bulk_create(rows, batch_size=500)
-        locked.computed_at = timezone.now()
-        locked.save(update_fields=["computed_at"])
+    return rows
 
 
 def _decimal(value: Fraction) -> Decimal:

@@ -3,6 +3,7 @@ players, rounds and tables (tests/tournaments/test_selectors.py pins the counts)
 
 from __future__ import annotations
 
+import datetime
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -16,9 +17,9 @@ from scoring.ranking import HeadToHead, head_to_head
 from scoring.ratings import Rating, display
 from scoring.seating import repeated_pairs
 from scoring.standings import Standing
+from tournaments.derived import freshness
 from tournaments.models import (
     Entry,
-    RatingDirty,
     RatingEvent,
     Round,
     Season,
@@ -298,9 +299,14 @@ class SeasonView:
     season: Season
     family: str  # "" for every family of the season together
     rows: list[SeasonStanding]  # this page's rows: ranked first, then those below the line
-    updating: bool  # ratings (and so these standings) are being rebuilt
+    pending: bool  # some change is not yet in these standings (the worker is catching up)
+    as_of: datetime.datetime | None  # when the club's derived numbers were last complete
     page: int = 1
     pages: int = 1
+
+    @property
+    def updating(self) -> bool:
+        return self.pending
 
     @property
     def previous_page(self) -> int | None:
@@ -333,8 +339,8 @@ def season_view(*, season: Season, family: str = "", page: int = 1) -> SeasonVie
             start : start + SEASON_PAGE
         ]
     )
-    updating = RatingDirty.objects.filter(club_id=season.club_id).exists()
-    return SeasonView(season, family, rows, updating, page, pages)
+    fresh = freshness(season.club_id)
+    return SeasonView(season, family, rows, fresh.pending, fresh.as_of, page, pages)
 
 
 @dataclass(frozen=True)
@@ -370,7 +376,12 @@ class RatingPage:
     history: list[RatingEvent]  # newest first
     points: Sequence[tuple[object, int]]  # (when, rating as displayed) oldest first, for the chart
     seasons: list[SeasonStanding]  # his lines in the club's seasons (all families together)
-    updating: bool = False  # the club's ratings are being rebuilt
+    pending: bool = False  # some change is not yet in these numbers (the worker is catching up)
+    as_of: datetime.datetime | None = None  # when the club's derived numbers were last complete
+
+    @property
+    def updating(self) -> bool:
+        return self.pending
 
 
 def player_rating_page(*, player: Player, family: str = "") -> RatingPage:
@@ -391,8 +402,8 @@ def player_rating_page(*, player: Player, family: str = "") -> RatingPage:
         .select_related("season")
         .order_by("-season__starts")
     )
-    updating = player.club_id is not None and RatingDirty.objects.filter(club_id=player.club_id).exists()
-    return RatingPage(families, family, events[::-1], points, seasons, updating)
+    fresh = freshness(player.club_id)
+    return RatingPage(families, family, events[::-1], points, seasons, fresh.pending, fresh.as_of)
 
 
 def club_opponents(*, player: Player) -> list[Player]:

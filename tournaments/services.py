@@ -15,7 +15,6 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
-from functools import partial
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
@@ -34,10 +33,9 @@ from scoring.families import family_info
 from scoring.league import parse_league_tiebreaks, parse_place_points
 from scoring.seating import TableLimits, seat_round
 from scoring.standings import parse_custom_points, parse_tiebreaks
+from tournaments import derived
 from tournaments.models import Bye, Entry, Round, Season, Table, TableSeat, Tournament, TournamentChange
-from tournaments.seasons import rebuild_season
 from tournaments.standings import TournamentData, compute_standings, tournament_data
-from tournaments.tasks import rebuild_club_seasons
 
 Actor = User | AnonymousUser | None
 Action = TournamentChange.Action
@@ -216,10 +214,13 @@ def tournament_update(
         if not changed:
             return locked
         before = {k: _plain(getattr(locked, k)) for k in changed}
+        was = Tournament(club_id=locked.club_id, family=locked.family, date=locked.date)
         for key, value in changed.items():
             setattr(locked, key, value)
         locked.version += 1
         locked.save()
+        if _finished(locked):
+            derived.tournament_changed(locked, before=was)
         _record(
             locked,
             Action.SETTINGS,
@@ -233,6 +234,13 @@ def tournament_update(
     result = _once(tournament, request_id, write)
     tournament.refresh_from_db()
     return tournament if isinstance(result, TournamentChange) else result
+
+
+def _finished(tournament: Tournament) -> bool:
+    """Whether the tournament's last round is confirmed (the seasons count it then)."""
+    return Round.objects.filter(
+        tournament=tournament, number=tournament.rounds, status=Round.Status.CONFIRMED
+    ).exists()
 
 
 def _plain(value: object) -> object:
@@ -643,7 +651,7 @@ def round_confirm(
         _record(locked, Action.CONFIRMED, user, request_id, round=current.number, closed=closed)
         if current.number == locked.rounds:
             # The tournament is over: the seasons that count tournaments place its players.
-            transaction.on_commit(partial(rebuild_club_seasons.enqueue, locked.club_id))
+            derived.tournament_changed(locked)
         return current
 
     _once(played.tournament, request_id, write)
@@ -704,7 +712,8 @@ def checked_season(settings: SeasonSettings) -> dict[str, Any]:
 def season_create(
     *, club: Club, settings: SeasonSettings, user: Actor, request_id: uuid.UUID | None = None
 ) -> Season:
-    """A new season, its standings built at once. A resend (same request id) returns it."""
+    """A new season, its standings marked for the worker. A resend (same request id) returns
+    it."""
     fields = checked_season(settings)
     if request_id is not None:
         resent = Season.objects.filter(club=club, request_id=request_id).first()
@@ -712,7 +721,7 @@ def season_create(
             return resent
     with transaction.atomic():
         season = Season.objects.create(club=club, created_by=_user(user), request_id=request_id, **fields)
-        rebuild_season(season)
+        derived.season_changed(season)
     return season
 
 
@@ -725,7 +734,7 @@ def season_update(
     request_id: uuid.UUID | None = None,
 ) -> Season:
     """Change a season's settings (the season row locked; a stale version refused; a resend
-    changes nothing again) and rebuild its standings in the same transaction."""
+    changes nothing again); its standings are marked for the worker in the same transaction."""
     fields = checked_season(settings)
     with transaction.atomic():
         locked = Season.objects.select_for_update().get(pk=season.pk)
@@ -737,5 +746,5 @@ def season_update(
         locked.version += 1
         locked.request_id = request_id
         locked.save()
-        rebuild_season(locked)
+        derived.season_changed(locked)
     return locked

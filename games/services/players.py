@@ -17,6 +17,7 @@ from django.db.models import QuerySet
 
 from games.models import Club, ClubChange, Game, Player, Result, Seat
 from games.names import MAX_NAME, clean_name, has_control, loose_key, name_key
+from games.signals import seats_moved
 
 from .errors import ServiceError
 
@@ -200,6 +201,9 @@ def player_rename(
 def _move_seats(seat_ids: Sequence[int], to: Player) -> None:
     Seat.objects.filter(pk__in=seat_ids).update(player=to)
     Result.objects.filter(seat_id__in=seat_ids).update(player=to)
+    if to.club_id is not None and seat_ids:
+        games = list(Seat.objects.filter(pk__in=seat_ids).values_list("game_id", flat=True).distinct())
+        seats_moved.send(sender=Player, club_id=to.club_id, game_ids=games)
 
 
 def _merge(keep: Player, drop: Player, seat_ids: list[int], claim_moved: bool) -> None:

@@ -15,6 +15,7 @@ from rest_framework.test import APIClient
 from games.models import ApiToken, Club, Player
 from games.services.tokens import token_create
 from tests.factories import ClubFactory, UserFactory, add_member
+from tests.tournaments.pipeline import drain
 from tests.tournaments.support import play_round, tournament
 from tournaments.models import Season
 from tournaments.ratings import rebuild_club
@@ -80,8 +81,12 @@ def test_create_list_and_read(club: Club, organiser: User) -> None:
     resent = client.post(url, _body(), format="json", HTTP_IDEMPOTENCY_KEY=key)
     assert resent.json()["public_id"] == created.json()["public_id"]
     assert Season.objects.count() == 1
-    season = created.json()
+    # The standings are the worker's: the answer says they are on their way.
+    assert created.json()["standings"]["pending"] is True
+    drain()
+    season = client.get(f"{API}/seasons/{created.json()['public_id']}/").json()
     assert created["ETag"] == season["etag"] and season["version"] == 1
+    assert season["standings"]["pending"] is False and season["standings"]["as_of"] is not None
     rows = season["standings"]["rows"]
     assert len(rows) == 8 and rows[0]["rank"] == 1 and float(rows[0]["points"]) == rows[0]["points_value"]
     listed = _client().get(url).json()["results"]

@@ -22,7 +22,9 @@ from tests.browser.test_table_browser import no_horizontal_scroll
 from tests.conftest import new_page
 from tests.factories import ClubFactory, UserFactory, add_member
 from tests.tournaments.support import season_settings
+from tournaments.derived import apply
 from tournaments.models import RatingDirty, RatingEvent, Season, SeasonStanding
+from tournaments.ratings import mark_dirty
 from tournaments.services import season_create
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -177,3 +179,25 @@ def test_a_member_reads_the_standings_a_rating_chart_and_head_to_head(
     # The stranger's phone reported nothing but the 404 itself.
     assert [p for p in stranger_watcher.problems if "status of 404" not in p] == []
     assert len(stranger_watcher.problems) == 1
+
+
+def test_the_standings_say_updating_and_refresh_themselves_when_the_worker_is_done(
+    phone: Any, live_server: Any
+) -> None:
+    """A correction the worker has not yet applied: the season page says its numbers are
+    updating, as of when, and reloads by itself once the worker is done."""
+    organiser = UserFactory.create(username="olga")
+    club, season, games = league(organiser)
+    club.visibility = Club.Visibility.PUBLIC
+    club.save()
+    watcher = Watcher(phone)
+    mark_dirty(games[0])  # as a write does; no worker has run yet
+    phone.goto(f"{live_server.url}/s/{season.public_id}/")
+    status = phone.locator("#derived-status")
+    expect(status).to_be_visible()
+    assert "as of" in status.inner_text()
+    assert no_horizontal_scroll(phone)
+    apply(club.pk)  # the worker
+    expect(phone.locator("#derived-status")).to_have_count(0, timeout=15_000)  # reloaded
+    expect(phone.locator("table.standings tbody tr")).to_have_count(len(PLAYERS))
+    assert watcher.problems == []

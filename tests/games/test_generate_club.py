@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
+from django.db import connection
 
 from engine.rules import OPTIONS, rule_set
 from games.models import Club, Game, Hand, Membership, Player, Result, Score
@@ -124,3 +125,12 @@ def test_small_preset_and_bad_numbers() -> None:
     assert not Club.objects.filter(name="Bad").exists()
     with pytest.raises(CommandError):
         call_command("generate_club", name="  ", small=True, stdout=StringIO())
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's planner statistics")
+def test_the_generated_club_leaves_the_tables_analysed() -> None:
+    generate("Analysed", players=8, games=12, hands=60)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT reltuples FROM pg_class WHERE relname = %s", [Score._meta.db_table])
+        (rows,) = cursor.fetchone()
+    assert rows > 0  # never analysed, PostgreSQL would say -1 (it plans for an empty table)

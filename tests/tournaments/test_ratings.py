@@ -415,19 +415,44 @@ def test_refresh_rebuilds_again_when_an_earlier_point_was_marked_meanwhile(
     refresh(club=club)
     mark_dirty(games[2])
 
-    original = ratings_module.rebuild
+    original = ratings_module._plan
     points: list[object] = []
 
-    def rebuild_while_marked(**kwargs: Any) -> int:
-        points.append(kwargs["since"])
+    def derive_while_marked(club_: Club, family: str, since: Any) -> Any:
+        points.append(since)
         if len(points) == 1:
-            mark_dirty(games[0])  # another write, during the first rebuild
-        return original(**kwargs)
+            mark_dirty(games[0])  # another write, while the first rebuild is derived
+        return original(club_, family, since)
 
-    monkeypatch.setattr(ratings_module, "rebuild", rebuild_while_marked)
+    monkeypatch.setattr(ratings_module, "_plan", derive_while_marked)
     assert refresh(club=club) == [FAMILY]
     assert points == [game_key(games[2]), game_key(games[0])]
     assert not updating(club=club)
+
+
+def test_refresh_derives_again_when_a_later_game_changed_meanwhile(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A write that marks a point after the mark's keeps the point but counts a new version:
+    the events derived before it are not stored."""
+    club, user = new_club()
+    games = [play(club, user, order) for order in (["Ann", "Bob"], ["Bob", "Cid"], ["Cid", "Ann"])]
+    refresh(club=club)
+    mark_dirty(games[0])
+    original = ratings_module._plan
+    points: list[object] = []
+
+    def derive_while_corrected(club_: Club, family: str, since: Any) -> Any:
+        points.append(since)
+        if len(points) == 1:  # the last game corrected while the first rebuild is derived
+            hand = games[2].hands.get()
+            hand_edit(hand=hand, outcome=outcome(["Ann", "Cid"]), version=hand.version, user=user)
+        return original(club_, family, since)
+
+    monkeypatch.setattr(ratings_module, "_plan", derive_while_corrected)
+    assert refresh(club=club) == [FAMILY]
+    assert points == [game_key(games[0]), game_key(games[0])]
+    fresh = snapshot(club)
+    rebuild(club=club, family=FAMILY)
+    assert_same(fresh, snapshot(club))
 
 
 def test_rebuild_club_rebuilds_everything_and_clears_the_marks() -> None:

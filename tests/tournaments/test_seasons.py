@@ -16,6 +16,7 @@ from games.models import Game, Membership
 from games.services.games import game_start
 from games.services.hands import hand_edit, hand_record
 from tests.factories import ClubFactory, UserFactory, add_member
+from tests.tournaments.pipeline import drain
 from tests.tournaments.support import season_settings
 from tournaments.models import RatingDirty, RatingEvent, Season, SeasonStanding
 from tournaments.services import season_create, season_update
@@ -102,7 +103,11 @@ def test_while_the_rebuild_has_not_run_the_page_says_ratings_are_updating(club_w
     )
     assert RatingDirty.objects.filter(club=club_world["club"]).exists()
     page = Client().get(f"/s/{season.public_id}/").content.decode()
-    assert "Ratings updating" in page
+    assert "Updating… These numbers are as of" in page
+    assert 'id="derived-status"' in page and "js/derived.js" in page  # and it reloads when done
+    drain()
+    page = Client().get(f"/s/{season.public_id}/").content.decode()
+    assert "Updating…" not in page and "derived.js" not in page
 
 
 def test_editing_the_season_rebuilds_it(club_world: dict[str, Any]) -> None:
@@ -110,6 +115,7 @@ def test_editing_the_season_rebuilds_it(club_world: dict[str, Any]) -> None:
     season_update(
         season=season, settings=season_settings(min_games=3), version=season.version, user=organiser
     )
+    drain()  # the worker, after the commit
     ranked = list(
         SeasonStanding.objects.filter(season=season, family="", ranked=True).values_list(
             "player__name", flat=True
@@ -164,6 +170,7 @@ def test_an_organiser_creates_a_season_from_the_page(club_world: dict[str, Any])
     response = client.post(f"/c/{club.slug}/seasons/new/", data)
     assert response.status_code == 302
     season = Season.objects.get(name="Wins only")
+    drain()
     assert standings(season)[0] == ("Bob", 1, "6")  # two wins at 3
     # Dates the wrong way round: a message at the field, nothing created.
     bad = client.post(f"/c/{club.slug}/seasons/new/", {**data, "name": "Bad", "ends": "2000-01-01"})

@@ -15,7 +15,7 @@ from django.db.models import QuerySet
 from django.http import Http404
 from django.urls import path
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, generics, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -29,6 +29,7 @@ from scoring.league import DEFAULT_LEAGUE_TIEBREAKS, LEAGUE_TIEBREAKS
 from scoring.ratings import Rating, display
 from tournaments import selectors
 from tournaments.api.tournaments import club_for, guarded
+from tournaments.derived import Freshness, freshness
 from tournaments.models import Season
 from tournaments.selectors import FamilyRating
 from tournaments.services import (
@@ -164,7 +165,11 @@ class SeasonStandingsSerializer(serializers.Serializer[Any]):
     family = serializers.CharField(allow_blank=True, help_text='"": every family of the season together.')
     page = serializers.IntegerField()
     pages = serializers.IntegerField()
-    updating = serializers.BooleanField(help_text="The ratings (and these standings) are being rebuilt.")
+    updating = serializers.BooleanField(help_text="The same as pending (the older name).")
+    pending = serializers.BooleanField(help_text="A change is not yet in these standings: they are updating.")
+    as_of = serializers.DateTimeField(
+        allow_null=True, help_text="When the club's ratings and standings were last complete."
+    )
     rows = SeasonRowSerializer(many=True)
 
 
@@ -224,7 +229,9 @@ def season_body(season: Season, *, family: str = "", page: int = 1) -> dict[str,
             "family": view.family,
             "page": view.page,
             "pages": view.pages,
-            "updating": view.updating,
+            "updating": view.pending,
+            "pending": view.pending,
+            "as_of": view.as_of,
             "rows": rows,
         },
     }
@@ -358,6 +365,8 @@ class SeasonDetail(APIView):
                         "page": 1,
                         "pages": 1,
                         "updating": False,
+                        "pending": False,
+                        "as_of": "2026-12-15T21:04:00Z",
                         "rows": [
                             {
                                 "rank": 1,
@@ -479,7 +488,11 @@ class RatingsSerializer(serializers.Serializer[Any]):
     family = serializers.CharField(allow_blank=True, help_text="The family of the history.")
     history = RatingEventSerializer(many=True, help_text="Newest first.")
     seasons = SeasonLineSerializer(many=True)
-    updating = serializers.BooleanField()
+    updating = serializers.BooleanField(help_text="The same as pending (the older name).")
+    pending = serializers.BooleanField(help_text="A change is not yet in these ratings: they are updating.")
+    as_of = serializers.DateTimeField(
+        allow_null=True, help_text="When the club's ratings and standings were last complete."
+    )
 
 
 def _club_player(club: Club, pk: int) -> Player:
@@ -543,7 +556,9 @@ class PlayerRatings(APIView):
                 for s in page.seasons
                 if s.season.club_id == club.pk
             ],
-            "updating": page.updating,
+            "updating": page.pending,
+            "pending": page.pending,
+            "as_of": page.as_of,
         }
         return Response(body)
 
@@ -579,6 +594,10 @@ class VersusSerializer(serializers.Serializer[Any]):
     record = RecordSerializer()
     meetings = MeetingSerializer(many=True, help_text="Newest first.")
     ratings = RatingPairSerializer(many=True)
+    pending = serializers.BooleanField(help_text="A change is not yet in these ratings: they are updating.")
+    as_of = serializers.DateTimeField(
+        allow_null=True, help_text="When the club's ratings and standings were last complete."
+    )
 
 
 class Versus(APIView):
@@ -600,6 +619,7 @@ class Versus(APIView):
         if player.pk == other.pk:
             raise exceptions.ValidationError({"other_id": [_("Choose another player.")]})
         page = selectors.head_to_head_page(player=player, other=other)
+        fresh = freshness(club.pk)
         body = {
             "player_id": player.pk,
             "name": player.name,
@@ -631,11 +651,68 @@ class Versus(APIView):
                 }
                 for mine, theirs in page.ratings
             ],
+            "pending": fresh.pending,
+            "as_of": fresh.as_of,
         }
         return Response(body)
 
 
+class FreshnessSerializer(serializers.Serializer[Any]):
+    pending = serializers.BooleanField(
+        help_text="A recorded change is not yet in the club's ratings and standings: they are updating."
+    )
+    as_of = serializers.DateTimeField(
+        allow_null=True, help_text="When the club's ratings and standings were last complete (null: never)."
+    )
+
+
+def freshness_etag(fresh: Freshness) -> str:
+    return etag("derived", int(fresh.pending), fresh.as_of.isoformat() if fresh.as_of else "none")
+
+
+def _unchanged(request: Request, tag: str) -> bool:
+    wanted = request.headers.get("If-None-Match", "")
+    return tag in (t.strip().removeprefix("W/") for t in wanted.split(","))
+
+
+class ClubFreshness(APIView):
+    # Every phone showing the club's numbers polls this while they update: an unchanged answer
+    # (304) is given before the throttles, which would cost more than it (as for a game).
+    def check_throttles(self, request: Request) -> None:
+        if request.headers.get("If-None-Match"):
+            club, _role = club_for(request, self.kwargs["slug"])
+            if _unchanged(request, freshness_etag(freshness(club.pk))):
+                return
+        super().check_throttles(request)
+
+    @extend_schema(
+        operation_id="club_derived_freshness",
+        summary="Whether the club's ratings and standings are up to date",
+        description="Pages showing ratings or standings poll this while they say 'updating…', with the "
+        "ETag as If-None-Match (304 while nothing changed), and reload once pending is false.",
+        tags=TAGS,
+        parameters=[SLUG],
+        responses={
+            200: FreshnessSerializer,
+            304: OpenApiResponse(description="Not modified."),
+            **problems(404),
+        },
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        club, _role = club_for(request, slug)
+        fresh = freshness(club.pk)
+        tag = freshness_etag(fresh)
+        if _unchanged(request, tag):
+            response = Response(status=status.HTTP_304_NOT_MODIFIED)
+        else:
+            response = Response({"pending": fresh.pending, "as_of": fresh.as_of})
+        response["ETag"] = tag
+        response["Cache-Control"] = "private, no-cache"
+        return response
+
+
 urlpatterns = [
+    path("clubs/<slug:slug>/derived/", ClubFreshness.as_view(), name="club-derived"),
     path("clubs/<slug:slug>/seasons/", ClubSeasons.as_view(), name="club-seasons"),
     path("seasons/<str:public_id>/", SeasonDetail.as_view(), name="season-detail"),
     path(

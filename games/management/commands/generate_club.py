@@ -52,6 +52,15 @@ from scoring.families import family_info
 from scoring.game import GameState, start
 from scoring.ranking import seat_results
 
+
+def analyse() -> None:
+    """Refresh PostgreSQL's table statistics after a bulk load: without them its planner takes
+    the new tables for empty ones and scans where it should look up (SQLite plans without)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
+
+
 DEFAULTS = {"players": 500, "games": 5000, "hands": 100_000}
 SMALL = {"players": 50, "games": 200, "hands": 2000}
 DAYS = 730  # two seasons
@@ -436,6 +445,7 @@ class Command(BaseCommand):
             for game in firsts.values():
                 results_changed.send(sender=Game, game=game, finished=True)
             self.stdout.write(f"  written ({time.monotonic() - began:.1f} s), committing...")
+        analyse()
         elapsed = time.monotonic() - began
         self.stdout.write(
             self.style.SUCCESS(

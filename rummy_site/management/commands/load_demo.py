@@ -20,6 +20,7 @@ from games.services.hands import hand_record
 from scoring.families import family_info
 from scoring.league import DEFAULT_LEAGUE_TIEBREAKS
 from scoring.standings import DEFAULT_TIEBREAKS
+from tournaments import derived
 from tournaments.models import Season, Tournament
 from tournaments.ratings import rebuild_club
 from tournaments.services import (
@@ -158,7 +159,7 @@ def load_season(club: Club, user: Any) -> Season:
     ratings of every game (rebuilt from the results: the demo's games were recorded before)."""
     today = timezone.localdate()
     rebuild_club(club=club)
-    return season_create(
+    season = season_create(
         club=club,
         settings=SeasonSettings(
             name=f"Season {today.year}",
@@ -176,6 +177,8 @@ def load_season(club: Club, user: Any) -> Season:
         ),
         user=user,
     )
+    derived.apply(club.pk)  # the standings at once: the demo is read right after loading
+    return season
 
 
 class Command(BaseCommand):

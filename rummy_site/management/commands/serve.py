@@ -81,12 +81,21 @@ def server_env(*, port: str, base: dict[str, str], addresses: Sequence[str], key
 
 
 def commands(*, host: str, port: str) -> list[list[str]]:
-    """What serves the club: gunicorn, then whatever else runs beside it."""
+    """What serves the club: gunicorn, and the task worker that brings ratings and season
+    standings up to date beside it."""
     web = [sys.executable, "-m", "gunicorn", "rummy_site.wsgi", "--bind", f"{host}:{port}"]
     web += ["--workers", str(WEB_WORKERS), "--threads", str(WEB_THREADS), "--worker-class", "gthread"]
     # Two servers on one computer (another port) must not fight over one control socket.
     web += ["--no-control-socket"]
-    return [web]
+    worker = [
+        sys.executable,
+        str(settings.BASE_DIR / "manage.py"),
+        "db_worker",
+        "--no-reload",
+        "--interval",
+        "0.5",
+    ]
+    return [web, worker]
 
 
 def _stop(processes: Sequence[subprocess.Popen[bytes]]) -> None:

@@ -18,6 +18,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.input import read_json
+from games.management.commands.generate_club import analyse
 from games.models import Club, Membership
 from tournaments.exchange import ImportInvalid, import_club
 
@@ -58,6 +59,7 @@ class Command(BaseCommand):
             for problem in invalid.problems:
                 self.stderr.write(f"{problem.path}: {problem.message} [{problem.code}]")
             raise CommandError(f"nothing imported: {len(invalid.problems)} problem(s)") from None
+        analyse()
         self.stdout.write(
             f"Imported into {done.club.name} (/c/{done.club.slug}/): {done.players} players, "
             f"{done.games} games, {done.hands} hands, {done.tournaments} tournaments, {done.seasons} seasons."

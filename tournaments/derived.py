@@ -1,0 +1,337 @@
+"""What depends on what: the one list of the numbers derived across games (ratings per club and
+family, season standings) and of the recorded changes that move them.
+
+Every write that can move such a number calls one of the ``*_changed`` functions inside its
+own transaction. They only mark what is out of date (``RatingDirty`` for a family's ratings
+from a game on, ``SeasonDirty`` for a season) and queue ``tournaments.tasks.apply_club`` once
+the write commits; the write never rebuilds anything that spans games. The worker's job reads
+the marks, so it is idempotent and a burst of changes coalesces: the ratings are re-rated once
+from the earliest game marked, then every season whose numbers that moved is rebuilt.
+
+What moves what:
+
+- a club game's results (a hand recorded, corrected, deleted, undone or filled in, the game
+  ended, reopened, deleted or back-dated): the family's ratings from that game on;
+- seats moved between players (a merge and its undo): the ratings of each family from the
+  earliest moved game on;
+- ratings re-rated from a game on: every season of the family that ends on that game's day or
+  later (its games, and the ratings shown at its end);
+- a season's settings (created or edited): that season;
+- a tournament (its last round confirmed, its settings changed): the seasons that count its
+  family and contain its date, before and after the change;
+- an imported club: everything of that club.
+"""
+
+from __future__ import annotations
+
+import datetime
+import math
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from django.db import connection, transaction
+from django.db.models import Min
+from django.utils import timezone
+
+from games.models import Club, Game
+from tournaments.models import (
+    DerivedState,
+    RatingDirty,
+    RatingEvent,
+    Season,
+    SeasonDirty,
+    SeasonStanding,
+    Tournament,
+)
+from tournaments.ratings import GameKey, _mark, derive, mark_dirty, refresh
+from tournaments.seasons import standing_rows, store_standings
+
+# The first key of the advisory lock a worker takes per club (PostgreSQL): one worker at a
+# time applies a club's marks, the others skip that club.
+LOCK_SPACE = 27_001
+
+
+def schedule(club_id: int) -> None:
+    """Queue the club's job once the current transaction commits (at once outside one)."""
+    from tournaments.tasks import apply_club
+
+    transaction.on_commit(partial(apply_club.enqueue, club_id))
+
+
+# ---------------------------------------------------------------------- the changes
+
+
+def game_changed(game: Game, *, finished: bool) -> None:
+    """A club game's results were rewritten (or the game deleted). A game under way that was
+    never rated moves nothing yet: its hands are its own."""
+    if game.club_id is None:
+        return
+    if game.pk is None:  # told after the delete: re-rate from its time on
+        _mark(game.club_id, game.family, (game.created_at, 0))
+        schedule(game.club_id)
+        return
+    if not finished and not RatingEvent.objects.filter(game=game).exists():
+        return
+    mark_dirty(game)
+    table = getattr(game, "tournament_table", None)
+    if table is not None:
+        _mark_tournament(table.round.tournament)
+    schedule(game.club_id)
+
+
+def games_moved(*, club_id: int, game_ids: Iterable[int]) -> None:
+    """Seats of these games moved from one player to another (a merge or its undo)."""
+    firsts = (
+        Game.objects.filter(club_id=club_id, pk__in=list(game_ids))
+        .values("family")
+        .annotate(first=Min("created_at"))
+        .values_list("family", "first")
+    )
+    for family, first in firsts:
+        first_pk = (
+            Game.objects.filter(club_id=club_id, family=family, pk__in=list(game_ids), created_at=first)
+            .order_by("pk")
+            .values_list("pk", flat=True)
+            .first()
+        )
+        assert first_pk is not None
+        _mark(club_id, family, (first, first_pk))
+    schedule(club_id)
+
+
+def season_changed(season: Season) -> None:
+    """A season was created or its settings changed."""
+    SeasonDirty.objects.create(season=season, club_id=season.club_id)
+    schedule(season.club_id)
+
+
+def tournament_changed(tournament: Tournament, *, before: Tournament | None = None) -> None:
+    """A tournament's last round was confirmed or its settings changed (``before``: as they
+    were, so the seasons it left are rebuilt too)."""
+    _mark_tournament(tournament)
+    if before is not None:
+        _mark_tournament(before)
+    schedule(tournament.club_id)
+
+
+def club_changed(club: Club) -> None:
+    """Everything of the club from the start (an import)."""
+    families = set(Game.objects.filter(club=club).order_by().values_list("family", flat=True).distinct())
+    for family in families:
+        first = (
+            Game.objects.filter(club=club, family=family)
+            .order_by("created_at", "pk")
+            .values_list("created_at", "pk")
+            .first()
+        )
+        assert first is not None
+        _mark(club.pk, family, first)
+    SeasonDirty.objects.bulk_create(
+        [SeasonDirty(season=s, club=club) for s in Season.objects.filter(club=club)]
+    )
+    schedule(club.pk)
+
+
+def _mark_tournament(tournament: Tournament) -> None:
+    seasons = Season.objects.filter(
+        club_id=tournament.club_id, starts__lte=tournament.date, ends__gte=tournament.date
+    )
+    SeasonDirty.objects.bulk_create(
+        [
+            SeasonDirty(season=s, club_id=tournament.club_id)
+            for s in seasons
+            if tournament.family in s.families
+        ]
+    )
+
+
+def _mark_seasons_from(club_id: int, family: str, since: GameKey) -> None:
+    """The seasons whose numbers a re-rating of ``family`` from ``since`` on moves."""
+    day = timezone.localtime(since[0]).date()
+    seasons = Season.objects.filter(club_id=club_id, ends__gte=day)
+    SeasonDirty.objects.bulk_create(
+        [SeasonDirty(season=s, club_id=club_id) for s in seasons if family in s.families]
+    )
+
+
+# ---------------------------------------------------------------------- the worker's side
+
+
+@dataclass(frozen=True)
+class Applied:
+    families: list[str]  # re-rated
+    seasons: list[int]  # rebuilt
+
+
+def _try_lock(club_id: int) -> bool:
+    if connection.vendor != "postgresql":
+        return True  # SQLite runs one write at a time anyway, and the job is idempotent
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [LOCK_SPACE, club_id])
+        return bool(cursor.fetchone()[0])
+
+
+def _unlock(club_id: int) -> None:
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [LOCK_SPACE, club_id])
+
+
+def apply(club_id: int) -> Applied | None:
+    """Bring the club's derived numbers up to date from its marks; None when another worker is
+    at it. Each family's re-rating and each season's rebuild is one transaction that also
+    removes the marks it read (and marks the seasons a re-rating moved), so a worker stopped
+    halfway leaves every number as it was or as it should be, and the next one goes on from
+    the marks left."""
+    if not _try_lock(club_id):
+        return None
+    try:
+        club = Club.objects.filter(pk=club_id).first()
+        if club is None:
+            return Applied([], [])
+        started = timezone.now()
+
+        def rerated(family: str, since: GameKey) -> None:
+            _mark_seasons_from(club_id, family, since)
+
+        families = refresh(club=club, rebuilt=rerated)
+        seasons: list[int] = []
+        while True:
+            marks = list(SeasonDirty.objects.filter(club_id=club_id).values_list("pk", "season_id")[:500])
+            if not marks:
+                break
+            for season_id in sorted({season for _, season in marks}):
+                # Derived by reading only; the write lock is held while the rows are swapped.
+                # A change meanwhile adds a mark of its own (directly, or when the worker
+                # re-rates), so only the marks read here are removed.
+                season = Season.objects.filter(pk=season_id).first()
+                rows = standing_rows(season) if season is not None else []
+                with transaction.atomic():
+                    if season is not None:
+                        store_standings(season, rows)
+                        seasons.append(season_id)
+                    SeasonDirty.objects.filter(
+                        pk__in=[pk for pk, season in marks if season == season_id]
+                    ).delete()
+        DerivedState.objects.update_or_create(
+            club_id=club_id, defaults={"as_of": started, "failures": 0, "last_error": "", "failed_at": None}
+        )
+        return Applied(families, seasons)
+    finally:
+        _unlock(club_id)
+
+
+def failed(club_id: int, error: BaseException) -> int:
+    """Note a failed try; returns the number of failures in a row."""
+    with transaction.atomic():
+        state, _ = DerivedState.objects.select_for_update().get_or_create(club_id=club_id)
+        state.failures += 1
+        state.last_error = f"{type(error).__name__}: {error}"[:2000]
+        state.failed_at = timezone.now()
+        state.save()
+        return state.failures
+
+
+def backoff(failures: int) -> datetime.timedelta:
+    """How long to wait before the next try: doubling, at most ten minutes."""
+    return datetime.timedelta(seconds=min(2 ** min(failures, 10), 600))
+
+
+# ---------------------------------------------------------------------- what the pages read
+
+
+@dataclass(frozen=True)
+class Freshness:
+    pending: bool  # some change is not yet applied
+    as_of: datetime.datetime | None  # when the numbers were last complete
+
+
+def freshness(club_id: int | None) -> Freshness:
+    """Whether the club's ratings and standings are catching up, and as of when they are whole
+    (two queries)."""
+    if club_id is None:
+        return Freshness(False, None)
+    pending = (
+        RatingDirty.objects.filter(club_id=club_id).exists()
+        or SeasonDirty.objects.filter(club_id=club_id).exists()
+    )
+    as_of = DerivedState.objects.filter(club_id=club_id).values_list("as_of", flat=True).first()
+    return Freshness(pending, as_of)
+
+
+@dataclass(frozen=True)
+class Backlog:
+    oldest: datetime.datetime | None  # the oldest mark not yet applied
+    failing: int  # clubs whose last try failed
+
+
+def backlog() -> Backlog:
+    firsts = [
+        RatingDirty.objects.aggregate(first=Min("created_at"))["first"],
+        SeasonDirty.objects.aggregate(first=Min("created_at"))["first"],
+    ]
+    found = [f for f in firsts if f is not None]
+    return Backlog(min(found) if found else None, DerivedState.objects.filter(failures__gt=0).count())
+
+
+# ---------------------------------------------------------------------- checking
+
+
+_RATING_FIELDS = ("played_at", "place", "players", "mu", "sigma", "mu_before", "sigma_before")
+_STANDING_FIELDS = (
+    "rank",
+    "ranked",
+    "previous_rank",
+    "separated_by",
+    "points",
+    "games",
+    "wins",
+    "average_place",
+    "events",
+    "rating",
+)
+
+
+def _same(a: object, b: object) -> bool:
+    if isinstance(a, float) and isinstance(b, float):
+        return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+    return a == b
+
+
+def _compare(
+    what: str, stored: dict[Any, Any], fresh: dict[Any, Any], fields: Sequence[str]
+) -> Iterator[str]:
+    for key in sorted(stored.keys() | fresh.keys()):
+        old, new = stored.get(key), fresh.get(key)
+        if old is None:
+            yield f"{what} {key}: missing"
+        elif new is None:
+            yield f"{what} {key}: stored but not derived"
+        else:
+            for field in fields:
+                was, should = getattr(old, field), getattr(new, field)
+                if not _same(was, should):
+                    yield f"{what} {key}: {field} is {was!r}, should be {should!r}"
+
+
+def differences(club: Club) -> list[str]:
+    """Every stored rating event and season standing of the club that differs from a fresh
+    derivation from the recorded results, as lines for a person; computed without writing."""
+    found: list[str] = []
+    families = set(Game.objects.filter(club=club).order_by().values_list("family", flat=True).distinct())
+    families |= set(
+        RatingEvent.objects.filter(club=club).order_by().values_list("family", flat=True).distinct()
+    )
+    for family in sorted(families):
+        fresh = {(e.game_id, e.player_id): e for e in derive(club=club, family=family)}
+        stored = {(e.game_id, e.player_id): e for e in RatingEvent.objects.filter(club=club, family=family)}
+        found += _compare(f"{club.slug}: {family} rating (game, player)", stored, fresh, _RATING_FIELDS)
+    for season in Season.objects.filter(club=club).order_by("pk"):
+        lines = {(r.family, r.player_id): r for r in standing_rows(season)}
+        kept = {(r.family, r.player_id): r for r in SeasonStanding.objects.filter(season=season)}
+        found += _compare(
+            f"{club.slug}: season {season.name!r} (family, player)", kept, lines, _STANDING_FIELDS
+        )
+    return found
