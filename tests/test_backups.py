@@ -1,0 +1,108 @@
+"""A backup restores into an empty database with every club as it was (SQLite and PostgreSQL)."""
+
+from __future__ import annotations
+
+import datetime
+import os
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.db import connection
+
+from rummy_site.backups import BackupError, backup
+
+ROOT = Path(__file__).resolve().parent.parent
+ON_POSTGRES = os.environ.get("DATABASE_URL", "").startswith("postgres")
+
+
+def manage(*args: str, database: str) -> str:
+    env = {k: v for k, v in os.environ.items() if k not in ("DJANGO_ALLOW_ASYNC_UNSAFE",)}
+    env.update(DJANGO_SETTINGS_MODULE="rummy_site.settings", DEBUG="1", DATABASE_URL=database)
+    done = subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout
+
+
+def exports(database: str) -> dict[str, str]:
+    slugs = manage(
+        "shell",
+        "-c",
+        "from games.models import Club; print(*Club.objects.values_list('slug', flat=True))",
+        database=database,
+    ).split()
+    assert slugs
+    return {slug: manage("export_club", slug, database=database) for slug in slugs}
+
+
+def psql(sql: str) -> None:
+    subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc", sql], check=True, capture_output=True)
+
+
+@pytest.fixture
+def two_databases(tmp_path: Path) -> Iterator[tuple[str, str]]:
+    """A populated database to back up and an empty one to restore into, on the suite's engine."""
+    if not ON_POSTGRES:
+        yield f"sqlite:///{tmp_path / 'club.sqlite3'}", f"sqlite:///{tmp_path / 'restored.sqlite3'}"
+        return
+    names = [f"rummy_backup_{uuid.uuid4().hex[:8]}" for _ in range(2)]
+    for name in names:
+        psql(f"CREATE DATABASE {name}")
+    try:
+        yield tuple(f"postgres://postgres@127.0.0.1:5432/{name}" for name in names)  # type: ignore[misc]
+    finally:
+        for name in names:
+            psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def test_a_backup_restored_into_an_empty_database_holds_every_club_as_it_was(
+    two_databases: tuple[str, str], tmp_path: Path
+) -> None:
+    source, target = two_databases
+    manage("migrate", "--noinput", "-v", "0", database=source)
+    manage("load_demo", database=source)
+    before = exports(source)
+    made = Path(manage("backup", "--dir", str(tmp_path / "backups"), database=source).strip())
+    assert made.is_file() and made.parent == tmp_path / "backups"
+    manage("restore", str(made), database=target)
+    manage("migrate", "--noinput", "-v", "0", database=target)
+    assert exports(target) == before
+
+
+def test_a_restore_never_goes_into_a_database_that_holds_data(
+    two_databases: tuple[str, str], tmp_path: Path
+) -> None:
+    source, _target = two_databases
+    manage("migrate", "--noinput", "-v", "0", database=source)
+    made = Path(manage("backup", "--dir", str(tmp_path), database=source).strip())
+    env = {k: v for k, v in os.environ.items() if k not in ("DJANGO_ALLOW_ASYNC_UNSAFE",)}
+    env.update(DJANGO_SETTINGS_MODULE="rummy_site.settings", DEBUG="1", DATABASE_URL=source)
+    refused = subprocess.run(
+        [sys.executable, "manage.py", "restore", str(made)], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert refused.returncode != 0
+    assert "The database is not empty" in refused.stderr
+
+
+@pytest.mark.django_db
+def test_backups_are_dated_and_only_the_newest_are_kept(tmp_path: Path) -> None:
+    start = datetime.datetime(2027, 1, 1, 20, 0, tzinfo=datetime.UTC)
+    made = [backup(tmp_path, keep=3, now=start + datetime.timedelta(days=day)) for day in range(5)]
+    assert sorted(tmp_path.iterdir()) == made[2:]
+    assert made[0].name.startswith("rummy-20270101-200000")
+    assert not list(tmp_path.glob("*.partial"))
+
+
+@pytest.mark.django_db
+def test_a_file_of_the_other_engine_is_refused(tmp_path: Path) -> None:
+    wrong = tmp_path / ("rummy-1.sqlite3" if connection.vendor == "postgresql" else "rummy-1.pgdump")
+    wrong.write_bytes(b"x")
+    from rummy_site.backups import restore
+
+    with pytest.raises(BackupError, match="is not a"):
+        restore(wrong)
