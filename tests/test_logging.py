@@ -38,6 +38,6 @@ def test_no_line_is_logged_twice_by_load_demo_or_a_request(tmp_path: Path) -> No
     output += _run([sys.executable, "-c", A_REQUEST], env)
     lines = [line for line in output.splitlines() if line.strip()]
     assert any("Not Found: /no-such-page/" in line for line in lines)
-    assert any(line.startswith("Task id=") for line in lines)
+    assert any(line.startswith("Demo organiser:") for line in lines)
     repeated = [line for line, count in collections.Counter(lines).items() if count > 1]
     assert repeated == []
