@@ -68,9 +68,17 @@ def backup(folder: Path, *, keep: int, now: datetime.datetime | None = None, ali
             partial.unlink(missing_ok=True)
             raise BackupError(f"pg_dump failed: {done.stderr.strip()}")
     partial.rename(target)
-    for old in sorted(folder.glob(f"{PREFIX}*{SUFFIXES[engine]}"))[:-keep] if keep > 0 else []:
-        old.unlink()
+    prune(folder, keep=keep, suffix=SUFFIXES[engine])
     return target
+
+
+def prune(folder: Path, *, keep: int, suffix: str) -> list[Path]:
+    """Remove all but the ``keep`` newest backups in ``folder`` (their names sort by date);
+    returns those kept."""
+    found = sorted(folder.glob(f"{PREFIX}*{suffix}"))
+    for old in found[:-keep]:
+        old.unlink()
+    return found[-keep:]
 
 
 def _is_empty(alias: str) -> bool:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import datetime
+import json
 import os
+import re
 import subprocess
 import sys
 import uuid
@@ -11,9 +12,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from django.db import connection
 
-from rummy_site.backups import BackupError, backup
+from rummy_site.backups import BackupError, prune, restore
 
 ROOT = Path(__file__).resolve().parent.parent
 ON_POSTGRES = os.environ.get("DATABASE_URL", "").startswith("postgres")
@@ -29,15 +29,17 @@ def manage(*args: str, database: str) -> str:
     return done.stdout
 
 
-def exports(database: str) -> dict[str, str]:
-    slugs = manage(
-        "shell",
-        "-c",
-        "from games.models import Club; print(*Club.objects.values_list('slug', flat=True))",
-        database=database,
-    ).split()
+def exports(database: str) -> dict[str, object]:
+    code = "from games.models import Club; print('slugs:', *Club.objects.values_list('slug', flat=True))"
+    said = manage("shell", "-c", code, database=database)
+    slugs = next(line for line in said.splitlines() if line.startswith("slugs:")).split()[1:]
     assert slugs
-    return {slug: manage("export_club", slug, database=database) for slug in slugs}
+    found = {}
+    for slug in slugs:
+        document = json.loads(manage("export_club", slug, database=database))
+        document.pop("exported_at")  # when it was read, not what it holds
+        found[slug] = document
+    return found
 
 
 def psql(sql: str) -> None:
@@ -89,20 +91,27 @@ def test_a_restore_never_goes_into_a_database_that_holds_data(
     assert "The database is not empty" in refused.stderr
 
 
-@pytest.mark.django_db
-def test_backups_are_dated_and_only_the_newest_are_kept(tmp_path: Path) -> None:
-    start = datetime.datetime(2027, 1, 1, 20, 0, tzinfo=datetime.UTC)
-    made = [backup(tmp_path, keep=3, now=start + datetime.timedelta(days=day)) for day in range(5)]
-    assert sorted(tmp_path.iterdir()) == made[2:]
-    assert made[0].name.startswith("rummy-20270101-200000")
-    assert not list(tmp_path.glob("*.partial"))
+def test_only_the_newest_backups_are_kept(tmp_path: Path) -> None:
+    names = [f"rummy-2027010{day}-030000.sqlite3" for day in range(1, 6)]
+    for name in reversed(names):
+        (tmp_path / name).write_bytes(b"")
+    (tmp_path / "notes.txt").write_text("not a backup")
+    assert prune(tmp_path, keep=3, suffix=".sqlite3") == [tmp_path / name for name in names[2:]]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt", *names[2:]]
 
 
-@pytest.mark.django_db
+def test_a_backup_is_named_by_its_time_and_written_whole(
+    two_databases: tuple[str, str], tmp_path: Path
+) -> None:
+    source, _target = two_databases
+    manage("migrate", "--noinput", "-v", "0", database=source)
+    made = Path(manage("backup", "--dir", str(tmp_path), "--keep", "2", database=source).strip())
+    assert re.fullmatch(r"rummy-\d{8}-\d{6}\.(sqlite3|pgdump)", made.name)
+    assert made.stat().st_size > 0 and not list(tmp_path.glob("*.partial"))
+
+
 def test_a_file_of_the_other_engine_is_refused(tmp_path: Path) -> None:
-    wrong = tmp_path / ("rummy-1.sqlite3" if connection.vendor == "postgresql" else "rummy-1.pgdump")
+    wrong = tmp_path / ("rummy-1.sqlite3" if ON_POSTGRES else "rummy-1.pgdump")
     wrong.write_bytes(b"x")
-    from rummy_site.backups import restore
-
     with pytest.raises(BackupError, match="is not a"):
         restore(wrong)
