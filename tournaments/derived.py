@@ -3,7 +3,7 @@ family, season standings) and of the recorded changes that move them.
 
 Every write that can move such a number calls one of the ``*_changed`` functions inside its
 own transaction. They only mark what is out of date (``RatingDirty`` for a family's ratings
-from a game on, ``SeasonDirty`` for a season) and queue ``tournaments.tasks.apply_club`` once
+from a game on, ``SeasonDirty`` for a season) and queue ``apply_club`` (below) once
 the write commits; the write never rebuilds anything that spans games. The worker's job reads
 the marks, so it is idempotent and a burst of changes coalesces: the ratings are re-rated once
 from the earliest game marked, then every season whose numbers that moved is rebuilt.
@@ -20,11 +20,20 @@ What moves what:
 - a tournament (its last round confirmed, its settings changed): the seasons that count its
   family and contain its date, before and after the change;
 - an imported club: everything of that club.
+
+The worker's job (Django's tasks framework; ``manage.py db_worker`` runs it) carries only a
+club's id and reads what to do from the marks, so running it twice, or after another job
+already did the work, changes nothing. A job that fails leaves the marks in place, notes the
+failure on the club's ``DerivedState`` and queues itself again after a growing wait; the failed
+try stays in the task results (admin), and other clubs' jobs run meanwhile. A job that finds
+another worker at the club queues itself again shortly, so the marks written during that
+worker's pass are not left behind.
 """
 
 from __future__ import annotations
 
 import datetime
+import logging
 import math
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -33,6 +42,7 @@ from typing import Any
 
 from django.db import connection, transaction
 from django.db.models import Min
+from django.tasks import task
 from django.utils import timezone
 
 from games.models import Club, Game
@@ -55,8 +65,6 @@ LOCK_SPACE = 27_001
 
 def schedule(club_id: int) -> None:
     """Queue the club's job once the current transaction commits (at once outside one)."""
-    from tournaments.tasks import apply_club
-
     transaction.on_commit(partial(apply_club.enqueue, club_id))
 
 
@@ -335,3 +343,35 @@ def differences(club: Club) -> list[str]:
             f"{club.slug}: season {season.name!r} (family, player)", kept, lines, _STANDING_FIELDS
         )
     return found
+
+
+# ---------------------------------------------------------------------- the worker's job
+
+log = logging.getLogger(__name__)
+
+BUSY_RETRY = datetime.timedelta(seconds=2)
+
+
+def _again(club_id: int, wait: datetime.timedelta) -> bool:
+    """Queue the club's job again after ``wait``, where the backend can wait (the immediate
+    backend cannot: the next change, or ``rebuild_derived``, picks the marks up there)."""
+    if not apply_club.get_backend().supports_defer:
+        return False
+    apply_club.using(run_after=timezone.now() + wait).enqueue(club_id)
+    return True
+
+
+@task
+def apply_club(club_id: int) -> dict[str, list[str] | list[int]] | None:
+    """Apply the club's marks: re-rate and rebuild what they say."""
+    try:
+        applied = apply(club_id)
+    except Exception as error:
+        failures = failed(club_id, error)
+        log.exception("derived numbers of club %s failed (%s in a row)", club_id, failures)
+        _again(club_id, backoff(failures))
+        raise
+    if applied is None:
+        _again(club_id, BUSY_RETRY)
+        return None
+    return {"families": applied.families, "seasons": applied.seasons}
