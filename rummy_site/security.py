@@ -14,23 +14,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
 
+from games.client import client_ip
 
-def client_ip(request: HttpRequest) -> str | None:
-    """The client's address as login throttling sees it.
-
-    Behind ``PROXY_COUNT`` reverse proxies (each appending to ``X-Forwarded-For``), the address the
-    outermost one saw is that many entries from the right; without a proxy it is ``REMOTE_ADDR``.
-    Entries further left are whatever the client sent, so they are never trusted.
-    """
-    remote = request.META.get("REMOTE_ADDR")
-    count = int(getattr(settings, "PROXY_COUNT", 0))
-    if count <= 0:
-        return remote
-    forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
-    forwarded = [part for part in forwarded if part]
-    if len(forwarded) < count:
-        return remote
-    return forwarded[-count]
+__all__ = ["client_ip"]  # AXES_CLIENT_IP_CALLABLE names it here
 
 
 # django-axes keeps the username it was given in a varchar(255).

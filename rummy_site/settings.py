@@ -8,6 +8,7 @@ club in production mode on plain HTTP (HTTPS=0; rummy_site/management/commands/s
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -61,6 +62,17 @@ def env_rate(name: str, default: str) -> str:
     if not (count.isascii() and count.isdigit()) or period[:1] not in ("s", "m", "h", "d"):
         raise ImproperlyConfigured(f"{name} must be a count per period such as 300/min, not {raw!r}")
     return raw
+
+
+def env_networks(name: str, default: list[str]) -> list[str]:
+    """A comma-separated list of addresses or networks (192.168.1.10, 10.0.0.0/8, ::1)."""
+    found = env_list(name, default)
+    for item in found:
+        try:
+            ipaddress.ip_network(item, strict=False)
+        except ValueError:
+            raise ImproperlyConfigured(f"{name} must list addresses or networks, not {item!r}") from None
+    return found
 
 
 def env_list(name: str, default: list[str]) -> list[str]:
@@ -273,7 +285,6 @@ REST_FRAMEWORK = {
         "anon": env_rate("API_ANON_RATE", "300/min"),
         "user": env_rate("API_USER_RATE", "1200/min"),
     },
-    "NUM_PROXIES": env_int("PROXY_COUNT", 0 if DEBUG else 1),
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
@@ -315,6 +326,9 @@ AXES_VERBOSE = False  # its start-up banner, once per process, says nothing an o
 # Reverse proxies in front of the site, each appending the client's address to X-Forwarded-For:
 # the address for throttling is that many entries from the right (0: REMOTE_ADDR).
 PROXY_COUNT = env_int("PROXY_COUNT", 0 if DEBUG else 1)
+# Where those proxies are: X-Forwarded-For is believed only from these (a proxy on this machine
+# by default); a request straight from anywhere else is counted by its own address.
+TRUSTED_PROXIES = env_networks("TRUSTED_PROXIES", ["127.0.0.0/8", "::1/128"])
 
 # Content Security Policy: no inline script or style anywhere, nothing from other origins.
 SECURE_CSP = {

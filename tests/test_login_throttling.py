@@ -1,6 +1,10 @@
 """Login throttling (django-axes): per account and per address, on the site's login and the
 admin's, with a lockout page in the user's language and a documented way to unlock."""
 
+import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,6 +16,8 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from rummy_site.security import client_ip
+
+ROOT = Path(__file__).resolve().parent.parent
 
 LIMIT = settings.AXES_FAILURE_LIMIT
 LOGIN = "/accounts/login/"
@@ -119,6 +125,26 @@ def test_signup_still_logs_the_new_account_in(db: Any) -> None:
     )
     assert response.status_code == 302
     assert client.get("/clubs/").status_code == 200  # a logged-in page
+
+
+def test_forwarded_addresses_are_believed_only_from_the_proxy(settings: Any) -> None:
+    factory = RequestFactory()
+    settings.PROXY_COUNT = 1
+    # Straight to the server, past the proxy: the header is the client's own claim.
+    direct = factory.get("/", REMOTE_ADDR="203.0.113.9", HTTP_X_FORWARDED_FOR="6.6.6.6")
+    assert client_ip(direct) == "203.0.113.9"
+    settings.TRUSTED_PROXIES = ["10.0.0.0/8"]
+    assert client_ip(factory.get("/", REMOTE_ADDR="10.1.2.3", HTTP_X_FORWARDED_FOR="6.6.6.6")) == "6.6.6.6"
+    assert client_ip(factory.get("/", REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="6.6.6.6")) == "127.0.0.1"
+
+
+def test_a_bad_trusted_proxy_setting_stops_the_site() -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("DJANGO_ALLOW_ASYNC_UNSAFE",)}
+    env.update(DJANGO_SETTINGS_MODULE="rummy_site.settings", TRUSTED_PROXIES="the proxy")
+    done = subprocess.run(
+        [sys.executable, "manage.py", "check"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode != 0 and "TRUSTED_PROXIES must list addresses or networks" in done.stderr
 
 
 def test_behind_a_proxy_the_address_is_the_one_the_proxy_saw(settings: Any) -> None:

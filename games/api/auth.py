@@ -15,6 +15,7 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions, permissions, throttling
 from rest_framework.request import Request
 
+from games.client import client_ip
 from games.models import ApiToken, Game
 from games.services.rates import rate_hit
 from games.services.tokens import token_digest
@@ -115,7 +116,10 @@ class _SharedCounts:
 
 
 class AnonThrottle(_SharedCounts, throttling.AnonRateThrottle):
-    """Per anonymous address (``NUM_PROXIES`` tells which address in X-Forwarded-For)."""
+    """Per anonymous address, as the login lockout counts it (games.client)."""
+
+    def get_ident(self, request: Request) -> str:
+        return client_ip(request) or ""
 
 
 class TokenThrottle(_SharedCounts, throttling.UserRateThrottle):
