@@ -1,5 +1,5 @@
-"""Site-wide security helpers: the client's address for login throttling, the lockout page, and
-quiet logs for ordinary client errors.
+"""Site-wide security helpers: the client's address for login throttling (games.client, named
+here for django-axes), the lockout page, and quiet logs for ordinary client errors.
 
 Imported by the settings (the logging filter), so nothing here may import models at module level.
 """

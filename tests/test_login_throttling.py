@@ -63,6 +63,7 @@ def test_wrong_passwords_lock_the_account_and_the_address_with_a_page_in_the_use
     assert "Moje partie" in page  # the site's header, in Czech
     with translation.override("cs"):
         assert gettext("Too many failed logins") in page
+        assert "z jiné sítě" in page  # the way out: another network
     assert "site.css" in page  # a page of the site, not a bare text
 
     # Now even the right password is refused: from that address...
