@@ -371,7 +371,11 @@ def hand_create(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
                 if request.htmx:
                     context = _detail_context(request, game, sheet=sheet)
                     context["saved"] = line
-                    return render(request, "games/detail.html#game-body", context)
+                    # The end button sits outside the sheet: a hand that ends the game takes
+                    # "End the game now" away with it (an out-of-band swap).
+                    body = render_to_string("games/detail.html#game-body", context, request)
+                    end = render_to_string("games/detail.html#game-end", {**context, "oob": True}, request)
+                    return HttpResponse(body + end)
                 if line is not None:
                     remember_saved(request, line)
                 return redirect("games:detail", public_id=game.public_id)

@@ -192,3 +192,26 @@ def test_each_row_of_the_sheet_names_its_own_hand_s_kind_in_the_reader_s_languag
             assert shown == words
         else:
             assert shown != ["knock", "undercut", "stock ran out", "knock"]  # translated
+
+
+@pytest.mark.parametrize(
+    ("family", "options", "hand"),
+    [
+        ("gin", {"target": 20}, {"knocker": "Ann", "points_0": "2", "points_1": "30"}),
+        ("zoliky", {"elimination": 100}, {"closer": "Ann", "points_1": "120"}),  # Bob is out: Ann is left
+        ("carousel", {"target": 20}, {"out": "Ann", "points_1": "30"}),
+    ],
+)
+def test_a_hand_that_ends_the_game_takes_the_end_button_away_on_the_phone_that_saved_it(
+    family: str, options: dict[str, object], hand: dict[str, str]
+) -> None:
+    game = GameFactory.create(family=family, players=["Ann", "Bob"], options=options)
+    client = editor(game)
+    assert "End the game now" in client.get(f"/g/{game.public_id}/").content.decode()
+    data = {"request_id": str(uuid.uuid4()), "confirm_end": "1", **hand}
+    html = client.post(f"/g/{game.public_id}/hands/", data, HTTP_HX_REQUEST="true").content.decode()
+    assert Hand.objects.filter(game=game).count() == 1
+    # The answer replaces the end button's box too, which holds no "End the game now" any more.
+    end = re.search(r'<div id="game-end" hx-swap-oob="true">(.*?)</div>', html, re.S)
+    assert end is not None
+    assert "End the game now" not in html
