@@ -234,6 +234,15 @@ LANGUAGES = [
     ("pl", _("Polish")),
     ("nb", _("Norwegian Bokmål")),
 ]
+# Each language by its own name, as the language menu lists it ("Čeština", not Django's adverb
+# "česky"); never translated, so a reader finds his language whatever the page's language.
+LANGUAGE_NAMES = {
+    "en": "English",
+    "cs": "Čeština",
+    "sk": "Slovenčina",
+    "pl": "Polski",
+    "nb": "Norsk bokmål",
+}
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/Prague")
 USE_I18N = True
