@@ -29,6 +29,7 @@ from .errors import ScoringError, in_hand
 from .families import family, family_info
 from .hands import HandResult, score_hand
 from .outcomes import parse_players
+from .scored import Bonus as Bonus
 from .settlement import Settlement, settle
 
 NAME_FIELDS = frozenset({"closer", "knocker", "out", "winner"})
@@ -44,20 +45,6 @@ class Elimination:
 
     def as_dict(self) -> dict[str, object]:
         return {"player": self.player, "hand": self.hand, "total": self.total}
-
-
-@dataclass(frozen=True, slots=True)
-class Bonus:
-    player: str
-    kind: str  # "game" (past the target) | "hands_won"
-    points: int
-    hands: int | None = None  # for "hands_won": how many hands
-
-    def as_dict(self) -> dict[str, object]:
-        result: dict[str, object] = {"player": self.player, "kind": self.kind, "points": self.points}
-        if self.hands is not None:
-            result["hands"] = self.hands
-        return result
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,43 +10,14 @@ count (a correction brought him back into a hand recorded without him): he is li
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 
-from engine import notation
-from engine.cards import Card
-from engine.rules import Family, RuleSet
+from engine.rules import RuleSet
 
 from .families import family
 from .outcomes import Outcome, parse_outcome
-
-
-@dataclass(frozen=True, slots=True)
-class HandResult:
-    """What one hand scored."""
-
-    family: Family
-    players: tuple[str, ...]
-    points: Mapping[str, int]  # every player of the hand, in seat order
-    winners: tuple[str, ...]  # who won the hand (Žolíky: the closer); empty for a void gin hand
-    counts: Mapping[str, int]  # the valued count of each player (left in hand / deadwood)
-    details: Mapping[str, object] = field(default_factory=dict)  # JSON-ready explanation
-    # Players of the hand whose count is missing (seat order); their points are 0 for now.
-    missing: tuple[str, ...] = ()
-
-    def as_dict(self) -> dict[str, object]:
-        result: dict[str, object] = {
-            "ok": True,
-            "family": self.family,
-            "players": list(self.players),
-            "points": dict(self.points),
-            "winners": list(self.winners),
-            "counts": dict(self.counts),
-            **self.details,
-        }
-        if self.missing:
-            result["missing"] = list(self.missing)
-        return result
+from .scored import HandResult as HandResult
+from .scored import cards_detail as cards_detail
 
 
 def score_outcome(outcome: Outcome, rules: RuleSet) -> HandResult:
@@ -62,12 +33,3 @@ def score_hand(*, rules: RuleSet, outcome: object, players: Sequence[str] | None
     the outcome cannot have happened.
     """
     return score_outcome(parse_outcome(outcome, rules, players), rules)
-
-
-def cards_detail(
-    details: dict[str, object], key: str, given: Mapping[str, tuple[Card, ...] | None], rules: RuleSet
-) -> None:
-    """Echo the cards given as cards, in canonical notation (nothing when all were points)."""
-    if all(cards is None for cards in given.values()):
-        return
-    details[key] = {p: notation.codes(cards, rules) for p, cards in given.items() if cards is not None}

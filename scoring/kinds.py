@@ -8,19 +8,9 @@ the web layer has one table of their labels.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
 from .families import family
-
-if TYPE_CHECKING:
-    from .hands import HandResult
-
-
-@dataclass(frozen=True, slots=True)
-class HandKind:
-    kind: str  # closed | from_hand | knock | undercut | gin | void | out | stock | pool_dry
-    player: str | None  # who closed, knocked or went out (None when nobody did)
+from .scored import HandKind as HandKind
+from .scored import HandResult
 
 
 def hand_kind(result: HandResult) -> HandKind:

@@ -28,7 +28,7 @@ from engine.rules import RuleSet
 
 from .errors import ScoringError
 from .families import family_info
-from .outcomes import check_player_count
+from .reading import check_player_count
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,9 +28,7 @@ if TYPE_CHECKING:
 
     from engine.rules import RuleSet
 
-    from ..game import Bonus
-    from ..hands import HandResult
-    from ..kinds import HandKind
+    from ..scored import Bonus, HandKind, HandResult
 
 CountKind = Literal["cards", "tiles"]
 Translate = Callable[[str], str]

@@ -7,8 +7,7 @@ from collections.abc import Mapping, Sequence
 
 from engine.rules import FamilyRules, RuleSet
 
-from ..game import Bonus
-from ..kinds import HandKind
+from ..scored import Bonus, HandKind
 from . import Example, FamilyInfo
 
 

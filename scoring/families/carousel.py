@@ -10,10 +10,8 @@ from engine.messages import gettext_noop
 from engine.rules import CAROUSEL, RuleSet
 
 from ..errors import ScoringError
-from ..game import Bonus
-from ..hands import HandResult, cards_detail
-from ..kinds import HandKind
-from ..outcomes import Count, _check_pack, _left_in_hands, _name
+from ..reading import Count, check_pack, left_in_hands, player_field
+from ..scored import Bonus, HandKind, HandResult, cards_detail
 from . import Example, Translate, TranslatePlural, make_info
 from .base import StandardFamily, name_of, sample_count, target_reached
 
@@ -61,11 +59,11 @@ class Carousel(StandardFamily):
 """
 
     def parse(self, raw: Mapping[str, object], rules: RuleSet, players: tuple[str, ...]) -> CarouselOutcome:
-        knocker = _name(raw, "knocker", players, required=False)
-        out = _name(raw, "out", players, required=False)
+        knocker = player_field(raw, "knocker", players, required=False)
+        out = player_field(raw, "out", players, required=False)
         if knocker is not None and out is not None:
             raise ScoringError("knock_and_out")
-        left = _left_in_hands(raw, rules, players, emptied=out, with_cards="out_with_cards", knocker=knocker)
+        left = left_in_hands(raw, rules, players, emptied=out, with_cards="out_with_cards", knocker=knocker)
         if knocker is not None and left[knocker].points > rules.opt_int("knock_limit"):
             raise ScoringError(
                 "knock_over_limit",
@@ -73,7 +71,7 @@ class Carousel(StandardFamily):
                 points=left[knocker].points,
                 limit=rules.opt_int("knock_limit"),
             )
-        _check_pack(rules, *(c.cards or () for c in left.values()))
+        check_pack(rules, *(c.cards or () for c in left.values()))
         return CarouselOutcome(players, knocker, out, {name: left[name] for name in players})
 
     def score(self, outcome: object, rules: RuleSet) -> HandResult:

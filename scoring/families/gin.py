@@ -16,9 +16,17 @@ from engine.messages import gettext_noop
 from engine.rules import GIN, RuleSet
 
 from ..errors import ScoringError, for_player
-from ..hands import HandResult
-from ..kinds import HandKind
-from ..outcomes import Count, _cards, _check_pack, _counts, _flag, _name, _per_player, _require
+from ..reading import (
+    Count,
+    cards_field,
+    check_pack,
+    counts_field,
+    flag_field,
+    per_player,
+    player_field,
+    require_counts,
+)
+from ..scored import HandKind, HandResult
 from . import Example, Translate, TranslatePlural, make_info
 from .base import StandardFamily, name_of, target_reached
 
@@ -80,8 +88,8 @@ class Gin(StandardFamily):
 """
 
     def parse(self, raw: Mapping[str, object], rules: RuleSet, players: tuple[str, ...]) -> GinOutcome:
-        knocker = _name(raw, "knocker", players, required=False)
-        gin = _flag(raw, "gin")
+        knocker = player_field(raw, "knocker", players, required=False)
+        gin = flag_field(raw, "gin")
         if gin and knocker is None:
             raise ScoringError("gin_without_knocker")
         has_deadwood = raw.get("deadwood") is not None
@@ -91,7 +99,7 @@ class Gin(StandardFamily):
         if raw.get("melds") is not None and not has_hands:
             raise ScoringError("melds_without_hands")
         if has_hands:
-            given = _per_player(raw, "hands", players)
+            given = per_player(raw, "hands", players)
             hands: dict[str, tuple[Card, ...]] = {}
             for name in players:
                 if name not in given:
@@ -103,23 +111,23 @@ class Gin(StandardFamily):
                     raise ScoringError(
                         "field_type", field="hands", expected="cards as text, e.g. 'AS 2S 3S ...'"
                     )
-                hands[name] = _cards(value, rules, name, "hands")
+                hands[name] = cards_field(value, rules, name, "hands")
                 if len(hands[name]) != GIN_HAND_SIZE:
                     raise ScoringError(
                         "hand_size", player=name, expected=GIN_HAND_SIZE, count=len(hands[name])
                     )
-            _check_pack(rules, *hands.values())
+            check_pack(rules, *hands.values())
             declared: tuple[tuple[Card, ...], ...] | None = None
             melds_raw = raw.get("melds")
             if melds_raw is not None:
                 declared = _knocker_melds(melds_raw, rules, knocker, hands)
             return GinOutcome(players, knocker, gin, None, hands, declared)
-        deadwood = _counts(raw, "deadwood", players, rules)
+        deadwood = counts_field(raw, "deadwood", players, rules)
         if knocker is not None:
             if not deadwood and "deadwood" not in raw:
                 raise ScoringError("missing_field", field="deadwood")
-            _require(deadwood, "deadwood", players)
-            _check_pack(rules, *(c.cards or () for c in deadwood.values()))
+            require_counts(deadwood, "deadwood", players)
+            check_pack(rules, *(c.cards or () for c in deadwood.values()))
         return GinOutcome(players, knocker, gin, deadwood, None, None)
 
     def score(self, outcome: object, rules: RuleSet) -> HandResult:

@@ -9,9 +9,8 @@ from dataclasses import dataclass
 from engine.messages import gettext_noop
 from engine.rules import RUMMIKUB, RuleSet
 
-from ..hands import HandResult, cards_detail
-from ..kinds import HandKind
-from ..outcomes import Count, _check_pack, _left_in_hands, _name
+from ..reading import Count, check_pack, left_in_hands, player_field
+from ..scored import HandKind, HandResult, cards_detail
 from . import Example, Translate, TranslatePlural, make_info
 from .base import StandardFamily, name_of, sample_count
 
@@ -53,9 +52,9 @@ class Rummikub(StandardFamily):
 """
 
     def parse(self, raw: Mapping[str, object], rules: RuleSet, players: tuple[str, ...]) -> RummikubOutcome:
-        winner = _name(raw, "winner", players, required=False)
-        left = _left_in_hands(raw, rules, players, emptied=winner, with_cards="winner_with_tiles")
-        _check_pack(rules, *(c.cards or () for c in left.values()))
+        winner = player_field(raw, "winner", players, required=False)
+        left = left_in_hands(raw, rules, players, emptied=winner, with_cards="winner_with_tiles")
+        check_pack(rules, *(c.cards or () for c in left.values()))
         return RummikubOutcome(players, winner, {name: left[name] for name in players})
 
     def score(self, outcome: object, rules: RuleSet) -> HandResult:

@@ -10,9 +10,17 @@ from engine.messages import gettext_noop
 from engine.rules import ZOLIKY, RuleSet
 
 from ..errors import ScoringError
-from ..hands import HandResult, cards_detail
-from ..kinds import HandKind
-from ..outcomes import Count, _check_pack, _flag, _left_in_hands, _missing, _name, _per_player, parse_laid
+from ..reading import (
+    Count,
+    check_pack,
+    flag_field,
+    left_in_hands,
+    missing_field,
+    parse_laid,
+    per_player,
+    player_field,
+)
+from ..scored import HandKind, HandResult, cards_detail
 from . import Example, Translate, TranslatePlural, make_info
 from .base import StandardFamily, best, name_of, sample_count
 
@@ -74,18 +82,18 @@ class Zoliky(StandardFamily):
 """
 
     def parse(self, raw: Mapping[str, object], rules: RuleSet, players: tuple[str, ...]) -> ZolikyOutcome:
-        closer = _name(raw, "closer", players, required=True)
+        closer = player_field(raw, "closer", players, required=True)
         assert closer is not None
         no_laydown = rules.opt_bool("no_laydown")
-        from_hand = _flag(raw, "from_hand")
+        from_hand = flag_field(raw, "from_hand")
         if no_laydown and from_hand is False:
             raise ScoringError("must_close_from_hand")
         from_hand = no_laydown if from_hand is None else from_hand
-        missing = _missing(raw, players, closer)
-        left = _left_in_hands(
+        missing = missing_field(raw, players, closer)
+        left = left_in_hands(
             raw, rules, players, emptied=closer, with_cards="closer_with_cards", missing=missing
         )
-        laid_raw = _per_player(raw, "laid", players)
+        laid_raw = per_player(raw, "laid", players)
         if laid_raw and not rules.opt_bool("credit_laid_down"):
             raise ScoringError("option_off", field="laid", option="credit_laid_down")
         for name in missing:
@@ -96,10 +104,10 @@ class Zoliky(StandardFamily):
             for name, count in laid.items():
                 if name != closer and count.points:
                     raise ScoringError("laid_without_laydown", player=name)
-        kept_joker = _flag(raw, "kept_joker") or False
+        kept_joker = flag_field(raw, "kept_joker") or False
         if kept_joker and not rules.opt_bool("keep_joker"):
             raise ScoringError("option_off", field="kept_joker", option="keep_joker")
-        _check_pack(
+        check_pack(
             rules,
             *(c.cards or () for c in left.values()),
             *(c.cards or () for c in laid.values()),

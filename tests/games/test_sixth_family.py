@@ -22,9 +22,8 @@ from games.services.hands import hand_record
 from scoring.errors import ScoringError
 from scoring.families import Example, Translate, TranslatePlural, make_info, register, unregister
 from scoring.families.base import StandardFamily, name_of, target_reached
-from scoring.hands import HandResult
-from scoring.kinds import HandKind
-from scoring.outcomes import Count, _check_pack, _left_in_hands, _name
+from scoring.reading import Count, check_pack, left_in_hands, player_field
+from scoring.scored import HandKind, HandResult
 
 pytestmark = pytest.mark.django_db
 
@@ -68,10 +67,10 @@ class Plain(StandardFamily):
     )
 
     def parse(self, raw: Mapping[str, object], rules: RuleSet, players: tuple[str, ...]) -> PlainOutcome:
-        winner = _name(raw, "winner", players, required=True)
+        winner = player_field(raw, "winner", players, required=True)
         assert winner is not None
-        left = _left_in_hands(raw, rules, players, emptied=winner, with_cards="winner_with_tiles")
-        _check_pack(rules, *(c.cards or () for c in left.values()))
+        left = left_in_hands(raw, rules, players, emptied=winner, with_cards="winner_with_tiles")
+        check_pack(rules, *(c.cards or () for c in left.values()))
         return PlainOutcome(players, winner, left)
 
     def score(self, outcome: object, rules: RuleSet) -> HandResult:
