@@ -12,7 +12,6 @@ import uuid
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
-from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -35,10 +34,11 @@ from games.extensions import panels
 from games.families import family_table
 from games.forms import HandForm, MissingCountsForm, NewGameForm, NewHandForm
 from games.links import ShareLinks, site_url
-from games.live import live_etag
+from games.live import csrf_secret, live_etag
 from games.manage_views import deleted_page
 from games.messages import error_message
 from games.models import Change, Game, Hand
+from games.release import release_id
 from games.selectors.after_save import saved_line, undo_asks, undo_preview
 from games.selectors.clubs import club_recorders, recording_clubs
 from games.selectors.games import (
@@ -203,23 +203,16 @@ def _etag(request: HtmxHttpRequest, game: Game, *parts: object) -> str | None:
     owner = game.owner
     club = game.club
     seen = (
+        release_id(),
         *sheet_version(game),
         request.user.pk,
         get_language(),
-        _csrf_secret(request),
+        csrf_secret(request),
         owner and (owner.username, owner.first_name),
         club and (club.slug, club.name, club.visibility, club.version),
         *parts,
     )
     return '"' + hashlib.sha256(repr(seen).encode()).hexdigest()[:32] + '"'
-
-
-def _csrf_secret(request: HtmxHttpRequest) -> str:
-    """The CSRF secret the page's forms are signed with (made now if the browser has none,
-    and then sent with the page): a 304 keeps a page whose tokens still match the cookie."""
-    if "CSRF_COOKIE" not in request.META:
-        get_token(request)
-    return str(request.META.get("CSRF_COOKIE", ""))
 
 
 def _not_modified(request: HtmxHttpRequest, etag: str | None) -> bool:
