@@ -1,4 +1,6 @@
-"""Game pages: thin views over games.services. Writes need ownership or the edit link.
+"""Game pages: the sheet, a hand's form, corrections and the history. Reads come from
+games.selectors, writes from games.services, who may do what from games.services.access; what
+stays here is drawing the page and its ETag (an unchanged page answers 304).
 
 Every form works without JavaScript (post, redirect, get); with htmx the same views answer
 with just the part of the page that changed.
