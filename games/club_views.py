@@ -65,6 +65,7 @@ from games.services.clubs import (
     membership_remove,
     membership_set_role,
 )
+from games.services.errors import StalePlayer
 from games.services.players import account_rename, player_claim, player_merge, player_rename
 from games.services.rates import rate_hit
 from games.services.tokens import token_create, token_revoke
@@ -388,8 +389,10 @@ def player_merge_view(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
                 request_id=form.cleaned_data["request_id"],
                 user=request.user,
             )
+        except StalePlayer as stale:
+            form.add_error(None, error_message(stale))
         except EngineError as error:
-            form.add_error("keep" if error.code != "stale_player" else None, error_message(error))
+            form.add_error("keep", error_message(error))
         else:
             messages.success(
                 request,

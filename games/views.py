@@ -67,7 +67,7 @@ from games.services.access import (
     session_game_ids,
     token_matches,
 )
-from games.services.errors import ServiceError, StaleEdit
+from games.services.errors import HandGone, HandTaken, ServiceError, StaleEdit
 from games.services.games import edit_link_renew, game_end, game_start
 from games.services.hands import (
     Fill,
@@ -353,9 +353,9 @@ def hand_create(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
                     for_hand=form.cleaned_data["for_hand"],
                     confirm_end=confirmed(request),
                 )
+            except HandTaken as taken:  # another phone recorded this hand meanwhile
+                return conflict_page(request, game, form, outcome, taken)
             except EngineError as error:
-                if error.code == "hand_taken":  # another phone recorded this hand meanwhile
-                    return conflict_page(request, game, form, outcome, error)
                 ending = ending_refused(error)
                 if ending is None:
                     form.add_engine_error(error)
@@ -426,9 +426,9 @@ def hand_edit_view(request: HtmxHttpRequest, public_id: str, number: int) -> Htt
                         missing=hand.outcome.get("missing") or [],
                     )
                     notice = error_message(stale)
+                except HandGone as gone:
+                    return _gone(request, game, gone)
                 except EngineError as error:
-                    if error.code == "hand_gone":
-                        return _gone(request, game, error)
                     form.add_engine_error(error)
                 else:
                     messages.success(request, _("Hand %(number)s corrected.") % {"number": ordinal})
@@ -464,9 +464,9 @@ def hand_delete_view(request: HtmxHttpRequest, public_id: str, number: int) -> H
     )
     try:
         hand_delete(hand=hand, version=version, user=request.user)
+    except HandGone as gone:
+        return _gone(request, game, gone)
     except EngineError as error:
-        if error.code == "hand_gone":
-            return _gone(request, game, error)
         reason = error_message(error)
         messages.error(
             request, _("Hand %(number)s was not deleted: %(reason)s") % {"number": ordinal, "reason": reason}
@@ -542,9 +542,9 @@ def missing_counts(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
                 notice = error_message(stale)
                 sheet = game_sheet(game=game)
                 forms = _fill_forms(sheet)
+            except HandGone as gone:
+                return _gone(request, game, gone)
             except EngineError as error:
-                if error.code == "hand_gone":
-                    return _gone(request, game, error)
                 shown = error.params.get("hand")  # the hand as the sheet shows it
                 number = next((row.hand.number for row in sheet.rows if row.ordinal == shown), None)
                 target = next((f for f in forms if f.number == number), None)

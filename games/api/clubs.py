@@ -41,7 +41,7 @@ from games.names import loose_key
 from games.selectors.clubs import club_by_slug
 from games.selectors.players import PRESENT, PlayerSummary, player_by_pk, player_summary
 from games.services.access import can_view_club, can_view_player, club_role, role_allows
-from games.services.errors import ServiceError
+from games.services.errors import StalePlayer
 from games.services.players import player_merge, player_rename
 
 Role = Membership.Role
@@ -404,10 +404,8 @@ class PlayerDetail(APIView):
                 request_id=request_id,
                 user=_user(request),
             )
-        except ServiceError as error:
-            if error.code == "stale_player":
-                raise _stale(player) from None
-            raise
+        except StalePlayer:
+            raise _stale(player) from None
         player.refresh_from_db()
         return _player_response(player)
 
@@ -451,10 +449,8 @@ class PlayerMerge(APIView):
                 request_id=request_id,
                 user=_user(request),
             )
-        except ServiceError as error:
-            if error.code == "stale_player":
-                raise _stale(drop) from None
-            raise
+        except StalePlayer:
+            raise _stale(drop) from None
         keep.refresh_from_db()
         return _player_response(keep)
 
