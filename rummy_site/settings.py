@@ -143,6 +143,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # The request's address for the audit log; the session's "last seen" (games/sessions.py).
+    "games.sessions.SessionSeen",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -322,6 +324,10 @@ AXES_FAILURE_LIMIT = 10
 # New accounts per address per hour: a club's members signing up on one Wi-Fi get through, a
 # script making accounts does not (counted like the API's limits, games/services/rates.py).
 SIGNUPS_PER_HOUR = int(os.environ.get("SIGNUPS_PER_HOUR", "20"))
+# Password reset links an organiser may make per hour, and tries to use one per address per
+# hour (games/services/resets.py): enough for a club evening, too few to guess or to spam.
+RESET_LINKS_PER_HOUR = env_int("RESET_LINKS_PER_HOUR", 10, minimum=1)
+RESET_TRIES_PER_HOUR = env_int("RESET_TRIES_PER_HOUR", 20, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 # The account alone, from every address together (rummy_site/auth_backends.py).
@@ -384,3 +390,31 @@ LOGGING = {
         "level": os.environ.get("LOG_LEVEL", "INFO" if not DEBUG else "WARNING"),
     },
 }
+
+
+# E-mail, for the ordinary "forgot your password" by e-mail: only when EMAIL_URL names a server
+# (smtp://user:password@host:587/?tls=True; dj-email-url reads it). Without it the site sends
+# nothing, and the reset page says to ask an organiser for a reset link instead.
+EMAIL_URL = os.environ.get("EMAIL_URL", "").strip()
+EMAIL_ENABLED = bool(EMAIL_URL)
+if EMAIL_ENABLED:
+    import dj_email_url
+
+    try:
+        _email = dj_email_url.parse(EMAIL_URL)
+    except Exception as error:
+        raise ImproperlyConfigured(f"EMAIL_URL must be an e-mail server's address (smtp://…), not {EMAIL_URL!r}") from error
+    EMAIL_BACKEND = _email["EMAIL_BACKEND"]
+    EMAIL_HOST = _email["EMAIL_HOST"]
+    EMAIL_PORT = _email["EMAIL_PORT"]
+    EMAIL_HOST_USER = _email["EMAIL_HOST_USER"]
+    EMAIL_HOST_PASSWORD = _email["EMAIL_HOST_PASSWORD"]
+    EMAIL_USE_TLS = _email["EMAIL_USE_TLS"]
+    EMAIL_USE_SSL = _email["EMAIL_USE_SSL"]
+    EMAIL_TIMEOUT = _email["EMAIL_TIMEOUT"]
+    if _email.get("EMAIL_FILE_PATH"):
+        EMAIL_FILE_PATH = _email["EMAIL_FILE_PATH"]
+    DEFAULT_FROM_EMAIL = (
+        os.environ.get("DEFAULT_FROM_EMAIL", "").strip() or _email.get("DEFAULT_FROM_EMAIL") or "webmaster@localhost"
+    )
+    SERVER_EMAIL = _email.get("SERVER_EMAIL") or DEFAULT_FROM_EMAIL
