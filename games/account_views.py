@@ -6,6 +6,8 @@ e-mail (settings.EMAIL_ENABLED); otherwise its page says whom to ask.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.conf import settings
 from django.contrib import messages
@@ -14,7 +16,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import SetPasswordForm
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -150,7 +152,9 @@ def reset_link_use_view(request: HttpRequest) -> HttpResponse:
     if link is None:
         context = {
             "form": ResetUseForm(None),
-            "error": _("This reset link does not work any more (used, replaced or expired): ask for a new one."),
+            "error": _(
+                "This reset link does not work any more (used, replaced or expired): ask for a new one."
+            ),
         }
         return render(request, "registration/reset_link_use.html", context, status=404)
     form = ResetUseForm(link.user, request.POST)
@@ -173,7 +177,7 @@ class PasswordResetView(auth_views.PasswordResetView):
     """Django's reset by e-mail when the site can send e-mail; otherwise a page that says
     whom to ask for a reset link."""
 
-    def dispatch(self, request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if not settings.EMAIL_ENABLED:
             return render(request, "registration/password_reset_no_email.html")
         return super().dispatch(request, *args, **kwargs)

@@ -29,6 +29,8 @@ def club_audit(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 def club_audit_csv(request: HttpRequest, slug: str) -> HttpResponse:
     club, _role = _club(request, slug, Membership.Role.ORGANISER)
-    response = HttpResponse(audit_export(club=club, user=request.user), content_type="text/csv; charset=utf-8")
+    response = HttpResponse(
+        audit_export(club=club, user=request.user), content_type="text/csv; charset=utf-8"
+    )
     response["Content-Disposition"] = f'attachment; filename="{club.slug}-audit-log.csv"'
     return response

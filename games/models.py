@@ -457,7 +457,9 @@ class UserSession(models.Model):
     games.sessions.SessionSeen. The session itself stays in Django's session store; ending
     one deletes it there, which logs that browser out at once."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="browser_sessions")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="browser_sessions"
+    )
     session_key = models.CharField(max_length=40, unique=True)
     user_agent = models.CharField(max_length=300, blank=True, default="")
     address = models.GenericIPAddressField(null=True, blank=True)

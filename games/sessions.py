@@ -74,8 +74,8 @@ class SessionSeen:
         if isinstance(user, User) and hasattr(request, "session") and request.session.session_key:
             seen = request.session.get(SEEN_KEY)
             key = request.session.session_key
-            stale = not (isinstance(seen, list) and len(seen) == 2 and seen[0] == key)
-            if stale or time.time() - float(seen[1]) > SEEN_EVERY:
+            fresh = isinstance(seen, list) and len(seen) == 2 and seen[0] == key
+            if not fresh or time.time() - float(seen[1]) > SEEN_EVERY:  # type: ignore[index]
                 note_session(request, user)
         return response
 

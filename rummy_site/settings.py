@@ -393,28 +393,40 @@ LOGGING = {
 
 
 # E-mail, for the ordinary "forgot your password" by e-mail: only when EMAIL_URL names a server
-# (smtp://user:password@host:587/?tls=True; dj-email-url reads it). Without it the site sends
-# nothing, and the reset page says to ask an organiser for a reset link instead.
+# (smtp://user:password@host:587/?tls=True, or console:// to print the mails; dj-email-url reads
+# it). Without it the site sends nothing, and the reset page says to ask an organiser for a reset
+# link instead. Django's mailers (MAILERS) are set only then: the EMAIL_* settings are deprecated.
 EMAIL_URL = os.environ.get("EMAIL_URL", "").strip()
 EMAIL_ENABLED = bool(EMAIL_URL)
 if EMAIL_ENABLED:
     import dj_email_url
 
     try:
-        _email = dj_email_url.parse(EMAIL_URL)
-    except Exception as error:
-        raise ImproperlyConfigured(f"EMAIL_URL must be an e-mail server's address (smtp://…), not {EMAIL_URL!r}") from error
-    EMAIL_BACKEND = _email["EMAIL_BACKEND"]
-    EMAIL_HOST = _email["EMAIL_HOST"]
-    EMAIL_PORT = _email["EMAIL_PORT"]
-    EMAIL_HOST_USER = _email["EMAIL_HOST_USER"]
-    EMAIL_HOST_PASSWORD = _email["EMAIL_HOST_PASSWORD"]
-    EMAIL_USE_TLS = _email["EMAIL_USE_TLS"]
-    EMAIL_USE_SSL = _email["EMAIL_USE_SSL"]
-    EMAIL_TIMEOUT = _email["EMAIL_TIMEOUT"]
-    if _email.get("EMAIL_FILE_PATH"):
-        EMAIL_FILE_PATH = _email["EMAIL_FILE_PATH"]
+        _email = dj_email_url.parse(EMAIL_URL) if "://" in EMAIL_URL else {}
+    except Exception:  # the message below says what is wrong; the parser's would not
+        _email = {}
+    if not _email.get("EMAIL_BACKEND"):
+        raise ImproperlyConfigured(
+            "EMAIL_URL must be an e-mail server's address (smtp://…, submission://…, console://), "
+            f"not {EMAIL_URL!r}"
+        )
+    _options: dict[str, object] = {}
+    if _email["EMAIL_BACKEND"].endswith("smtp.EmailBackend"):
+        _options = {
+            "host": _email["EMAIL_HOST"],
+            "port": _email["EMAIL_PORT"],
+            "username": _email["EMAIL_HOST_USER"] or None,
+            "password": _email["EMAIL_HOST_PASSWORD"] or None,
+            "use_tls": _email["EMAIL_USE_TLS"],
+            "use_ssl": _email["EMAIL_USE_SSL"],
+            "timeout": _email["EMAIL_TIMEOUT"] or 20,
+        }
+    elif _email.get("EMAIL_FILE_PATH"):
+        _options = {"file_path": _email["EMAIL_FILE_PATH"]}
+    MAILERS = {"default": {"BACKEND": _email["EMAIL_BACKEND"], "OPTIONS": _options}}
     DEFAULT_FROM_EMAIL = (
-        os.environ.get("DEFAULT_FROM_EMAIL", "").strip() or _email.get("DEFAULT_FROM_EMAIL") or "webmaster@localhost"
+        os.environ.get("DEFAULT_FROM_EMAIL", "").strip()
+        or _email.get("DEFAULT_FROM_EMAIL")
+        or "webmaster@localhost"
     )
     SERVER_EMAIL = _email.get("SERVER_EMAIL") or DEFAULT_FROM_EMAIL

@@ -54,7 +54,9 @@ def _organised(request: Request, slug: str) -> Club:
 
 
 class AuditEntrySerializer(serializers.ModelSerializer[AuditEntry]):
-    actor = serializers.CharField(source="actor_name", help_text="The user name of who did it ('' if unknown).")
+    actor = serializers.CharField(
+        source="actor_name", help_text="The user name of who did it ('' if unknown)."
+    )
     description = serializers.CharField(source="get_action_display", help_text="The action in words.")
 
     class Meta:
@@ -69,7 +71,9 @@ class CsvText(renderers.BaseRenderer):
     format = "csv"
     charset = "utf-8"
 
-    def render(self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None) -> bytes:
+    def render(
+        self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None
+    ) -> bytes:
         return data.encode("utf-8") if isinstance(data, str) else b""
 
 
@@ -112,7 +116,9 @@ class AuditExport(APIView):
     )
     def get(self, request: Request, slug: str) -> Response:
         club = _organised(request, slug)
-        response = Response(audit_export(club=club, user=request.user), content_type="text/csv; charset=utf-8")
+        response = Response(
+            audit_export(club=club, user=request.user), content_type="text/csv; charset=utf-8"
+        )
         response["Content-Disposition"] = f'attachment; filename="{club.slug}-audit-log.csv"'
         return response
 
@@ -133,7 +139,12 @@ class ResetLinkCreate(APIView):
         "replaces it. Refused (400 reset_not_allowed) for an account that also belongs to a club the "
         "caller does not organise, or a site admin's; at most a few per hour (400 reset_link_limit). "
         "Logged in the club's audit log.",
-        parameters=[SLUG, OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH, description="The membership's id.")],
+        parameters=[
+            SLUG,
+            OpenApiParameter(
+                "id", OpenApiTypes.INT, OpenApiParameter.PATH, description="The membership's id."
+            ),
+        ],
         request=None,
         responses={201: ResetLinkSerializer, **problems(400, 401, 403, 404, 429)},
         tags=["clubs"],
@@ -197,7 +208,9 @@ class SessionDetail(APIView):
         summary="End one of my other sessions",
         description="That browser is logged out at once. The caller's own session is refused "
         "(400 session_current: log out instead).",
-        parameters=[OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH, description="The session's id.")],
+        parameters=[
+            OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH, description="The session's id.")
+        ],
         responses={204: None, **problems(400, 401, 403, 429)},
         tags=["account"],
     )
@@ -227,7 +240,11 @@ class SessionEndOthers(APIView):
 urlpatterns: list[URLPattern] = [
     path("clubs/<slug:slug>/audit/", AuditList.as_view(), name="api-club-audit"),
     path("clubs/<slug:slug>/audit/export/", AuditExport.as_view(), name="api-club-audit-export"),
-    path("clubs/<slug:slug>/members/<int:pk>/reset-link/", ResetLinkCreate.as_view(), name="api-club-reset-link"),
+    path(
+        "clubs/<slug:slug>/members/<int:pk>/reset-link/",
+        ResetLinkCreate.as_view(),
+        name="api-club-reset-link",
+    ),
     path("me/sessions/", SessionList.as_view(), name="api-me-sessions"),
     path("me/sessions/<int:pk>/", SessionDetail.as_view(), name="api-me-session"),
     path("me/sessions/end-others/", SessionEndOthers.as_view(), name="api-me-sessions-end-others"),

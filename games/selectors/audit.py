@@ -14,7 +14,9 @@ def audit_entries(*, club: Club) -> QuerySet[AuditEntry]:
     return AuditEntry.objects.filter(club=club).order_by("-pk")
 
 
-def audit_page(*, club: Club, before: int | None = None, size: int = PAGE) -> tuple[list[AuditEntry], int | None]:
+def audit_page(
+    *, club: Club, before: int | None = None, size: int = PAGE
+) -> tuple[list[AuditEntry], int | None]:
     """One page of the log, newest first: (entries, the id to ask ``before`` for the next page,
     or None on the last one). 1 query: the actor's name is kept on the entry."""
     entries = audit_entries(club=club)

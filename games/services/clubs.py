@@ -95,7 +95,11 @@ def _record_settings(club: Club, before: dict[str, str], user: Actor) -> None:
     if before["visibility"] != after["visibility"]:
         data = {"before": before["visibility"], "after": after["visibility"]}
         record(club=club, action=AuditEntry.Action.VISIBILITY_CHANGED, actor=user, data=data)
-    changed = {key: {"before": before[key], "after": after[key]} for key in ("name", "slug") if before[key] != after[key]}
+    changed = {
+        key: {"before": before[key], "after": after[key]}
+        for key in ("name", "slug")
+        if before[key] != after[key]
+    }
     if changed:
         record(club=club, action=AuditEntry.Action.SETTINGS_CHANGED, actor=user, data=changed)
 
@@ -125,7 +129,12 @@ def invite_revoke(*, invite: Invite, user: Actor = None) -> Invite:
         with transaction.atomic():
             invite.revoked_at = timezone.now()
             invite.save(update_fields=["revoked_at"])
-            record(club=invite.club_id, action=AuditEntry.Action.INVITE_REVOKED, actor=user, target=f"#{invite.pk}")
+            record(
+                club=invite.club_id,
+                action=AuditEntry.Action.INVITE_REVOKED,
+                actor=user,
+                target=f"#{invite.pk}",
+            )
     return invite
 
 

@@ -53,17 +53,21 @@ def reset_link_create(*, user: User, by: User, club: Club | None) -> tuple[Reset
     if not may_reset(by=by, user=user):
         raise ServiceError(
             "reset_not_allowed",
-            "this account belongs to a club you do not run (or is a site admin's): ask the site's administrator",
+            "the account belongs to a club you do not run, or is a site admin's: ask the administrator",
         )
     hit = rate_hit(f"reset-link:{by.pk}", limit=settings.RESET_LINKS_PER_HOUR, seconds=3600)
     if not hit.allowed:
-        raise ServiceError("reset_link_limit", "too many reset links: try again later", wait=int(hit.wait) + 1)
+        raise ServiceError(
+            "reset_link_limit", "too many reset links: try again later", wait=int(hit.wait) + 1
+        )
     token = secrets.token_urlsafe(32)
     now = timezone.now()
     expires = now + datetime.timedelta(minutes=RESET_MINUTES)
     with transaction.atomic():
         ResetLink.objects.filter(user=user, used_at=None).update(used_at=now)
-        row = ResetLink.objects.create(user=user, digest=_digest(token), created_by=by, club=club, expires_at=expires)
+        row = ResetLink.objects.create(
+            user=user, digest=_digest(token), created_by=by, club=club, expires_at=expires
+        )
         if club is not None:
             data = {"expires_at": expires.isoformat(timespec="seconds")}
             record(club=club, action=AuditEntry.Action.RESET_LINK, actor=by, target=user.username, data=data)
@@ -84,7 +88,9 @@ def reset_link_use(*, token: str, password: str) -> User:
     """Set the password of the link's account, and end the link (once only)."""
     with transaction.atomic():
         row = reset_link_find(token=token)
-        locked = ResetLink.objects.select_for_update().filter(pk=row.pk, used_at=None).first() if row else None
+        locked = (
+            ResetLink.objects.select_for_update().filter(pk=row.pk, used_at=None).first() if row else None
+        )
         if row is None or locked is None:
             raise ServiceError("reset_link_invalid", "this reset link does not work any more")
         user = row.user

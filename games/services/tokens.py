@@ -38,7 +38,9 @@ def token_create(*, user: User, name: str, scope: str) -> tuple[ApiToken, str]:
             user=user, name=name, digest=token_digest(token), prefix=token[:10], scope=scope
         )
         data = {"prefix": row.prefix, "scope": scope}
-        record_for_user(user=user, action=AuditEntry.Action.TOKEN_CREATED, roles=LOGGED_ROLES, target=name, data=data)
+        record_for_user(
+            user=user, action=AuditEntry.Action.TOKEN_CREATED, roles=LOGGED_ROLES, target=name, data=data
+        )
     return row, token
 
 

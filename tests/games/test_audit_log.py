@@ -164,7 +164,7 @@ def test_the_page_reads_in_one_query_whatever_the_number_of_entries(
     from games.selectors.audit import audit_page
 
     club = world["club"]
-    for n in range(10):
+    for _ in range(10):
         AuditEntry.objects.create(club=club, action=A.LOGIN, actor=world["olga"], actor_name="olga")
     with django_assert_num_queries(1):
         rows, older = audit_page(club=club, size=5)
@@ -195,7 +195,7 @@ def test_the_csv_neutralises_formulas_and_records_its_own_export(world: dict[str
     club, olga = world["club"], world["olga"]
     evil = UserFactory.create(username="=HYPERLINK(1)")
     add_member(club, evil, Role.SCOREKEEPER)
-    token_create(user=evil, name='@SUM(1+1)', scope="read")
+    token_create(user=evil, name="@SUM(1+1)", scope="read")
     for response in (
         logged_in(olga).get(f"/c/{club.slug}/audit.csv"),
         logged_in(olga).get(f"/api/v1/clubs/{club.slug}/audit/export/"),
@@ -218,7 +218,7 @@ def test_the_api_pages_through_the_log_newest_first(world: dict[str, Any]) -> No
     assert [r["target"] for r in first["results"]] == ["t2", "t1"]
     assert first["results"][0]["description"] == "exported the club's data"
     rest = api.get(first["next"]).json()
-    assert [r["target"] for r in rest["results"]][0] == "t0"
+    assert rest["results"][0]["target"] == "t0"
 
 
 def test_an_entry_keeps_its_actor_s_name_after_his_account_is_deleted(world: dict[str, Any]) -> None:
