@@ -135,6 +135,7 @@ def club_settings(request: HttpRequest, slug: str) -> HttpResponse:
                 slug=data["slug"],
                 visibility=data["visibility"],
                 version=data["version"],
+                user=request.user,
             )
         except EngineError as error:
             put_error(form, error)
@@ -185,7 +186,7 @@ def invite_revoke_view(request: HttpRequest, slug: str, pk: int) -> HttpResponse
     invite = club_invite(club=club, pk=pk)
     if invite is None:
         raise Http404
-    invite_revoke(invite=invite)
+    invite_revoke(invite=invite, user=request.user)
     messages.success(request, _("Invite link revoked: it no longer lets anyone join."))
     return redirect("games:club_members", slug=club.slug)
 
@@ -231,7 +232,7 @@ def member_remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     if not leaving and not role_allows(role, Role.ORGANISER):
         raise PermissionDenied(_("Only the club's organisers can do this."))
     try:
-        membership_remove(membership=membership)
+        membership_remove(membership=membership, user=request.user)
     except EngineError as error:
         messages.error(request, error_message(error))
         return redirect("games:club", slug=club.slug)

@@ -1,7 +1,9 @@
 from django.urls import path
 
 from games import (
+    account_views,
     arrange_views,
+    audit_views,
     club_views,
     conflict,
     ending_views,
@@ -55,6 +57,9 @@ urlpatterns = [
     path("c/<slug:slug>/invites/<int:pk>/revoke/", club_views.invite_revoke_view, name="invite_revoke"),
     path("c/<slug:slug>/history/", club_views.club_history_view, name="club_history"),
     path("c/<slug:slug>/history/<int:pk>/undo/", club_views.club_undo, name="club_undo"),
+    path("c/<slug:slug>/audit/", audit_views.club_audit, name="club_audit"),
+    path("c/<slug:slug>/audit.csv", audit_views.club_audit_csv, name="club_audit_csv"),
+    path("c/<slug:slug>/members/<int:pk>/reset-link/", account_views.reset_link_new, name="reset_link_new"),
     path("c/<slug:slug>/players/", club_views.club_players, name="club_players"),
     path("c/<slug:slug>/players/<int:pk>/", club_views.player_detail, name="club_player"),
     path("c/<slug:slug>/players/<int:pk>/rename/", club_views.player_rename_view, name="club_player_rename"),

@@ -143,6 +143,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # The request's address for the audit log; the session's "last seen" (games/sessions.py).
+    "games.sessions.SessionSeen",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -324,6 +326,10 @@ AXES_FAILURE_LIMIT = 10
 # New accounts per address per hour: a club's members signing up on one Wi-Fi get through, a
 # script making accounts does not (counted like the API's limits, games/services/rates.py).
 SIGNUPS_PER_HOUR = int(os.environ.get("SIGNUPS_PER_HOUR", "20"))
+# Password reset links an organiser may make per hour, and tries to use one per address per
+# hour (games/services/resets.py): enough for a club evening, too few to guess or to spam.
+RESET_LINKS_PER_HOUR = env_int("RESET_LINKS_PER_HOUR", 10, minimum=1)
+RESET_TRIES_PER_HOUR = env_int("RESET_TRIES_PER_HOUR", 20, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 # The account alone, from every address together (rummy_site/auth_backends.py).
@@ -386,3 +392,43 @@ LOGGING = {
         "level": os.environ.get("LOG_LEVEL", "INFO" if not DEBUG else "WARNING"),
     },
 }
+
+
+# E-mail, for the ordinary "forgot your password" by e-mail: only when EMAIL_URL names a server
+# (smtp://user:password@host:587/?tls=True, or console:// to print the mails; dj-email-url reads
+# it). Without it the site sends nothing, and the reset page says to ask an organiser for a reset
+# link instead. Django's mailers (MAILERS) are set only then: the EMAIL_* settings are deprecated.
+EMAIL_URL = os.environ.get("EMAIL_URL", "").strip()
+EMAIL_ENABLED = bool(EMAIL_URL)
+if EMAIL_ENABLED:
+    import dj_email_url
+
+    try:
+        _email = dj_email_url.parse(EMAIL_URL) if "://" in EMAIL_URL else {}
+    except Exception:  # the message below says what is wrong; the parser's would not
+        _email = {}
+    if not _email.get("EMAIL_BACKEND"):
+        raise ImproperlyConfigured(
+            "EMAIL_URL must be an e-mail server's address (smtp://…, submission://…, console://), "
+            f"not {EMAIL_URL!r}"
+        )
+    _options: dict[str, object] = {}
+    if _email["EMAIL_BACKEND"].endswith("smtp.EmailBackend"):
+        _options = {
+            "host": _email["EMAIL_HOST"],
+            "port": _email["EMAIL_PORT"],
+            "username": _email["EMAIL_HOST_USER"] or None,
+            "password": _email["EMAIL_HOST_PASSWORD"] or None,
+            "use_tls": _email["EMAIL_USE_TLS"],
+            "use_ssl": _email["EMAIL_USE_SSL"],
+            "timeout": _email["EMAIL_TIMEOUT"] or 20,
+        }
+    elif _email.get("EMAIL_FILE_PATH"):
+        _options = {"file_path": _email["EMAIL_FILE_PATH"]}
+    MAILERS = {"default": {"BACKEND": _email["EMAIL_BACKEND"], "OPTIONS": _options}}
+    DEFAULT_FROM_EMAIL = (
+        os.environ.get("DEFAULT_FROM_EMAIL", "").strip()
+        or _email.get("DEFAULT_FROM_EMAIL")
+        or "webmaster@localhost"
+    )
+    SERVER_EMAIL = _email.get("SERVER_EMAIL") or DEFAULT_FROM_EMAIL

@@ -1,4 +1,4 @@
-from games.api import arrange, clubs, engine, games, rules, tokens
+from games.api import arrange, audit, clubs, engine, games, rules, tokens
 
 urlpatterns = [
     *games.urlpatterns,
@@ -7,4 +7,5 @@ urlpatterns = [
     *engine.urlpatterns,
     *clubs.urlpatterns,
     *tokens.urlpatterns,
+    *audit.urlpatterns,
 ]
