@@ -1,19 +1,17 @@
 from django.urls import path
 
-from games import (
-    account_views,
-    arrange_views,
-    audit_views,
-    club_views,
-    conflict,
-    ending_views,
-    link_views,
-    live_views,
-    manage_views,
-    rematch_views,
-    rules_views,
-    views,
-)
+from games.views import accounts as account_views
+from games.views import arrange as arrange_views
+from games.views import audit as audit_views
+from games.views import clubs as club_views
+from games.views import conflict
+from games.views import ending as ending_views
+from games.views import games as views
+from games.views import links as link_views
+from games.views import manage as manage_views
+from games.views import polling as live_views
+from games.views import rematch as rematch_views
+from games.views import rules as rules_views
 
 app_name = "games"
 urlpatterns = [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest
 
-from games.club_views import signup_allowed
+from games.views.clubs import signup_allowed
 
 
 def signup(request: HttpRequest) -> dict[str, bool]:

@@ -3,8 +3,9 @@ from django.contrib import admin
 from django.contrib.auth.views import LoginView
 from django.urls import include, path
 
-from games import account_views, club_views
 from games.club_forms import LoginForm
+from games.views import accounts as account_views
+from games.views import clubs as club_views
 from rummy_site import pwa, views
 
 urlpatterns = [

@@ -1,5 +1,5 @@
 """The audit log, sessions and reset-link resources of the API (see games/api/urls.py), the
-same data and actions as their pages (games/audit_views.py, games/account_views.py):
+same data and actions as their pages (games/views/audit.py, games/views/accounts.py):
 
 - ``GET clubs/{slug}/audit/``: the club's audit log, newest first (organisers only: 404 to
   outsiders of a members-only club, 403 to its other members, as the pages).

@@ -1,7 +1,7 @@
 """The clubs resources of the API (see games/api/urls.py): clubs, their rosters, a player's
 summary, and the organisers' rename and merge.
 
-Access is the pages' (games/club_views.py, games/services/access.py): a members-only club
+Access is the pages' (games/views/clubs.py, games/services/access.py): a members-only club
 answers 404 to everyone outside it; members read; organisers (and site admins) rename and
 merge. A club's games are the games list filtered by club (``games/?club=``), not here.
 Renames and merges go through games.services.players: one transaction, the Idempotency-Key

@@ -3,7 +3,7 @@
 A fragment never reaches the server, so the token stays out of access logs, proxies and
 Referer headers. ``static/js/edit_link.js`` reads it and posts it (with the CSRF token) to the
 same address; without JavaScript the page asks for the link to be pasted. The older form
-``/g/<id>/edit/<token>/`` (links already shared) still works: ``games.views.edit_link``.
+``/g/<id>/edit/<token>/`` (links already shared) still works: ``games.views.games.edit_link``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
-from games import views
+from games.views import games as views
 
 
 def token_from(text: str) -> str:

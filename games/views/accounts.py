@@ -26,7 +26,6 @@ from django.views.decorators.http import require_POST
 
 from engine.errors import EngineError
 from games.client import client_ip
-from games.club_views import _club
 from games.input import read_int
 from games.links import absolute_url, qr_svg
 from games.messages import error_message
@@ -35,6 +34,7 @@ from games.selectors.clubs import club_membership
 from games.services.rates import rate_hit
 from games.services.resets import RESET_MINUTES, reset_link_create, reset_link_find, reset_link_use
 from games.sessions import active_sessions, session_end, session_end_others
+from games.views.clubs import _club
 
 # ---------------------------------------------------------------------- sessions
 

@@ -29,15 +29,11 @@ from engine import notation, values
 from engine.errors import EngineError
 from engine.laydown import check_laydown
 from engine.rules import OPTIONS
-from games.after_save_web import remember_saved, saved_from_messages
-from games.conflict import conflict_before_check, conflict_page
-from games.ending_views import confirmed, ending_refused
 from games.extensions import panels
 from games.families import family_table
 from games.forms import HandForm, MissingCountsForm, NewGameForm, NewHandForm
 from games.links import ShareLinks, site_url
-from games.live import csrf_secret, live_etag
-from games.manage_views import deleted_page
+from games.live_etag import csrf_secret, live_etag
 from games.messages import error_message
 from games.models import Change, Game, Hand
 from games.release import release_id
@@ -81,6 +77,10 @@ from games.services.hands import (
 from games.services.players import similar_players
 from games.sheet import Sheet, game_rules
 from games.sheet_cache import FIELDS, PARTS, sheet_version
+from games.views.after_save import remember_saved, saved_from_messages
+from games.views.conflict import conflict_before_check, conflict_page
+from games.views.ending import confirmed, ending_refused
+from games.views.manage import deleted_page
 from scoring.families import family_info
 
 
@@ -278,7 +278,7 @@ def _detail_context(
     club = game.club if game.club is not None and can_view_club(club=game.club, role=role) else None
     manage = _manages(game, role)
     return {
-        # A club's organisers: give the game another starter, delete it (games/manage_views.py).
+        # A club's organisers: give the game another starter, delete it (games/views/manage.py).
         "manage": manage,
         "recorders": club_recorders(club=game.club, besides=game.owner_id) if manage and game.club else [],
         "deletable": manage and not (game.event_path or game.event_name),
@@ -286,7 +286,7 @@ def _detail_context(
         "game": game,
         "sheet": sheet,
         "parts": parts[1],
-        "live_etag": live_etag(request, sheet.game, role, editable),  # games/live_views.py
+        "live_etag": live_etag(request, sheet.game, role, editable),  # games/views/polling.py
         "editable": editable,
         "form": form,
         "form_fields": fields and fields[1],
