@@ -127,8 +127,8 @@ def admin_reset_link(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/reset_link_admin.html", {"form": form})
 
 
-class ResetUseForm(SetPasswordForm):  # type: ignore[type-arg]
-    token = forms.CharField(widget=forms.HiddenInput, required=False)
+# The token is the page's own field (filled from the link's fragment), not the form's.
+ResetUseForm = SetPasswordForm
 
 
 @never_cache  # the answer to the link's own post

@@ -78,6 +78,7 @@ def test_the_link_is_on_the_public_address_with_its_token_out_of_the_path_and_lo
     assert (entry.club_id, entry.actor_name, entry.target) == (club.pk, "olga", "mike")
     page = Client().get("/accounts/reset/link/").content.decode()
     assert "js/reset_link" in page and 'name="viewport"' in page
+    assert page.count('name="token"') == 1  # the one field the script fills: nothing posts a second
 
 
 def test_the_link_works_once_and_ends_the_member_s_sessions(club_world: dict) -> None:
