@@ -103,6 +103,7 @@ SERVICE_MESSAGES: dict[str, str] = {
     "reset_link_invalid": gettext_noop(
         "This reset link does not work any more (used, replaced or expired): ask for a new one."
     ),
+    "email_taken": gettext_noop("Another account has this e-mail address."),
     "session_unknown": gettext_noop("There is no such session (it may have ended already)."),
     "session_current": gettext_noop("This is the session you are using: log out instead."),
     "last_organiser": gettext_noop("The club needs an organiser: make someone else an organiser first."),

@@ -10,6 +10,7 @@ the request (games.services.audit.current_address).
 
 from __future__ import annotations
 
+import ipaddress
 import time
 from collections.abc import Callable
 from importlib import import_module
@@ -33,9 +34,10 @@ USER_AGENT_LENGTH = 300
 
 
 def _address(request: HttpRequest) -> str | None:
+    """The client's address, if it is one (PostgreSQL's inet column takes nothing else)."""
     try:
-        return client_ip(request) or None
-    except Exception:  # an unparsable forwarded header: no address rather than no request
+        return str(ipaddress.ip_address(client_ip(request) or ""))
+    except ValueError:  # none (a Unix socket), or not an address: none rather than no request
         return None
 
 

@@ -78,6 +78,7 @@ def test_the_link_is_on_the_public_address_with_its_token_out_of_the_path_and_lo
     assert (entry.club_id, entry.actor_name, entry.target) == (club.pk, "olga", "mike")
     page = Client().get("/accounts/reset/link/").content.decode()
     assert "js/reset_link" in page and 'name="viewport"' in page
+    assert page.count('name="token"') == 1  # the one field the script fills: nothing posts a second
 
 
 def test_the_link_works_once_and_ends_the_member_s_sessions(club_world: dict) -> None:
@@ -218,3 +219,21 @@ def test_the_reset_link_admin_is_made_by_the_service_for_a_club_less_user() -> N
     row, token = reset_link_create(user=UserFactory.create(username="x"), by=admin, club=None)
     assert row.expires_at - row.created_at <= datetime.timedelta(minutes=30) and token
     assert not AuditEntry.objects.filter(action=AuditEntry.Action.RESET_LINK).exists()
+
+
+def test_with_e_mail_the_account_page_takes_an_address_no_other_account_has() -> None:
+    ann = UserFactory.create(username="ann")
+    UserFactory.create(username="bob", email="bob@example.org")
+    client = logged_in(ann)
+    assert 'name="email"' not in client.get("/accounts/profile/").content.decode()
+    with override_settings(EMAIL_ENABLED=True):
+        taken = client.post("/accounts/profile/", {"display_name": "", "email": "BOB@example.org"})
+        assert (
+            taken.status_code == 200 and "Another account has this e-mail address." in taken.content.decode()
+        )
+        assert (
+            client.post("/accounts/profile/", {"display_name": "", "email": "ann@example.org"}).status_code
+            == 302
+        )
+    ann.refresh_from_db()
+    assert ann.email == "ann@example.org"

@@ -100,3 +100,14 @@ def reset_link_use(*, token: str, password: str) -> User:
         locked.save(update_fields=["used_at"])
         UserSession.objects.filter(user=user).delete()
     return user
+
+
+def account_set_email(*, user: User, email: str) -> None:
+    """The address a reset by e-mail goes to (empty: none). Each address belongs to one
+    account at most, or the e-mail reset would reach someone else's."""
+    email = email.strip()
+    if email and User.objects.filter(email__iexact=email).exclude(pk=user.pk).exists():
+        raise ServiceError("email_taken", "another account has this e-mail address", field="email")
+    if user.email != email:
+        user.email = email
+        user.save(update_fields=["email"])

@@ -127,8 +127,10 @@ def admin_reset_link(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/reset_link_admin.html", {"form": form})
 
 
-class ResetUseForm(SetPasswordForm):  # type: ignore[type-arg]
-    token = forms.CharField(widget=forms.HiddenInput, required=False)
+def _blank() -> SetPasswordForm[User]:
+    """The new-password fields before the link's account is known (the token is the page's
+    own field, filled from the link's fragment, not the form's)."""
+    return SetPasswordForm(User())
 
 
 @never_cache  # the answer to the link's own post
@@ -137,11 +139,11 @@ def reset_link_use_view(request: HttpRequest) -> HttpResponse:
     fragment (never sent, so in no access log); static/js/reset_link.js puts it in the form,
     which posts it with the new password. Without JavaScript the link is pasted."""
     if request.method != "POST":
-        return render(request, "registration/reset_link_use.html", {"form": ResetUseForm(None)})
+        return render(request, "registration/reset_link_use.html", {"form": _blank()})
     address = client_ip(request) or "unknown"
     hit = rate_hit(f"reset-use:{address}", limit=settings.RESET_TRIES_PER_HOUR, seconds=3600)
     if not hit.allowed:
-        form = ResetUseForm(None)
+        form = _blank()
         context = {"form": form, "error": _("Too many tries from this address: try again in an hour.")}
         response = render(request, "registration/reset_link_use.html", context, status=429)
         response["Retry-After"] = str(int(hit.wait) + 1)
@@ -151,18 +153,18 @@ def reset_link_use_view(request: HttpRequest) -> HttpResponse:
     link = reset_link_find(token=token)
     if link is None:
         context = {
-            "form": ResetUseForm(None),
+            "form": _blank(),
             "error": _(
                 "This reset link does not work any more (used, replaced or expired): ask for a new one."
             ),
         }
         return render(request, "registration/reset_link_use.html", context, status=404)
-    form = ResetUseForm(link.user, request.POST)
+    form = SetPasswordForm(link.user, request.POST)
     if form.is_valid():
         try:
             reset_link_use(token=token, password=form.cleaned_data["new_password1"])
         except EngineError as error:
-            context = {"form": ResetUseForm(None), "error": error_message(error)}
+            context = {"form": _blank(), "error": error_message(error)}
             return render(request, "registration/reset_link_use.html", context, status=404)
         messages.success(request, _("Your password is set. Log in with it."))
         return redirect("login")

@@ -68,6 +68,7 @@ from games.services.clubs import (
 from games.services.errors import StalePlayer
 from games.services.players import account_rename, player_claim, player_merge, player_rename
 from games.services.rates import rate_hit
+from games.services.resets import account_set_email
 from games.services.tokens import token_create, token_revoke
 
 Role = Membership.Role
@@ -472,14 +473,22 @@ def account(request: HttpRequest) -> HttpResponse:
     action = request.POST.get("action") if request.method == "POST" else None
     form = AccountForm(
         request.POST if action is None and request.method == "POST" else None,
-        initial={"display_name": getattr(user, "first_name", "")},
+        initial={"display_name": getattr(user, "first_name", ""), "email": getattr(user, "email", "")},
     )
+    if not settings.EMAIL_ENABLED:
+        del form.fields["email"]
     token_form = TokenForm(request.POST if action == "token_create" else None)
     new_token = None
     if action is None and request.method == "POST" and form.is_valid():
-        account_rename(user=user, name=form.cleaned_data["display_name"])  # type: ignore[arg-type]
-        messages.success(request, _("Saved."))
-        return redirect("account")
+        try:
+            if "email" in form.cleaned_data:
+                account_set_email(user=user, email=form.cleaned_data["email"])  # type: ignore[arg-type]
+        except EngineError as error:
+            put_error(form, error)
+        else:
+            account_rename(user=user, name=form.cleaned_data["display_name"])  # type: ignore[arg-type]
+            messages.success(request, _("Saved."))
+            return redirect("account")
     if action == "token_create" and token_form.is_valid():
         try:
             _row, new_token = token_create(
