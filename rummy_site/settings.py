@@ -345,6 +345,9 @@ AXES_FAILURE_LIMIT = 10
 # New accounts per address per hour: a club's members signing up on one Wi-Fi get through, a
 # script making accounts does not (counted like the API's limits, games/services/rates.py).
 SIGNUPS_PER_HOUR = env_int("SIGNUPS_PER_HOUR", 20, minimum=1)
+# Invite tokens looked up per address per hour (opening an invite link is one): a club's
+# members on one Wi-Fi get through, a script trying tokens does not.
+INVITE_TRIES_PER_HOUR = env_int("INVITE_TRIES_PER_HOUR", 60, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 # The account alone, from every address together (rummy_site/auth_backends.py).

@@ -113,7 +113,11 @@ def test_sentry_reports_are_scrubbed_before_they_are_sent() -> None:
             "url": f"https://rummy.example.org/clubs/join/{SECRET}/",
             "query_string": f"next=/clubs/join/{SECRET}/",
             "cookies": {"sessionid": SECRET},
-            "headers": {"Authorization": f"Bearer {SECRET}", "Cookie": f"sessionid={SECRET}", "Accept": "*/*"},
+            "headers": {
+                "Authorization": f"Bearer {SECRET}",
+                "Cookie": f"sessionid={SECRET}",
+                "Accept": "*/*",
+            },
             "data": {"token": SECRET, "name": "Ann"},
         },
         "exception": {"values": [{"type": "Http404", "value": f"No invite at /clubs/join/{SECRET}/"}]},
