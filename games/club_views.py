@@ -291,17 +291,17 @@ def club_join_page(request: HttpRequest) -> HttpResponse:
             return render(request, "clubs/join_link.html", {"error": error_message(error)}, status=404)
         request.session[INVITE_SESSION_KEY] = token
         return redirect("games:club_join_page")
-    token = request.session.get(INVITE_SESSION_KEY)
+    held = request.session.get(INVITE_SESSION_KEY)
     invite = None
-    if isinstance(token, str):
+    if isinstance(held, str):
         try:
-            invite = invite_find(token=token)
+            invite = invite_find(token=held)
         except EngineError:
             request.session.pop(INVITE_SESSION_KEY, None)
-    if invite is None or not isinstance(token, str):
+    if invite is None or not isinstance(held, str):
         return render(request, "clubs/join_link.html", {})
     if request.method == "POST":
-        response = _join(request, invite, token)
+        response = _join(request, invite, held)
         if response.status_code == 302 and request.user.is_authenticated:
             request.session.pop(INVITE_SESSION_KEY, None)
         return response

@@ -24,7 +24,16 @@ from games.models import Club, ClubChange, Game, Hand, IdempotentRequest, Invite
 from games.services.clubs import invite_create
 from games.services.rates import rate_hit
 from games.services.tokens import token_create
-from tournaments.models import Bye, DerivedState, RatingDirty, Round, Season, SeasonDirty, Tournament
+from tournaments.models import (
+    Bye,
+    DerivedState,
+    RatingDirty,
+    Round,
+    Season,
+    SeasonDirty,
+    Tournament,
+    TournamentChange,
+)
 
 # Not in the admin on purpose: each is shown or managed through another page.
 NOT_IN_ADMIN = {
@@ -69,9 +78,9 @@ def populated(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[str
         DerivedState.objects.get_or_create(club=club)
         round_ = Round.objects.filter(status="seated").first()
         assert round_ is not None
-        Bye.objects.create(round=round_, entry=round_.tournament.entries.first())
-        from tournaments.models import TournamentChange
-
+        entry = round_.tournament.entries.first()
+        assert entry is not None
+        Bye.objects.create(round=round_, entry=entry)
         if not TournamentChange.objects.exists():
             TournamentChange.objects.create(tournament=round_.tournament, action="created")
         yield {"boss": boss, "staff": staff, "plain": plain}

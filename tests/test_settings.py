@@ -144,6 +144,7 @@ def test_production_serves_hashed_compressed_static_files(tmp_path: Path) -> Non
         ("DATABASE_URL", "mysqlx://db/rummy", "DATABASE_URL is not a database address"),
         ("MAX_BODY_BYTES", "2MB", "MAX_BODY_BYTES must be a whole number"),
         ("SIGNUPS_PER_HOUR", "0", "SIGNUPS_PER_HOUR must be a whole number of at least 1"),
+        ("INVITE_TRIES_PER_HOUR", "many", "INVITE_TRIES_PER_HOUR must be a whole number"),
         ("CSRF_TRUSTED_ORIGINS", "rummy.example.org", "CSRF_TRUSTED_ORIGINS must list http:// or https://"),
         ("TRUSTED_PROXIES", "the-proxy", "TRUSTED_PROXIES must list addresses or networks"),
         ("TIME_ZONE", "Europe/Atlantis", "TIME_ZONE must be a time zone name"),
