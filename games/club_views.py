@@ -68,7 +68,7 @@ from games.services.clubs import (
     membership_set_role,
 )
 from games.services.players import account_rename, player_claim, player_merge, player_rename
-from games.services.rates import rate_hit
+from games.services.rates import invite_lookup_allowed, rate_hit
 from games.services.tokens import token_create, token_revoke
 
 Role = Membership.Role
@@ -249,10 +249,7 @@ INVITE_SESSION_KEY = "invite_token"
 
 
 def _invite_tries_left(request: HttpRequest) -> bool:
-    """Counts one look-up of an invite token from this address; False once there were too many
-    this hour (a script trying tokens)."""
-    address = get_client_ip_address(request) or "unknown"
-    return rate_hit(f"invite:{address}", limit=settings.INVITE_TRIES_PER_HOUR, seconds=3600).allowed
+    return invite_lookup_allowed(get_client_ip_address(request) or "unknown")
 
 
 def _too_many_invite_tries(request: HttpRequest) -> HttpResponse:
