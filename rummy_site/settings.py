@@ -422,6 +422,8 @@ LOGGING = {
         "django": {"handlers": [], "level": "INFO", "propagate": True},
         # An ordinary 403/400 is one WARNING line, without a traceback.
         "django.request": {"filters": ["quiet_client_errors"]},
+        # The debug server's request lines (make dev) through the scrubbing handler, once.
+        "django.server": {"handlers": ["console"], "level": "INFO", "propagate": False},
         # The request lines are what LOG_FORMAT=json asks for, whatever LOG_LEVEL says.
         "rummy_site.requests": {"level": "INFO"},
     },

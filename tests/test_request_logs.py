@@ -146,3 +146,13 @@ def test_sentry_is_imported_only_when_a_dsn_is_set(tmp_path: Path) -> None:
     dsn = "https://public@o0.ingest.sentry.invalid/1"  # never reached: nothing goes wrong here
     with_dsn = _run([sys.executable, "-c", SENTRY_LOADED], _env(tmp_path, SENTRY_DSN=dsn))
     assert with_dsn.stdout.strip() == "True"
+
+
+def test_the_debug_servers_request_lines_are_scrubbed_too() -> None:
+    import logging
+
+    handler = logging.getLogger("django.server").handlers[0]
+    line = (f"GET /clubs/join/{SECRET}/ HTTP/1.1", "404")
+    record = logging.LogRecord("django.server", logging.INFO, __file__, 0, '"%s" %s', line, None)
+    assert handler.filter(record)
+    assert record.getMessage() == '"GET /clubs/join/[token]/ HTTP/1.1" 404'
