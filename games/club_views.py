@@ -303,7 +303,8 @@ def club_join_page(request: HttpRequest) -> HttpResponse:
             request.session.pop(INVITE_SESSION_KEY, None)
         return response
     member = is_member(user=request.user, club=invite.club)
-    return render(request, "clubs/join.html", {"invite": invite, "club": invite.club, "member": member})
+    context = {"invite": invite, "club": invite.club, "member": member, "fragment_form": True}
+    return render(request, "clubs/join.html", context)
 
 
 @never_cache  # its links carry the invite token

@@ -185,6 +185,13 @@ def test_a_pasted_invite_link_opens_the_invite_and_a_dead_one_says_so() -> None:
     assert "Join Tuesday club" in page(guest.get("/clubs/join/"))
     invite_revoke(invite=invite)
     assert "Join Tuesday club" not in page(guest.get("/clubs/join/"))  # the session's invite is dead
+    # Another invite opened while one is held: its page posts the new link's token.
+    other = invite_create(
+        club=ClubFactory.create(organiser=organiser, name="Friday club"), user=organiser, days=None
+    )
+    held = page(guest.post("/clubs/join/", {"token": other.token}, follow=True))
+    assert "Join Friday club" in held
+    assert 'id="edit-link-form"' in held and "js/edit_link.js" in held
     dead = guest.post("/clubs/join/", {"token": invite.token})
     assert dead.status_code == 404
     assert "This invite link is not valid any more." in page(dead)
