@@ -45,6 +45,7 @@ urlpatterns = [
     path("g/<str:public_id>/new-edit-link/", views.edit_link_renew_view, name="edit_link_renew"),
     # Clubs
     path("clubs/", club_views.club_list, name="clubs"),
+    path("clubs/join/", club_views.club_join_page, name="club_join_page"),
     path("clubs/join/<str:token>/", club_views.club_join_view, name="club_join"),
     path("c/<slug:slug>/", club_views.club_detail, name="club"),
     path("c/<slug:slug>/settings/", club_views.club_settings, name="club_settings"),

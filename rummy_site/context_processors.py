@@ -9,4 +9,4 @@ from games.views.clubs import signup_allowed
 
 def signup(request: HttpRequest) -> dict[str, bool]:
     """Whether the header and the login page offer "Create an account" (to this page's ``next``)."""
-    return {"signup_open": signup_allowed(request.GET.get("next", ""))}
+    return {"signup_open": signup_allowed(request.GET.get("next", ""), request)}

@@ -13,17 +13,8 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
+from games.links import token_from
 from games.views import games as views
-
-
-def token_from(text: str) -> str:
-    """The token from what was pasted: the token itself, a new-style link (after ``#``) or an
-    old-style one (its last path segment)."""
-    text = text.strip()
-    if "#" in text:
-        return text.rsplit("#", 1)[1].strip()
-    parts = [part for part in text.split("?", 1)[0].split("/") if part]
-    return parts[-1] if parts else ""
 
 
 @never_cache
