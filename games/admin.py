@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.models import (
     ApiToken,
+    AuditEntry,
     Change,
     Club,
     ClubChange,
@@ -29,9 +30,11 @@ from games.models import (
     Membership,
     Player,
     RateCount,
+    ResetLink,
     Result,
     Score,
     Seat,
+    UserSession,
 )
 from games.services.clubs import invite_revoke
 from games.services.tokens import token_revoke
@@ -200,3 +203,35 @@ class IdempotentRequestAdmin(ReadOnlyAdmin):
     list_display = ("key", "scope", "created_at")
     list_filter = ("created_at",)
     search_fields = ("key", "scope")
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(ReadOnlyAdmin):
+    """A club's audit log: only ever added to, by the services that do what it records."""
+
+    list_display = ("created_at", "club", "action", "actor_name", "target", "address")
+    list_filter = ("action", "club")
+    search_fields = ("actor_name", "target")
+    list_select_related = ("club",)
+
+
+@admin.register(UserSession)
+class UserSessionAdmin(ReadOnlyAdmin):
+    """Who is logged in where. The session key is a login, so it is never shown; a user ends
+    his sessions on his account page (which deletes the session itself too)."""
+
+    list_display = ("user", "user_agent", "address", "last_seen")
+    search_fields = ("user__username", "user_agent")
+    list_select_related = ("user",)
+    exclude = ("session_key",)
+
+
+@admin.register(ResetLink)
+class ResetLinkAdmin(ReadOnlyAdmin):
+    """Password reset links: made only by reset_link_create, the one place their token is shown."""
+
+    list_display = ("user", "created_by", "club", "created_at", "expires_at", "used_at")
+    list_filter = ("club",)
+    search_fields = ("user__username", "created_by__username")
+    list_select_related = ("user", "created_by", "club")
+    exclude = ("digest",)

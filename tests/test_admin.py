@@ -14,15 +14,31 @@ from django.contrib import admin
 from django.contrib.admin.models import ADDITION, LogEntry
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
+from django.contrib.sessions.backends.db import SessionStore
 from django.core.management import call_command
 from django.db import models, transaction
 from django.test import Client, override_settings
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from games.models import Club, ClubChange, Game, Hand, IdempotentRequest, Invite, Membership, Player, Result
+from games.models import (
+    AuditEntry,
+    Club,
+    ClubChange,
+    Game,
+    Hand,
+    IdempotentRequest,
+    Invite,
+    Membership,
+    Player,
+    ResetLink,
+    Result,
+    UserSession,
+)
+from games.services.audit import record as audit_record
 from games.services.clubs import invite_create
 from games.services.rates import rate_hit
+from games.services.resets import reset_link_create
 from games.services.tokens import token_create
 from tournaments.models import (
     Bye,
@@ -81,6 +97,15 @@ def populated(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[str
         entry = round_.tournament.entries.first()
         assert entry is not None
         Bye.objects.create(round=round_, entry=entry)
+        audit_record(club=club, action=AuditEntry.Action.INVITE_CREATED, actor=boss, target="invite")
+        member = user_model.objects.create_user("member", password="member-Secret-1")
+        Membership.objects.create(club=club, user=member, role=Membership.Role.MEMBER)
+        reset_link_create(user=member, by=boss, club=club)
+        browser = SessionStore()
+        browser.create()  # a live session: logins prune the rows of ended ones
+        UserSession.objects.create(
+            user=plain, session_key=browser.session_key, user_agent="phone", last_seen=timezone.now()
+        )
         if not TournamentChange.objects.exists():
             TournamentChange.objects.create(tournament=round_.tournament, action="created")
         yield {"boss": boss, "staff": staff, "plain": plain}
@@ -159,6 +184,14 @@ def test_no_secret_is_shown_in_the_admin(populated: dict[str, Any]) -> None:
     assert game.edit_token not in boss.get(f"/admin/games/game/{game.pk}/change/").content.decode()
     assert invite.token not in boss.get(f"/admin/games/invite/{invite.pk}/change/").content.decode()
     assert invite.token not in boss.get("/admin/games/invite/").content.decode()
+    browser = UserSession.objects.first()
+    assert browser is not None
+    assert (
+        browser.session_key not in boss.get(f"/admin/games/usersession/{browser.pk}/change/").content.decode()
+    )
+    link = ResetLink.objects.first()
+    assert link is not None
+    assert link.digest not in boss.get(f"/admin/games/resetlink/{link.pk}/change/").content.decode()
 
 
 @pytest.mark.django_db
