@@ -104,7 +104,7 @@ def populated(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[str
         browser = SessionStore()
         browser.create()  # a live session: logins prune the rows of ended ones
         UserSession.objects.create(
-            user=plain, session_key=browser.session_key, user_agent="phone", last_seen=timezone.now()
+            user=plain, session_key=str(browser.session_key), user_agent="phone", last_seen=timezone.now()
         )
         if not TournamentChange.objects.exists():
             TournamentChange.objects.create(tournament=round_.tournament, action="created")
