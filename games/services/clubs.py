@@ -64,8 +64,30 @@ def club_create(*, name: str, user: User) -> Club:
     raise ServiceError("slug_taken", "that address is taken", field="slug")
 
 
-def club_update(*, club: Club, name: str, slug: str, visibility: str, version: int | None) -> Club:
+MAX_PROVISIONAL_GAMES = 100
+MAX_INACTIVE_DAYS = 3650
+
+
+def club_update(
+    *,
+    club: Club,
+    name: str,
+    slug: str,
+    visibility: str,
+    version: int | None,
+    provisional_games: int | None = None,
+    inactive_days: int | None = None,
+) -> Club:
+    """The club's settings; ``provisional_games`` / ``inactive_days`` None: kept as they are."""
     clean = check_club_name(name)
+    if provisional_games is not None and not 0 <= provisional_games <= MAX_PROVISIONAL_GAMES:
+        raise ServiceError(
+            "club_option_range", "out of range", field="provisional_games", low=0, high=MAX_PROVISIONAL_GAMES
+        )
+    if inactive_days is not None and not 0 <= inactive_days <= MAX_INACTIVE_DAYS:
+        raise ServiceError(
+            "club_option_range", "out of range", field="inactive_days", low=0, high=MAX_INACTIVE_DAYS
+        )
     slug = slugify(slug)[:50]
     if not slug or slug in RESERVED_SLUGS:
         raise ServiceError("slug_invalid", "the address needs letters or digits", field="slug")
@@ -77,11 +99,24 @@ def club_update(*, club: Club, name: str, slug: str, visibility: str, version: i
             raise ServiceError("stale_club", "the club's settings were changed meanwhile")
         if Club.objects.filter(slug=slug).exclude(pk=club.pk).exists():
             raise ServiceError("slug_taken", "that address is taken", field="slug", slug=slug)
-        if (current.name, current.slug, current.visibility) == (clean, slug, visibility):
+        provisional = current.provisional_games if provisional_games is None else provisional_games
+        inactive = current.inactive_days if inactive_days is None else inactive_days
+        wanted = (clean, slug, visibility, provisional, inactive)
+        if (
+            current.name,
+            current.slug,
+            current.visibility,
+            current.provisional_games,
+            current.inactive_days,
+        ) == wanted:
             return current
-        current.name, current.slug, current.visibility = clean, slug, visibility
+        current.name, current.slug, current.visibility, current.provisional_games, current.inactive_days = (
+            wanted
+        )
         current.version += 1
-        current.save(update_fields=["name", "slug", "visibility", "version"])
+        current.save(
+            update_fields=["name", "slug", "visibility", "provisional_games", "inactive_days", "version"]
+        )
     return current
 
 
