@@ -81,7 +81,7 @@ def league(django_capture_on_commit_callbacks: Any) -> tuple[Club, Season]:
 
 @pytest.mark.django_db
 def test_every_players_counted_events_add_up_to_his_standings_points(league: tuple[Club, Season]) -> None:
-    club, season = league
+    _club, season = league
     rows = list(SeasonStanding.objects.filter(season=season, family="").select_related("player"))
     assert len(rows) == 4
     for row in rows:
