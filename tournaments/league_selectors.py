@@ -15,8 +15,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from django.db.models import Count, F, Window
-from django.db.models.functions import RowNumber
+from django.db.models import Count, Exists, OuterRef, Subquery
 from django.utils import timezone
 
 from engine.rules import FAMILIES
@@ -60,35 +59,49 @@ class RatingList:
 
 
 def rated_families(*, club: Club) -> list[str]:
-    """The families the club has rated games of, in the site's order (1 query)."""
-    found = set(RatingEvent.objects.filter(club=club).order_by().values_list("family", flat=True).distinct())
-    return [f for f in FAMILIES if f in found]
+    """The families the club has rated games of, in the site's order (1 query: a seek per
+    family, not a pass over the club's history)."""
+    found = (
+        Club.objects.filter(pk=club.pk)
+        .annotate(
+            **{
+                f"has_{f}": Exists(RatingEvent.objects.filter(club=OuterRef("pk"), family=f))
+                for f in FAMILIES
+            }
+        )
+        .values(*(f"has_{f}" for f in FAMILIES))
+        .first()
+    ) or {}
+    return [f for f in FAMILIES if found.get(f"has_{f}")]
 
 
 def rating_list(*, club: Club, family: str = "", now: datetime.datetime | None = None) -> RatingList:
-    """The club's players of ``family`` (else the first family rated) by rating (6 queries)."""
+    """The club's players of ``family`` (else the first family rated) by rating (7 queries)."""
     families = rated_families(club=club)
     fresh = freshness(club.pk)
     if family not in families:
         family = families[0] if families else ""
     if not family:
         return RatingList(club, "", families, [], None, fresh.pending, fresh.as_of)
-    events = RatingEvent.objects.filter(club=club, family=family, player__merged_into=None)
-    # Each player's latest event, with the number of his events: one pass over the family's
-    # events, whatever the number of players.
-    latest = (
-        events.annotate(
-            games=Window(Count("id"), partition_by=[F("player_id")]),
-            newest=Window(
-                RowNumber(),
-                partition_by=[F("player_id")],
-                order_by=[F("played_at").desc(), F("game_id").desc()],
-            ),
-        )
-        .filter(newest=1)
-        .values_list("player_id", "player__name", "mu", "sigma", "played_at", "games")
+    events = RatingEvent.objects.filter(club=club, family=family)
+    # Each player's latest event: seeks per player on the (player, family, played_at) index
+    # rather than a sort of the club's whole history. (A player belongs to one club: the club
+    # is left out of the lookup, or the planner walks the club's index for each player.)
+    newest = RatingEvent.objects.filter(player=OuterRef("pk"), family=family).order_by(
+        "-played_at", "-game_id"
     )
-    lines = list(latest)
+    latest = (
+        Player.objects.filter(club=club, merged_into=None)
+        .annotate(
+            last_mu=Subquery(newest.values("mu")[:1]),
+            last_sigma=Subquery(newest.values("sigma")[:1]),
+            last_at=Subquery(newest.values("played_at")[:1]),
+        )
+        .order_by()
+        .values_list("pk", "name", "last_mu", "last_sigma", "last_at")
+    )
+    rated = dict(events.order_by().values("player_id").annotate(n=Count("pk")).values_list("player_id", "n"))
+    lines = [(*line, rated[line[0]]) for line in latest if line[4] is not None]
     if not lines:
         return RatingList(club, family, families, [], None, fresh.pending, fresh.as_of)
     zone = timezone.get_current_timezone()

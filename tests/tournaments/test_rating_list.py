@@ -116,7 +116,7 @@ def test_provisional_inactive_and_new_follow_the_clubs_settings() -> None:
 @pytest.mark.parametrize("players", [20, 500])
 def test_the_list_reads_in_a_fixed_number_of_queries(players: int, django_assert_num_queries: Any) -> None:
     club = rated_club(players)
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(7):
         result = rating_list(club=club)
     assert len(result.rows) == players
 
