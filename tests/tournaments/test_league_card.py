@@ -165,3 +165,17 @@ def test_a_tournament_counts_as_one_event_on_the_card(django_capture_on_commit_c
             e.name == cup.name and e.public_id == cup.public_id for e in card.events if e.kind == "tournament"
         )
     assert seen_tournament
+
+
+@pytest.mark.django_db
+def test_odd_addresses_answer_404_not_500(league: tuple[Club, Season], client: Client) -> None:
+    club, season = league
+    for url in (
+        f"/s/{season.public_id}/players/99999999999999999999999/",
+        f"/s/{season.public_id}/players/0/csv/",
+        "/s/nope/players/1/",
+        f"/c/{club.slug}/players/99999999999999999999999/ratings/",
+    ):
+        assert client.get(url).status_code == 404, url
+    assert client.get(f"/c/{club.slug}/ratings/?family=nope").status_code == 200
+    assert client.get(f"/s/{season.public_id}/csv/?family=nope").status_code == 200
