@@ -113,6 +113,16 @@ def test_a_member_adds_up_the_counted_events_of_a_players_league_card(
     standing = SeasonStanding.objects.get(season=season, family="", player__name=name)
     assert counted == standing.points
     assert number(card.locator("tfoot td.card-total").inner_text()) == standing.points
+    # On paper: no navigation, no buttons, black on white, the card's table whole.
+    member.emulate_media(media="print")
+    expect(member.locator("header.site-header")).to_be_hidden()
+    expect(member.locator(".button-row")).to_be_hidden()
+    expect(card).to_be_visible()
+    colours = member.evaluate(
+        "() => [getComputedStyle(document.body).backgroundColor, getComputedStyle(document.body).color]"
+    )
+    assert colours == ["rgb(255, 255, 255)", "rgb(0, 0, 0)"]
+    member.emulate_media(media="screen")
     # The standings row links to the same card.
     member.goto(f"{base}/s/{season.public_id}/")
     link = member.locator(
