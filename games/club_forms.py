@@ -21,7 +21,7 @@ from games.forms import ASCII_NUMBER
 from games.messages import error_message
 from games.models import ApiToken, Club, Membership, Player
 from games.names import MAX_NAME
-from games.services.clubs import INVITE_DAYS, MAX_CLUB_NAME
+from games.services.clubs import INVITE_DAYS, MAX_CLUB_NAME, MAX_INACTIVE_DAYS, MAX_PROVISIONAL_GAMES
 from games.services.errors import ServiceError
 from games.services.players import check_name
 
@@ -69,6 +69,20 @@ class ClubSettingsForm(ClubForm):
         help_text=_("Part of the club page's link: letters, digits and hyphens."),
     )
     visibility = forms.ChoiceField(label=_("Who sees the club"), choices=Club.Visibility.choices)
+    provisional_games = forms.IntegerField(
+        label=_("Provisional rating under this many rated games"),
+        min_value=0,
+        max_value=MAX_PROVISIONAL_GAMES,
+        required=False,  # left out: kept as it is
+        help_text=_("The rating list marks such a rating provisional (0: never)."),
+    )
+    inactive_days = forms.IntegerField(
+        label=_("Inactive after this many days without a game"),
+        min_value=0,
+        max_value=MAX_INACTIVE_DAYS,
+        required=False,
+        help_text=_("The rating list marks such a player inactive (0: never)."),
+    )
     version = forms.IntegerField(required=False, widget=forms.HiddenInput)
 
 

@@ -85,6 +85,7 @@ SERVICE_MESSAGES: dict[str, str] = {
     "slug_taken": gettext_noop("This address is taken by another club."),
     "slug_invalid": gettext_noop("The address needs letters or digits (a–z, 0–9, -)."),
     "bad_visibility": gettext_noop("Choose who sees the club."),
+    "club_option_range": gettext_noop("Enter a whole number from {low} to {high}."),
     "stale_club": gettext_noop("Someone changed the club's settings meanwhile. Check them and save again."),
     "invite_invalid": gettext_noop(
         "This invite link is not valid any more. Ask the organiser for a new one."

@@ -37,6 +37,14 @@ class Club(models.Model):
     visibility = models.CharField(
         _("who sees the club"), max_length=8, choices=Visibility.choices, default=Visibility.PUBLIC
     )
+    # The club's rating list: a rating on fewer rated games is marked provisional, and a player
+    # with no game for longer is marked inactive (0: never).
+    provisional_games = models.PositiveSmallIntegerField(
+        _("rated games before a rating is settled"), default=5
+    )
+    inactive_days = models.PositiveSmallIntegerField(
+        _("days without a game before a player is inactive"), default=180
+    )
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -10,6 +10,7 @@ Numbers are numbers and stay as they are (a negative score is not a formula).
 from __future__ import annotations
 
 import csv
+import io
 from collections.abc import Iterable, Mapping, Sequence
 from typing import IO, Any
 
@@ -39,3 +40,23 @@ class SafeDictWriter:
     def writerows(self, rows: Iterable[Mapping[str, Any]]) -> None:
         for row in rows:
             self.writerow(row)
+
+
+# Excel takes a CSV without it for the computer's legacy code page and garbles "Šťastný" and
+# "Łukasz"; with it every spreadsheet reads UTF-8.
+BOM = "\ufeff"
+
+
+def csv_text(
+    fieldnames: Sequence[str], rows: Iterable[Mapping[str, Any]], *, header: Sequence[str] = ()
+) -> str:
+    """A whole CSV document, safe cells, UTF-8 with a byte-order mark; ``header``: the labels
+    shown on the first row (default: the field names)."""
+    out = io.StringIO()
+    out.write(BOM)
+    labels = list(header) or list(fieldnames)
+    writer = csv.writer(out)
+    writer.writerow([safe_cell(label) for label in labels])
+    for row in rows:
+        writer.writerow([safe_cell(row.get(name, "")) for name in fieldnames])
+    return out.getvalue()

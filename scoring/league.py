@@ -165,17 +165,34 @@ def parse_league_tiebreaks(keys: Iterable[str]) -> tuple[LeagueTiebreak, ...]:
     return cast(tuple[LeagueTiebreak, ...], parse_order(keys, LEAGUE_TIEBREAKS))
 
 
+EventMark = Literal["counted", "dropped_worst", "not_best"]
+
+
+def event_marks[T: (int, Fraction)](
+    points: Sequence[T], *, best_events: int = 0, drop_worst: int = 0
+) -> list[EventMark]:
+    """Whether each event's points count, in the order of ``points``: the ``drop_worst``
+    lowest are dropped when there are more than that many, then only the ``best_events``
+    highest of the rest count (0: all). Among equal points the earlier event counts, so a
+    player's card names the same events whichever way he reads it."""
+    order = sorted(range(len(points)), key=lambda i: (-points[i], i))  # best first, stable
+    marks: list[EventMark] = ["counted"] * len(points)
+    if drop_worst and len(order) > drop_worst:
+        for i in order[-drop_worst:]:
+            marks[i] = "dropped_worst"
+        order = order[:-drop_worst]
+    if best_events:
+        for i in order[best_events:]:
+            marks[i] = "not_best"
+    return marks
+
+
 def counted_points[T: (int, Fraction)](
     points: Sequence[T], *, best_events: int = 0, drop_worst: int = 0
 ) -> list[T]:
-    """The event points that count, best first: the ``drop_worst`` lowest dropped when there
-    are more than that many, then the ``best_events`` highest kept (0: all)."""
-    kept = sorted(points, reverse=True)
-    if drop_worst and len(kept) > drop_worst:
-        kept = kept[:-drop_worst]
-    if best_events:
-        kept = kept[:best_events]
-    return kept
+    """The event points that count (``event_marks``), best first."""
+    marks = event_marks(points, best_events=best_events, drop_worst=drop_worst)
+    return sorted((p for p, mark in zip(points, marks, strict=True) if mark == "counted"), reverse=True)
 
 
 # --- Standings ------------------------------------------------------------------------------

@@ -58,6 +58,12 @@ def display(rating: Rating) -> int:
     return round(1000 + 40 * rating.ordinal)
 
 
+def display_sigma(rating: Rating) -> int:
+    """The uncertainty σ on the scale of ``display`` (40 × σ), so that it reads beside the
+    rating as "1305 ± 120", not "± 3.0"."""
+    return round(40 * rating.sigma)
+
+
 def win_chances(ratings: Sequence[Rating]) -> list[float]:
     """Each player's chance of winning one game among these players (they sum to 1)."""
     if len(ratings) < 2:

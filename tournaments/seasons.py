@@ -219,6 +219,23 @@ def standing_rows(season: Season) -> list[SeasonStanding]:
     return rows
 
 
+def season_events(season: Season) -> list[tuple[str, LeagueEvent]]:
+    """(family, event) for every event the season counts, as ``standing_rows`` reads them (a
+    player's league card lists his)."""
+    start, end = _bounds(season)
+    events: list[tuple[str, LeagueEvent]] = []
+    if season.counts in (Season.Counts.GAMES, Season.Counts.BOTH):
+        events += _game_events(season, start, end)
+    if season.counts in (Season.Counts.TOURNAMENTS, Season.Counts.BOTH):
+        events += _tournament_events(season)
+    return events
+
+
+def place_points(season: Season) -> list[Fraction] | None:
+    """A tournament's league points by final place (None: the preset list)."""
+    return _place_points(season)
+
+
 def _decimal(value: Fraction) -> Decimal:
     return (Decimal(value.numerator) / Decimal(value.denominator)).quantize(Decimal("0.001"))
 

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from tournaments.views import exchange as exchange_views
+from tournaments.views import league as league_views
 from tournaments.views import public as public_views
 from tournaments.views import seasons as season_views
 from tournaments.views import tournaments as views
@@ -31,4 +32,9 @@ urlpatterns = [
     path("s/<str:public_id>/settings/", season_views.season_settings, name="season_settings"),
     path("c/<slug:slug>/players/<int:pk>/ratings/", season_views.player_ratings, name="player_ratings"),
     path("c/<slug:slug>/players/<int:pk>/versus/", season_views.head_to_head, name="head_to_head"),
+    path("c/<slug:slug>/ratings/", league_views.rating_list, name="rating_list"),
+    path("c/<slug:slug>/ratings/csv/", league_views.rating_list_csv, name="rating_list_csv"),
+    path("s/<str:public_id>/csv/", league_views.season_csv, name="season_csv"),
+    path("s/<str:public_id>/players/<int:pk>/", league_views.league_card, name="league_card"),
+    path("s/<str:public_id>/players/<int:pk>/csv/", league_views.league_card_csv, name="league_card_csv"),
 ]

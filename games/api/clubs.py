@@ -44,7 +44,13 @@ from games.names import loose_key
 from games.selectors.clubs import club_by_slug
 from games.selectors.players import PRESENT, PlayerSummary, player_by_pk, player_summary
 from games.services.access import can_view_club, can_view_player, club_role, role_allows
-from games.services.clubs import club_join
+from games.services.clubs import (
+    MAX_CLUB_NAME,
+    MAX_INACTIVE_DAYS,
+    MAX_PROVISIONAL_GAMES,
+    club_join,
+    club_update,
+)
 from games.services.errors import ServiceError, StalePlayer
 from games.services.players import player_merge, player_rename
 from games.services.rates import invite_lookup_allowed
@@ -95,12 +101,30 @@ class ClubSerializer(serializers.ModelSerializer[Club]):
 
     class Meta:
         model = Club
-        fields = ["name", "slug", "visibility", "role"]
+        fields = ["name", "slug", "visibility", "provisional_games", "inactive_days", "role"]
         read_only_fields = fields
+        extra_kwargs = {
+            "provisional_games": {
+                "help_text": "The rating list marks a rating on fewer rated games provisional."
+            },
+            "inactive_days": {
+                "help_text": "The rating list marks a player with no game for longer inactive."
+            },
+        }
 
     def get_role(self, club: Club) -> str | None:
         role = getattr(club, "caller_role", None)
         return str(role) if role else None
+
+
+class ClubSettingsSerializer(serializers.Serializer[Any]):
+    """Any of a club's settings; the others stay as they are."""
+
+    name = serializers.CharField(max_length=MAX_CLUB_NAME, required=False)
+    slug = serializers.CharField(max_length=50, required=False)
+    visibility = serializers.ChoiceField(choices=Club.Visibility.choices, required=False)
+    provisional_games = serializers.IntegerField(min_value=0, max_value=MAX_PROVISIONAL_GAMES, required=False)
+    inactive_days = serializers.IntegerField(min_value=0, max_value=MAX_INACTIVE_DAYS, required=False)
 
 
 class RosterRowSerializer(serializers.Serializer[Any]):
@@ -317,7 +341,56 @@ class ClubDetail(APIView):
     def get(self, request: Request, slug: str) -> Response:
         club, role = _club(request, slug)
         club.caller_role = role  # type: ignore[attr-defined]
-        return Response(ClubSerializer(club).data)
+        return Response(ClubSerializer(club).data, headers={"ETag": etag("club", club.pk, club.version)})
+
+    @extend_schema(
+        operation_id="clubs_partial_update",
+        summary="Change a club's settings (organisers)",
+        description="Only the settings sent change. If-Match is the club's ETag.",
+        parameters=[SLUG_PARAM, IF_MATCH],
+        request=ClubSettingsSerializer,
+        examples=[
+            OpenApiExample(
+                "The rating list",
+                value={"provisional_games": 10, "inactive_days": 90},
+                request_only=True,
+            )
+        ],
+        responses={200: ClubSerializer, **problems(400, 401, 403, 404, 412, 428, 429)},
+        tags=["clubs"],
+    )
+    def patch(self, request: Request, slug: str) -> Response:
+        club, role = _club(request, slug)
+        _organiser(request, role)
+        form = ClubSettingsSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        club.caller_role = role  # type: ignore[attr-defined]
+        current = etag("club", club.pk, club.version)
+        if_match(request, current=current, body=ClubSerializer(club).data)
+        data = form.validated_data
+        try:
+            club = club_update(
+                club=club,
+                name=data.get("name", club.name),
+                slug=data.get("slug", club.slug),
+                visibility=data.get("visibility", club.visibility),
+                version=club.version,
+                provisional_games=data.get("provisional_games"),
+                inactive_days=data.get("inactive_days"),
+            )
+        except ServiceError as error:
+            if error.code == "stale_club":
+                club.refresh_from_db()
+                raise ApiError(
+                    status_code=412,
+                    code="stale_edit",
+                    message=_("Someone else changed this meanwhile; the current value is in 'current'."),
+                    current=ClubSerializer(club).data,
+                    etag=etag("club", club.pk, club.version),
+                ) from None
+            raise
+        club.caller_role = role  # type: ignore[attr-defined]
+        return Response(ClubSerializer(club).data, headers={"ETag": etag("club", club.pk, club.version)})
 
 
 class PlayerList(generics.ListAPIView[Player]):

@@ -66,10 +66,31 @@ def club_create(*, name: str, user: User) -> Club:
     raise ServiceError("slug_taken", "that address is taken", field="slug")
 
 
+MAX_PROVISIONAL_GAMES = 100
+MAX_INACTIVE_DAYS = 3650
+
+
 def club_update(
-    *, club: Club, name: str, slug: str, visibility: str, version: int | None, user: Actor = None
+    *,
+    club: Club,
+    name: str,
+    slug: str,
+    visibility: str,
+    version: int | None,
+    provisional_games: int | None = None,
+    inactive_days: int | None = None,
+    user: Actor = None,
 ) -> Club:
+    """The club's settings; ``provisional_games`` / ``inactive_days`` None: kept as they are."""
     clean = check_club_name(name)
+    if provisional_games is not None and not 0 <= provisional_games <= MAX_PROVISIONAL_GAMES:
+        raise ServiceError(
+            "club_option_range", "out of range", field="provisional_games", low=0, high=MAX_PROVISIONAL_GAMES
+        )
+    if inactive_days is not None and not 0 <= inactive_days <= MAX_INACTIVE_DAYS:
+        raise ServiceError(
+            "club_option_range", "out of range", field="inactive_days", low=0, high=MAX_INACTIVE_DAYS
+        )
     slug = slugify(slug)[:50]
     if not slug or slug in RESERVED_SLUGS:
         raise ServiceError("slug_invalid", "the address needs letters or digits", field="slug")
@@ -81,24 +102,49 @@ def club_update(
             raise ServiceError("stale_club", "the club's settings were changed meanwhile")
         if Club.objects.filter(slug=slug).exclude(pk=club.pk).exists():
             raise ServiceError("slug_taken", "that address is taken", field="slug", slug=slug)
-        if (current.name, current.slug, current.visibility) == (clean, slug, visibility):
+        provisional = current.provisional_games if provisional_games is None else provisional_games
+        inactive = current.inactive_days if inactive_days is None else inactive_days
+        wanted = (clean, slug, visibility, provisional, inactive)
+        if (
+            current.name,
+            current.slug,
+            current.visibility,
+            current.provisional_games,
+            current.inactive_days,
+        ) == wanted:
             return current
-        before = {"name": current.name, "slug": current.slug, "visibility": current.visibility}
-        current.name, current.slug, current.visibility = clean, slug, visibility
+        before = {
+            "name": current.name,
+            "slug": current.slug,
+            "visibility": current.visibility,
+            "provisional_games": current.provisional_games,
+            "inactive_days": current.inactive_days,
+        }
+        current.name, current.slug, current.visibility, current.provisional_games, current.inactive_days = (
+            wanted
+        )
         current.version += 1
-        current.save(update_fields=["name", "slug", "visibility", "version"])
+        current.save(
+            update_fields=["name", "slug", "visibility", "provisional_games", "inactive_days", "version"]
+        )
         _record_settings(current, before, user)
     return current
 
 
-def _record_settings(club: Club, before: dict[str, str], user: Actor) -> None:
-    after = {"name": club.name, "slug": club.slug, "visibility": club.visibility}
+def _record_settings(club: Club, before: dict[str, object], user: Actor) -> None:
+    after = {
+        "name": club.name,
+        "slug": club.slug,
+        "visibility": club.visibility,
+        "provisional_games": club.provisional_games,
+        "inactive_days": club.inactive_days,
+    }
     if before["visibility"] != after["visibility"]:
         data = {"before": before["visibility"], "after": after["visibility"]}
         record(club=club, action=AuditEntry.Action.VISIBILITY_CHANGED, actor=user, data=data)
     changed = {
         key: {"before": before[key], "after": after[key]}
-        for key in ("name", "slug")
+        for key in ("name", "slug", "provisional_games", "inactive_days")
         if before[key] != after[key]
     }
     if changed:

@@ -126,7 +126,14 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 def club_settings(request: HttpRequest, slug: str) -> HttpResponse:
     club, role = _club(request, slug, Role.ORGANISER)
-    initial = {"name": club.name, "slug": club.slug, "visibility": club.visibility, "version": club.version}
+    initial = {
+        "name": club.name,
+        "slug": club.slug,
+        "visibility": club.visibility,
+        "provisional_games": club.provisional_games,
+        "inactive_days": club.inactive_days,
+        "version": club.version,
+    }
     form = ClubSettingsForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -137,6 +144,8 @@ def club_settings(request: HttpRequest, slug: str) -> HttpResponse:
                 slug=data["slug"],
                 visibility=data["visibility"],
                 version=data["version"],
+                provisional_games=data["provisional_games"],
+                inactive_days=data["inactive_days"],
                 user=request.user,
             )
         except EngineError as error:

@@ -110,6 +110,8 @@ def test_club_detail_hides_members_only_clubs(world: World) -> None:
         "name": "Back room",
         "slug": world.private.slug,
         "visibility": "members",
+        "provisional_games": 5,
+        "inactive_days": 180,
         "role": "scorekeeper",
     }
     public = world.client("anonymous").get(f"/api/v1/clubs/{world.public.slug}/").json()

@@ -1,3 +1,3 @@
-from tournaments.api import exchange, seasons, tournaments
+from tournaments.api import exchange, league, seasons, tournaments
 
-urlpatterns = [*tournaments.urlpatterns, *seasons.urlpatterns, *exchange.urlpatterns]
+urlpatterns = [*tournaments.urlpatterns, *seasons.urlpatterns, *league.urlpatterns, *exchange.urlpatterns]

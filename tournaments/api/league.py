@@ -1,0 +1,189 @@
+"""The club rating list and a player's league card in a season, as the pages show them
+(tournaments.views.league), with the same access: whoever sees the club reads; a members-only
+club answers 404 to outsiders."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404
+from django.urls import path
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api.common import problems
+from tournaments import league_selectors, selectors
+from tournaments.api.seasons import FAMILY, PLAYER, PUBLIC_ID, SLUG, _family, _season
+from tournaments.api.tournaments import club_for
+
+TAGS = ["seasons"]
+
+
+class RatingListRowSerializer(serializers.Serializer[Any]):
+    rank = serializers.IntegerField(help_text='Competition rank by the rating shown ("1224").')
+    player_id = serializers.IntegerField()
+    name = serializers.CharField()
+    rating = serializers.IntegerField(help_text="As displayed.")
+    uncertainty = serializers.IntegerField(help_text="σ on the rating's scale (40 × sigma), shown as ±.")
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    games = serializers.IntegerField(help_text="Rated games of the family.")
+    last_played = serializers.DateTimeField()
+    trend = serializers.IntegerField(
+        allow_null=True,
+        help_text="The rating's change on the last evening (0: did not play; null: new then).",
+    )
+    provisional = serializers.BooleanField(help_text="Fewer rated games than the club's provisional_games.")
+    inactive = serializers.BooleanField(help_text="No game for more than the club's inactive_days.")
+
+
+class RatingListSerializer(serializers.Serializer[Any]):
+    club = serializers.CharField(help_text="The club's slug.")
+    family = serializers.CharField(allow_blank=True, help_text='The family listed ("": no rated game yet).')
+    families = serializers.ListField(
+        child=serializers.CharField(), help_text="The families rated in the club."
+    )
+    evening = serializers.DateField(
+        allow_null=True, help_text="The last evening with a rated game of the family."
+    )
+    provisional_games = serializers.IntegerField()
+    inactive_days = serializers.IntegerField()
+    rows = RatingListRowSerializer(many=True)
+    pending = serializers.BooleanField(help_text="A change is not yet in these ratings: they are updating.")
+    as_of = serializers.DateTimeField(
+        allow_null=True, help_text="When the club's ratings were last complete."
+    )
+
+
+class RatingList(APIView):
+    @extend_schema(
+        operation_id="club_rating_list",
+        summary="The club's rating list of one rule family",
+        description="Every player with a rated game of ?family= (else the first family rated), by rating.",
+        tags=TAGS,
+        parameters=[SLUG, FAMILY],
+        responses={200: RatingListSerializer, **problems(400, 404)},
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        club, _role = club_for(request, slug)
+        ratings = league_selectors.rating_list(club=club, family=_family(request))
+        body = {
+            "club": club.slug,
+            "family": ratings.family,
+            "families": ratings.families,
+            "evening": ratings.evening,
+            "provisional_games": club.provisional_games,
+            "inactive_days": club.inactive_days,
+            "rows": [
+                {
+                    "rank": r.rank,
+                    "player_id": r.player_id,
+                    "name": r.name,
+                    "rating": r.rating,
+                    "uncertainty": r.uncertainty,
+                    "mu": r.mu,
+                    "sigma": r.sigma,
+                    "games": r.games,
+                    "last_played": r.last_played,
+                    "trend": r.trend,
+                    "provisional": r.provisional,
+                    "inactive": r.inactive,
+                }
+                for r in ratings.rows
+            ],
+            "pending": ratings.pending,
+            "as_of": ratings.as_of,
+        }
+        return Response(RatingListSerializer(body).data)
+
+
+class CardEventSerializer(serializers.Serializer[Any]):
+    kind = serializers.ChoiceField(choices=["game", "tournament"])
+    id = serializers.CharField(help_text="The game's or the tournament's public id.")
+    name = serializers.CharField(allow_blank=True, help_text='A tournament\'s name ("" for a game).')
+    family = serializers.CharField()
+    played_at = serializers.DateTimeField()
+    place = serializers.IntegerField()
+    players = serializers.IntegerField()
+    points = serializers.CharField(help_text='Exact: "3.667" (three decimals).')
+    points_value = serializers.FloatField()
+    mark = serializers.ChoiceField(
+        choices=["counted", "dropped_worst", "not_best"],
+        help_text="counted; dropped_worst: among the drop_worst lowest; not_best: outside the best_events.",
+    )
+
+
+class LeagueCardSerializer(serializers.Serializer[Any]):
+    season = serializers.CharField(help_text="The season's public id.")
+    player_id = serializers.IntegerField()
+    name = serializers.CharField()
+    family = serializers.CharField(allow_blank=True, help_text='"": every family of the season together.')
+    best_events = serializers.IntegerField()
+    drop_worst = serializers.IntegerField()
+    min_games = serializers.IntegerField()
+    events = CardEventSerializer(many=True, help_text="In the order they were played.")
+    total = serializers.CharField(help_text="The sum of the counted events: his points in the standings.")
+    counted = serializers.IntegerField(help_text="Events that counted.")
+    rank = serializers.IntegerField(allow_null=True, help_text="His rank; null below the line or not in it.")
+    below_minimum = serializers.BooleanField(help_text="Fewer games than min_games: below the line.")
+    games_missing = serializers.IntegerField(help_text="Games he still needs to be ranked.")
+    pending = serializers.BooleanField(help_text="A change is not yet in these numbers: they are updating.")
+    as_of = serializers.DateTimeField(allow_null=True)
+
+
+class LeagueCard(APIView):
+    @extend_schema(
+        operation_id="season_league_card",
+        summary="A player's league card: every event of the season, its points and whether it counted",
+        tags=TAGS,
+        parameters=[PUBLIC_ID, PLAYER, FAMILY],
+        responses={200: LeagueCardSerializer, **problems(400, 404)},
+    )
+    def get(self, request: Request, public_id: str, player_id: int) -> Response:
+        season = _season(request, public_id)
+        player = selectors.club_player(club=season.club, pk=player_id)
+        if player is None:
+            raise Http404
+        card = league_selectors.league_card(season=season, player=player, family=_family(request))
+        standing = card.standing
+        body = {
+            "season": season.public_id,
+            "player_id": player.pk,
+            "name": player.name,
+            "family": card.family,
+            "best_events": season.best_events,
+            "drop_worst": season.drop_worst,
+            "min_games": season.min_games,
+            "events": [
+                {
+                    "kind": e.kind,
+                    "id": e.public_id,
+                    "name": e.name,
+                    "family": e.family,
+                    "played_at": e.when,
+                    "place": e.place,
+                    "players": e.players,
+                    "points": league_selectors.exact_text(e.points),
+                    "points_value": float(e.points),
+                    "mark": e.mark,
+                }
+                for e in card.events
+            ],
+            "total": league_selectors.exact_text(card.total),
+            "counted": card.counted,
+            "rank": standing.rank if standing is not None and standing.ranked else None,
+            "below_minimum": card.below_minimum,
+            "games_missing": card.games_missing,
+            "pending": card.pending,
+            "as_of": card.as_of,
+        }
+        return Response(LeagueCardSerializer(body).data)
+
+
+urlpatterns = [
+    path("clubs/<slug:slug>/ratings/", RatingList.as_view(), name="club-rating-list"),
+    path("seasons/<str:public_id>/players/<int:player_id>/", LeagueCard.as_view(), name="season-league-card"),
+]

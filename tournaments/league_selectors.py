@@ -1,0 +1,272 @@
+"""What the club rating list and a player's league card read: a fixed number of queries each,
+whatever the number of players (tests/tournaments/test_rating_list.py pins the counts).
+
+The rating list ranks a club's players of one family by the rating shown on their pages
+(``scoring.ratings.display``), with the uncertainty on the same scale, and the change the
+club's last evening brought: the last day on which the family had a rated game, in the site's
+time zone. The league card lists a player's events of a season with the points each earned and
+whether it counted, by ``scoring.league.event_marks``, the rule the standings apply."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+
+from django.db.models import Count, Exists, OuterRef, Subquery
+from django.utils import timezone
+
+from engine.rules import FAMILIES
+from games.models import Club, Game, Player
+from scoring.league import PRESET_PLACES, EventMark, event_marks, game_event_points, tournament_event_points
+from scoring.ratings import Rating, display, display_sigma
+from tournaments.derived import freshness
+from tournaments.models import RatingEvent, Season, SeasonStanding, Tournament
+from tournaments.seasons import ALL, place_points, season_events
+
+
+@dataclass(frozen=True)
+class RatingListRow:
+    rank: int  # competition rank by the rating shown ("1224")
+    player_id: int
+    name: str
+    rating: int  # as displayed
+    uncertainty: int  # σ on the rating's scale (± beside it)
+    mu: float
+    sigma: float
+    games: int  # rated games of the family
+    last_played: datetime.datetime
+    trend: int | None  # the rating's change on the last evening (0: did not play); None: new then
+    provisional: bool  # fewer rated games than the club's settings ask
+    inactive: bool  # no game for longer than the club's settings allow
+
+
+@dataclass(frozen=True)
+class RatingList:
+    club: Club
+    family: str  # "" when the club has no rated game yet
+    families: list[str]  # the families the club has rated games of
+    rows: list[RatingListRow]
+    evening: datetime.date | None  # the last evening with a rated game of the family
+    pending: bool = False
+    as_of: datetime.datetime | None = None
+
+    @property
+    def updating(self) -> bool:
+        return self.pending
+
+
+def rated_families(*, club: Club) -> list[str]:
+    """The families the club has rated games of, in the site's order (1 query: a seek per
+    family, not a pass over the club's history)."""
+    found = (
+        Club.objects.filter(pk=club.pk)
+        .annotate(
+            **{
+                f"has_{f}": Exists(RatingEvent.objects.filter(club=OuterRef("pk"), family=f))
+                for f in FAMILIES
+            }
+        )
+        .values(*(f"has_{f}" for f in FAMILIES))
+        .first()
+    ) or {}
+    return [f for f in FAMILIES if found.get(f"has_{f}")]
+
+
+def rating_list(*, club: Club, family: str = "", now: datetime.datetime | None = None) -> RatingList:
+    """The club's players of ``family`` (else the first family rated) by rating (7 queries)."""
+    families = rated_families(club=club)
+    fresh = freshness(club.pk)
+    if family not in families:
+        family = families[0] if families else ""
+    if not family:
+        return RatingList(club, "", families, [], None, fresh.pending, fresh.as_of)
+    events = RatingEvent.objects.filter(club=club, family=family)
+    # Each player's latest event: seeks per player on the (player, family, played_at) index
+    # rather than a sort of the club's whole history. (A player belongs to one club: the club
+    # is left out of the lookup, or the planner walks the club's index for each player.)
+    newest = RatingEvent.objects.filter(player=OuterRef("pk"), family=family).order_by(
+        "-played_at", "-game_id"
+    )
+    latest = (
+        Player.objects.filter(club=club, merged_into=None)
+        .annotate(
+            last_mu=Subquery(newest.values("mu")[:1]),
+            last_sigma=Subquery(newest.values("sigma")[:1]),
+            last_at=Subquery(newest.values("played_at")[:1]),
+        )
+        .order_by()
+        .values_list("pk", "name", "last_mu", "last_sigma", "last_at")
+    )
+    rated = dict(events.order_by().values("player_id").annotate(n=Count("pk")).values_list("player_id", "n"))
+    lines = [(*line, rated[line[0]]) for line in latest if line[4] is not None]
+    if not lines:
+        return RatingList(club, family, families, [], None, fresh.pending, fresh.as_of)
+    zone = timezone.get_current_timezone()
+    evening = max(line[4] for line in lines).astimezone(zone).date()
+    since = datetime.datetime.combine(evening, datetime.time.min, tzinfo=zone)
+    # Each player's rating before his first game of that evening, and his games that evening.
+    before: dict[int, Rating] = {}
+    that_evening: dict[int, int] = {}
+    for player_id, mu, sigma in (
+        events.filter(played_at__gte=since)
+        .order_by("played_at", "game_id")
+        .values_list("player_id", "mu_before", "sigma_before")
+    ):
+        before.setdefault(player_id, Rating(mu, sigma))
+        that_evening[player_id] = that_evening.get(player_id, 0) + 1
+    now = now or timezone.now()
+    idle = datetime.timedelta(days=club.inactive_days)
+    shown = []
+    for player_id, name, mu, sigma, played_at, games in lines:
+        rating = Rating(mu, sigma)
+        value = display(rating)
+        if player_id not in before:
+            trend: int | None = 0
+        elif that_evening[player_id] == games:
+            trend = None
+        else:
+            trend = value - display(before[player_id])
+        shown.append((value, name, player_id, rating, played_at, games, trend))
+    shown.sort(key=lambda s: (-s[0], s[1].casefold(), s[2]))
+    rows: list[RatingListRow] = []
+    for position, (value, name, player_id, rating, played_at, games, trend) in enumerate(shown, start=1):
+        rank = rows[-1].rank if rows and rows[-1].rating == value else position
+        rows.append(
+            RatingListRow(
+                rank=rank,
+                player_id=player_id,
+                name=name,
+                rating=value,
+                uncertainty=display_sigma(rating),
+                mu=rating.mu,
+                sigma=rating.sigma,
+                games=games,
+                last_played=played_at,
+                trend=trend,
+                provisional=games < club.provisional_games,
+                inactive=bool(club.inactive_days) and now - played_at > idle,
+            )
+        )
+    return RatingList(club, family, families, rows, evening, fresh.pending, fresh.as_of)
+
+
+# ---------------------------------------------------------------------- a player's league card
+
+
+@dataclass(frozen=True)
+class CardEvent:
+    kind: str  # "game" or "tournament"
+    when: datetime.datetime
+    public_id: str  # the game's or the tournament's
+    name: str  # a tournament's name ("" for a game)
+    family: str
+    place: int
+    players: int
+    points: Fraction
+    mark: EventMark  # "counted", "dropped_worst" or "not_best"
+
+    @property
+    def counted(self) -> bool:
+        return self.mark == "counted"
+
+
+@dataclass(frozen=True)
+class LeagueCard:
+    season: Season
+    player: Player
+    family: str  # "" for every family of the season together
+    events: list[CardEvent]  # in the order they were played
+    standing: SeasonStanding | None  # his line in the standings, if he has one
+    pending: bool = False
+    as_of: datetime.datetime | None = None
+
+    @property
+    def updating(self) -> bool:
+        return self.pending
+
+    @property
+    def total(self) -> Fraction:
+        """The sum of the counted events: his points in the standings."""
+        return sum((e.points for e in self.events if e.counted), Fraction(0))
+
+    @property
+    def counted(self) -> int:
+        return sum(1 for e in self.events if e.counted)
+
+    @property
+    def below_minimum(self) -> bool:
+        """He has not played the games the season asks for to be ranked."""
+        return self.standing is not None and not self.standing.ranked
+
+    @property
+    def games_missing(self) -> int:
+        played = self.standing.games if self.standing is not None else 0
+        return max(0, self.season.min_games - played)
+
+
+def exact_text(value: Fraction | Decimal) -> str:
+    """A league number for a file or the API: ``12.5``, ``3.667`` (three decimals at most, as
+    the standings store them)."""
+    exact = Decimal(value.numerator) / Decimal(value.denominator) if isinstance(value, Fraction) else value
+    return f"{exact.quantize(Decimal('0.001')).normalize():f}"
+
+
+def card_marks(points: Sequence[Fraction], season: Season) -> list[EventMark]:
+    return event_marks(points, best_events=season.best_events, drop_worst=season.drop_worst)
+
+
+def league_card(*, season: Season, player: Player, family: str = "") -> LeagueCard:
+    """His events of the season (of ``family``, else all), with the points each earned and
+    whether it counted, as the standings count them (the season's results, each counted
+    tournament's final standings, and 4 queries more)."""
+    if family not in season.families or len(season.families) == 1:
+        family = ALL
+    by_place = place_points(season) or PRESET_PLACES
+    # (family, key, place, players, points) of each of his events; a key is (when, 0 for a game
+    # or 1 for a tournament, its id), as the standings order them.
+    mine: list[tuple[str, tuple[datetime.datetime, int, int], int, int, Fraction]] = []
+    for fam, event in season_events(season):
+        if family not in (ALL, fam) or player.pk not in event.players:
+            continue
+        seat = event.players.index(player.pk)
+        if event.kind == "game":
+            worth = game_event_points(event.places, season.game_points)  # type: ignore[arg-type]
+        else:
+            worth = tournament_event_points(event.places, by_place)
+        mine.append((fam, event.key, event.places[seat], len(event.places), worth[seat]))  # type: ignore[arg-type]
+    mine.sort(key=lambda m: m[1])
+    marks = card_marks([m[4] for m in mine], season)
+    game_ids = [key[2] for _f, key, *_rest in mine if key[1] == 0]
+    tournament_ids = [key[2] for _f, key, *_rest in mine if key[1] == 1]
+    games = dict(Game.objects.filter(pk__in=game_ids).values_list("pk", "public_id")) if game_ids else {}
+    tournaments = (
+        {t.pk: t for t in Tournament.objects.filter(pk__in=tournament_ids).only("public_id", "name")}
+        if tournament_ids
+        else {}
+    )
+    events = []
+    for (fam, (when, order, pk), place, size, points), mark in zip(mine, marks, strict=True):
+        tournament = tournaments.get(pk) if order == 1 else None
+        events.append(
+            CardEvent(
+                kind="tournament" if order == 1 else "game",
+                when=when,
+                public_id=tournament.public_id if tournament else games.get(pk, ""),
+                name=tournament.name if tournament else "",
+                family=fam,
+                place=place,
+                players=size,
+                points=points,
+                mark=mark,
+            )
+        )
+    standing = (
+        SeasonStanding.objects.filter(season=season, family=family, player=player)
+        .select_related("player")
+        .first()
+    )
+    fresh = freshness(season.club_id)
+    return LeagueCard(season, player, family, events, standing, fresh.pending, fresh.as_of)

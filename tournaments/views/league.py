@@ -1,0 +1,162 @@
+"""The club rating list, a player's league card in a season, and the CSV of these and of a
+season's standings. Thin views over tournaments.league_selectors, with the league pages' access
+rules (tournaments.views.seasons: a members-only club answers 404 to strangers)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from engine.rules import FAMILIES
+from games.spreadsheet import csv_text
+from tournaments import league_selectors
+from tournaments.models import SeasonStanding
+from tournaments.views.seasons import _club, _club_player, _season
+
+
+def _csv(
+    name: str, fields: Sequence[str], labels: Sequence[str], rows: Iterable[Mapping[str, Any]]
+) -> HttpResponse:
+    response = HttpResponse(csv_text(fields, rows, header=labels), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{slugify(name) or "list"}.csv"'
+    return response
+
+
+def _family(request: HttpRequest) -> str:
+    family = request.GET.get("family", "")
+    return family if family in FAMILIES else ""
+
+
+def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
+    club, role = _club(request, slug)
+    ratings = league_selectors.rating_list(club=club, family=_family(request))
+    context = {"club": club, "role": role, "ratings": ratings}
+    return render(request, "seasons/rating_list.html", context)
+
+
+def rating_list_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    club, _role = _club(request, slug)
+    ratings = league_selectors.rating_list(club=club, family=_family(request))
+    fields = [
+        "rank",
+        "name",
+        "rating",
+        "uncertainty",
+        "games",
+        "last_played",
+        "trend",
+        "provisional",
+        "inactive",
+    ]
+    labels = [
+        _("Rank"),
+        _("Player"),
+        _("Rating"),
+        _("Uncertainty"),
+        _("Rated games"),
+        _("Last played"),
+        _("Last evening"),
+        _("Provisional"),
+        _("Inactive"),
+    ]
+    rows = (
+        {
+            "rank": r.rank,
+            "name": r.name,
+            "rating": r.rating,
+            "uncertainty": r.uncertainty,
+            "games": r.games,
+            "last_played": timezone.localdate(r.last_played).isoformat(),
+            "trend": "" if r.trend is None else r.trend,
+            "provisional": int(r.provisional),
+            "inactive": int(r.inactive),
+        }
+        for r in ratings.rows
+    )
+    return _csv(f"{club.name} {ratings.family}", fields, labels, rows)
+
+
+def season_csv(request: HttpRequest, public_id: str) -> HttpResponse:
+    """Every row of the season's standings (not a page of them)."""
+    season, _role = _season(request, public_id)
+    family = _family(request)
+    if family not in season.families or len(season.families) == 1:
+        family = ""
+    standings = (
+        SeasonStanding.objects.filter(season=season, family=family)
+        .select_related("player")
+        .order_by("-ranked", "rank", "player__key")
+    )
+    fields = ["rank", "name", "points", "games", "wins", "average_place", "events", "rating"]
+    labels = [
+        _("Rank"),
+        _("Player"),
+        _("Points"),
+        _("Games"),
+        _("Wins"),
+        _("Average place"),
+        _("Counted events"),
+        _("Rating"),
+    ]
+    rows = (
+        {
+            "rank": r.rank if r.ranked else "",
+            "name": r.player.name,
+            "points": league_selectors.exact_text(r.points),
+            "games": r.games,
+            "wins": r.wins,
+            "average_place": "" if r.average_place is None else round(r.average_place, 2),
+            "events": r.events,
+            "rating": "" if r.rating is None else r.rating,
+        }
+        for r in standings
+    )
+    return _csv(f"{season.name} {family}", fields, labels, rows)
+
+
+def _card(request: HttpRequest, public_id: str, pk: int) -> league_selectors.LeagueCard:
+    season, _role = _season(request, public_id)
+    player = _club_player(season.club, pk)
+    return league_selectors.league_card(season=season, player=player, family=_family(request))
+
+
+def league_card(request: HttpRequest, public_id: str, pk: int) -> HttpResponse:
+    card = _card(request, public_id, pk)
+    context = {"club": card.season.club, "season": card.season, "card": card, "player": card.player}
+    return render(request, "seasons/league_card.html", context)
+
+
+def league_card_csv(request: HttpRequest, public_id: str, pk: int) -> HttpResponse:
+    card = _card(request, public_id, pk)
+    fields = ["date", "event", "place", "players", "points", "counted"]
+    labels = [_("Date"), _("Game or tournament"), _("Place"), _("Players"), _("Points"), _("Counted")]
+    why = {
+        "counted": _("yes"),
+        "dropped_worst": _("no: among the worst, dropped"),
+        "not_best": _("no: not among the best"),
+    }
+    rows = [
+        {
+            "date": timezone.localdate(e.when).isoformat(),
+            "event": e.name or _("Club game"),
+            "place": e.place,
+            "players": e.players,
+            "points": league_selectors.exact_text(e.points),
+            "counted": why[e.mark],
+        }
+        for e in card.events
+    ]
+    rows.append(
+        {
+            "date": "",
+            "event": _("Total of the counted events"),
+            "points": league_selectors.exact_text(card.total),
+        }
+    )
+    return _csv(f"{card.season.name} {card.player.name}", fields, labels, rows)
