@@ -3,7 +3,7 @@
 arithmetic).
 
 A season counts a club's finished games of its families played between its first and last
-day (a game's day is the day it was started), except the tables of a tournament, and each of
+day (a game's day is the day it was played), except the tables of a tournament, and each of
 the club's tournaments of those families dated in the season once its last round is
 confirmed, as one event placed by its final standings. Rebuilt by the worker after every change
 that moves them (``tournaments.derived`` says which), and by ``manage.py rebuild_derived``.
@@ -46,13 +46,13 @@ def _game_events(
         Result.objects.filter(
             game__club_id=season.club_id,
             game__family__in=season.families,
-            game__created_at__range=(start, end),
+            game__played_at__range=(start, end),
             game__tournament_table__isnull=True,
             game__deleted_at=None,
             finished=True,
         )
-        .order_by("game__created_at", "game_id", "seat__position")
-        .values_list("game_id", "game__created_at", "game__family", "player_id", "place")
+        .order_by("game__played_at", "game_id", "seat__position")
+        .values_list("game_id", "game__played_at", "game__family", "player_id", "place")
     )
     grouped: dict[int, list[tuple[datetime.datetime, str, int, int]]] = defaultdict(list)
     for game_id, when, family, player_id, place in rows:
@@ -117,7 +117,7 @@ def _games_played(
     for family, player_id in Result.objects.filter(
         game__club_id=season.club_id,
         game__family__in=season.families,
-        game__created_at__range=(start, end),
+        game__played_at__range=(start, end),
         game__deleted_at=None,
         finished=True,
     ).values_list("game__family", "player_id"):

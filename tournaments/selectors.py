@@ -444,7 +444,7 @@ def head_to_head_page(*, player: Player, other: Player) -> HeadToHeadPage:
         .filter(game__results__player=player)
         .select_related("game")
         .distinct()
-        .order_by("-game__created_at", "game_id")
+        .order_by("-game__played_at", "game_id")
     )
     by_game: dict[int, dict[int, Result]] = defaultdict(dict)
     games: dict[int, Game] = {}

@@ -635,7 +635,7 @@ class Versus(APIView):
                 {
                     "game": m.game.public_id,
                     "family": m.game.family,
-                    "played_at": m.game.created_at,
+                    "played_at": m.game.played_at,
                     "place": m.place,
                     "other_place": m.other_place,
                     "total": m.total,
