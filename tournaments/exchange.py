@@ -167,6 +167,7 @@ def _document(club: Club | None, players: Sequence[Player], games: Sequence[Game
                 "best_events": s.best_events,
                 "drop_worst": s.drop_worst,
                 "min_games": s.min_games,
+                "qualify": s.qualify,
                 "tiebreaks": list(s.tiebreaks),
                 "created_at": _when(s.created_at),
             }
@@ -645,6 +646,7 @@ def _season_settings(s: Mapping[str, Any], starts: datetime.date, ends: datetime
         drop_worst=s["drop_worst"],
         min_games=s["min_games"],
         tiebreaks=s["tiebreaks"],
+        qualify=s.get("qualify", 0),
     )
 
 

@@ -324,6 +324,20 @@ class SeasonView:
     def unranked(self) -> list[SeasonStanding]:
         return [r for r in self.rows if not r.ranked]
 
+    @property
+    def qualified(self) -> list[SeasonStanding]:
+        """The ranked rows above the qualification line (all ranked rows without one)."""
+        return [r for r in self.ranked if not self.season.qualify or qualifies(self.season, r)]
+
+    @property
+    def below_qualification(self) -> list[SeasonStanding]:
+        return [r for r in self.ranked if self.season.qualify and not qualifies(self.season, r)]
+
+
+def qualifies(season: Season, row: SeasonStanding) -> bool:
+    """Among the season's top ``qualify`` ranked players (a tie at the line qualifies both)."""
+    return bool(season.qualify) and row.ranked and row.rank <= season.qualify
+
 
 def season_view(*, season: Season, family: str = "", page: int = 1) -> SeasonView:
     """One page of a season's standings as stored by the last rebuild (3 queries, whatever the

@@ -36,6 +36,7 @@ from tournaments.services import (
     MAX_CUSTOM_POINTS,
     MAX_EVENTS,
     MAX_MIN_GAMES,
+    MAX_QUALIFY,
     SeasonSettings,
     season_create,
     season_update,
@@ -77,6 +78,12 @@ class SeasonSettingsSerializer(serializers.Serializer[Any]):
     best_events = serializers.IntegerField(min_value=0, max_value=MAX_EVENTS, default=0)
     drop_worst = serializers.IntegerField(min_value=0, max_value=MAX_EVENTS, default=0)
     min_games = serializers.IntegerField(min_value=0, max_value=MAX_MIN_GAMES, default=0)
+    qualify = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_QUALIFY,
+        default=0,
+        help_text="The top this many ranked players qualify (the standings draw the line); 0: none.",
+    )
     tiebreaks = serializers.ListField(
         child=serializers.CharField(max_length=20),
         help_text="The tie-break order, points first: " + ", ".join(LEAGUE_TIEBREAKS) + ".",
@@ -116,6 +123,7 @@ def current_season_settings(season: Season) -> dict[str, Any]:
         "drop_worst": season.drop_worst,
         "min_games": season.min_games,
         "tiebreaks": list(season.tiebreaks or DEFAULT_LEAGUE_TIEBREAKS),
+        "qualify": season.qualify,
     }
 
 
@@ -133,6 +141,7 @@ def to_season_settings(data: dict[str, Any]) -> SeasonSettings:
         drop_worst=data["drop_worst"],
         min_games=data["min_games"],
         tiebreaks=data["tiebreaks"],
+        qualify=data["qualify"],
     )
 
 
@@ -159,6 +168,7 @@ class SeasonRowSerializer(serializers.Serializer[Any]):
     events = serializers.IntegerField()
     rating = serializers.IntegerField(allow_null=True)
     separated_by = serializers.CharField(allow_blank=True)
+    qualifies = serializers.BooleanField(help_text="Among the season's top `qualify` ranked players.")
 
 
 class SeasonStandingsSerializer(serializers.Serializer[Any]):
@@ -188,6 +198,7 @@ class SeasonSerializer(serializers.Serializer[Any]):
     drop_worst = serializers.IntegerField()
     min_games = serializers.IntegerField()
     tiebreaks = serializers.ListField(child=serializers.CharField())
+    qualify = serializers.IntegerField(help_text="The top this many ranked players qualify; 0: none.")
     version = serializers.IntegerField()
     etag = serializers.CharField()
     computed_at = serializers.DateTimeField(allow_null=True)
@@ -215,6 +226,7 @@ def season_body(season: Season, *, family: str = "", page: int = 1) -> dict[str,
             "events": r.events,
             "rating": r.rating,
             "separated_by": r.separated_by,
+            "qualifies": selectors.qualifies(season, r),
         }
         for r in view.rows
     ]
@@ -421,7 +433,7 @@ class SeasonDetail(APIView):
             OpenApiExample(
                 "Custom tournament points",
                 summary="Only the settings sent change",
-                value={"tournament_points": "custom", "custom_points": "10 8 6 5 4 3 2 1", "min_games": 3},
+                value={"tournament_points": "custom", "custom_points": "10 8 6 5 4 3 2 1", "min_games": 3, "qualify": 8},
                 request_only=True,
             )
         ],
