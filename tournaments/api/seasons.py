@@ -433,7 +433,7 @@ class SeasonDetail(APIView):
             OpenApiExample(
                 "Custom tournament points",
                 summary="Only the settings sent change",
-                value={"tournament_points": "custom", "custom_points": "10 8 6 5 4 3 2 1", "min_games": 3, "qualify": 8},
+                value={"tournament_points": "custom", "custom_points": "10 8 6 5 4 3 2 1", "min_games": 3},
                 request_only=True,
             )
         ],
