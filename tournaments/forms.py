@@ -297,6 +297,7 @@ class SeasonForm(forms.Form):
     qualify = forms.IntegerField(
         label=_("The top players who qualify"),
         help_text=_("The standings draw a line below them. 0: no line."),
+        required=False,
         min_value=0,
         max_value=MAX_QUALIFY,
         initial=0,
@@ -386,7 +387,7 @@ class SeasonForm(forms.Form):
             drop_worst=data["drop_worst"],
             min_games=data["min_games"],
             tiebreaks=tiebreaks,
-            qualify=data["qualify"],
+            qualify=data.get("qualify") or 0,
         )
 
     def add_engine_error(self, error: EngineError) -> None:

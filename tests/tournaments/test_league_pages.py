@@ -11,15 +11,18 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.formats import date_format
 
 from games.models import Club, Game
 from games.services.games import game_start
 from games.services.hands import hand_record
+from scoring.ratings import Rating, win_chances
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.pipeline import drain
 from tests.tournaments.support import season_settings
-from tournaments.models import Season, SeasonStanding
+from tournaments.models import RatingEvent, Season, SeasonStanding
+from tournaments.ratings import ratings_of
 from tournaments.services import season_create, season_update
 
 pytestmark = pytest.mark.django_db
@@ -78,3 +81,53 @@ def test_the_top_n_qualify_the_standings_draw_the_line_and_the_api_says_who(leag
     assert "qualif" not in page
     body = Client().get(f"/api/v1/seasons/{season.public_id}/").json()
     assert not any(r["qualifies"] for r in body["standings"]["rows"])
+
+
+def test_the_win_chances_before_a_game_are_numbers_in_the_api(league: dict[str, Any]) -> None:
+    club, organiser = league["club"], league["organiser"]
+    upcoming = game_start(family=FAMILY, options={}, players=["Ann", "Dan"], owner=organiser, club=club)
+    body = Client().get(f"/api/v1/games/{upcoming.public_id}/chances/").json()
+    assert body["rated"] and not body["before_game"]
+    chances = [p["chance"] for p in body["players"]]
+    assert sum(chances) == pytest.approx(1, abs=1e-12)
+    assert all(isinstance(c, float) and 0 < c < 1 for c in chances)
+    current = ratings_of(club=club, family=FAMILY, player_ids=[p["player_id"] for p in body["players"]])
+    expected = win_chances([current[p["player_id"]] for p in body["players"]])
+    assert chances == pytest.approx(expected, abs=1e-12)
+    page = Client().get(f"/g/{upcoming.public_id}/").content.decode()
+    assert f"<strong>{round(100 * chances[0])} %</strong>" in page
+
+    # Once rated, the chances are from the ratings the game was rated with, not today's.
+    played = Game.objects.filter(club=club).exclude(pk=upcoming.pk).order_by("played_at").last()
+    assert played is not None
+    body = Client().get(f"/api/v1/games/{played.public_id}/chances/").json()
+    assert body["before_game"]
+    events = {e.player_id: e for e in RatingEvent.objects.filter(game=played)}
+    before = [
+        Rating(events[p["player_id"]].mu_before, events[p["player_id"]].sigma_before) for p in body["players"]
+    ]
+    assert [p["chance"] for p in body["players"]] == pytest.approx(win_chances(before), abs=1e-12)
+    private = game_start(family=FAMILY, options={}, players=["Ann", "Bob"], owner=organiser)
+    assert Client().get(f"/api/v1/games/{private.public_id}/chances/").status_code == 404
+
+
+def test_the_ratings_page_shows_sigma_on_the_rating_scale_dates_in_its_language_and_games_by_name(
+    league: dict[str, Any],
+) -> None:
+    club = league["club"]
+    ann = SeasonStanding.objects.get(season=league["season"], family="", player__name="Ann").player
+    latest = RatingEvent.objects.filter(player=ann).order_by("played_at", "game_id").last()
+    assert latest is not None
+    page = Client().get(f"/cs/c/{club.slug}/players/{ann.pk}/ratings/").content.decode()
+    assert f"±{round(40 * latest.sigma)}<" in page
+    assert f"±{latest.sigma:.1f}" not in page.replace(",", ".")
+    first_day = timezone.localdate() - datetime.timedelta(days=3)
+    with translation.override("cs"):
+        shown = date_format(first_day, "SHORT_DATE_FORMAT")
+    assert f'class="chart-label">{shown}<' in page
+    assert first_day.isoformat() not in page
+    english = Client().get(f"/c/{club.slug}/players/{ann.pk}/ratings/").content.decode()
+    assert "with Bob, Cid, Dan" in english
+    body = Client().get(f"/api/v1/clubs/{club.slug}/players/{ann.pk}/ratings/").json()
+    assert body["families"][0]["uncertainty"] == round(40 * latest.sigma)
+    assert body["history"][-1]["game_name"] == "with Bob, Cid, Dan"

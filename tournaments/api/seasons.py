@@ -25,8 +25,9 @@ from engine.rules import FAMILIES
 from games.api.common import IDEMPOTENCY_KEY, IF_MATCH, etag, idempotency_key, if_match, problems
 from games.input import read_int
 from games.models import Club, Player
+from games.selectors.games import game_by_public_id
 from scoring.league import DEFAULT_LEAGUE_TIEBREAKS, LEAGUE_TIEBREAKS
-from scoring.ratings import Rating, display
+from scoring.ratings import Rating, display, display_sigma
 from tournaments import selectors
 from tournaments.api.tournaments import club_for, guarded
 from tournaments.derived import Freshness, freshness
@@ -469,6 +470,7 @@ class SeasonDetail(APIView):
 class FamilyRatingSerializer(serializers.Serializer[Any]):
     family = serializers.CharField()
     rating = serializers.IntegerField(help_text="As displayed.")
+    uncertainty = serializers.IntegerField(help_text="σ on the displayed rating's scale (the ± beside it).")
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
     games = serializers.IntegerField()
@@ -476,6 +478,10 @@ class FamilyRatingSerializer(serializers.Serializer[Any]):
 
 class RatingEventSerializer(serializers.Serializer[Any]):
     game = serializers.CharField(help_text="The game's public id.")
+    game_name = serializers.CharField(
+        help_text='The game as the page names it: its tournament table ("Autumn cup, round 2"), else who '
+        "else played."
+    )
     played_at = serializers.DateTimeField()
     place = serializers.IntegerField()
     players = serializers.IntegerField()
@@ -520,6 +526,7 @@ def _family_rating(rating: FamilyRating | None) -> dict[str, Any] | None:
     return {
         "family": rating.family,
         "rating": rating.rating,
+        "uncertainty": rating.uncertainty,
         "mu": rating.mu,
         "sigma": rating.sigma,
         "games": rating.games,
@@ -547,6 +554,7 @@ class PlayerRatings(APIView):
             "history": [
                 {
                     "game": e.game.public_id,
+                    "game_name": selectors.game_name(e.game, player_id=player.pk),
                     "played_at": e.played_at,
                     "place": e.place,
                     "players": e.players,
@@ -723,7 +731,70 @@ class ClubFreshness(APIView):
         return response
 
 
+class ChanceSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField(help_text="The seat's name.")
+    player_id = serializers.IntegerField()
+    chance = serializers.FloatField(help_text="Of winning the game, 0 to 1; the table's chances sum to 1.")
+    rating = serializers.IntegerField(help_text="As displayed.")
+    uncertainty = serializers.IntegerField(help_text="σ on the displayed rating's scale.")
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+
+
+class GameChancesSerializer(serializers.Serializer[Any]):
+    game = serializers.CharField(help_text="The game's public id.")
+    rated = serializers.BooleanField(
+        help_text="Someone at the table has a rating; false: everyone is even (the page shows none)."
+    )
+    before_game = serializers.BooleanField(
+        help_text="The game is rated: these are the ratings it was rated from. False: the players' "
+        "current ratings (the game is not rated yet)."
+    )
+    players = ChanceSerializer(many=True, help_text="In seat order.")
+    pending = serializers.BooleanField(help_text="A change is not yet in the club's ratings.")
+    as_of = serializers.DateTimeField(allow_null=True)
+
+
+class GameChances(APIView):
+    @extend_schema(
+        operation_id="game_win_chances",
+        summary="Each player's chance to win a club game, by the club's ratings before it",
+        description="Exact numbers (not the page's rounded percents). Readable by whoever reads the "
+        "game. A private game has no club ratings: 404.",
+        tags=TAGS,
+        parameters=[OpenApiParameter("public_id", str, OpenApiParameter.PATH, description="The game's id.")],
+        responses={200: GameChancesSerializer, **problems(404)},
+    )
+    def get(self, request: Request, public_id: str) -> Response:
+        game = game_by_public_id(public_id=public_id)
+        if game is None or game.club is None:
+            raise Http404
+        found = selectors.game_chances(game=game)
+        fresh = freshness(game.club_id)
+        body = {
+            "game": game.public_id,
+            "rated": found.rated,
+            "before_game": found.before_game,
+            "players": [
+                {
+                    "name": c.name,
+                    "player_id": c.player_id,
+                    "chance": c.chance,
+                    "rating": display(c.rating),
+                    "uncertainty": display_sigma(c.rating),
+                    "mu": c.rating.mu,
+                    "sigma": c.rating.sigma,
+                }
+                for c in found.chances
+            ],
+            "pending": fresh.pending,
+            "as_of": fresh.as_of,
+        }
+        return Response(GameChancesSerializer(body).data)
+
+
 urlpatterns = [
+    path("games/<str:public_id>/chances/", GameChances.as_view(), name="game-chances"),
     path("clubs/<slug:slug>/derived/", ClubFreshness.as_view(), name="club-derived"),
     path("clubs/<slug:slug>/seasons/", ClubSeasons.as_view(), name="club-seasons"),
     path("seasons/<str:public_id>/", SeasonDetail.as_view(), name="season-detail"),
