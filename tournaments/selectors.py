@@ -30,6 +30,7 @@ from tournaments.models import (
     TournamentChange,
 )
 from tournaments.ratings import ratings_of
+from tournaments.seasons import evenings, standings_after
 from tournaments.standings import TableState, TournamentData, compute_standings, tournament_data
 
 
@@ -306,6 +307,8 @@ class SeasonView:
     as_of: datetime.datetime | None  # when the club's derived numbers were last complete
     page: int = 1
     pages: int = 1
+    evenings: Sequence[datetime.date] = ()  # the season's evenings, for the picker
+    evening: datetime.date | None = None  # shown as the standings stood after it; None: now
 
     @property
     def updating(self) -> bool:
@@ -342,11 +345,17 @@ def qualifies(season: Season, row: SeasonStanding) -> bool:
     return bool(season.qualify) and row.ranked and row.rank <= season.qualify
 
 
-def season_view(*, season: Season, family: str = "", page: int = 1) -> SeasonView:
-    """One page of a season's standings as stored by the last rebuild (3 queries, whatever the
-    size of the club)."""
+def season_view(
+    *, season: Season, family: str = "", page: int = 1, evening: datetime.date | None = None
+) -> SeasonView:
+    """One page of a season's standings as stored by the last rebuild (4 queries, whatever the
+    size of the club), or as they stood after one of its ``evening``s (derived on reading: a
+    fixed number of queries too)."""
     if family not in season.families or len(season.families) == 1:
         family = ""
+    days = evenings(season)
+    if evening is not None and evening in days:
+        return _evening_view(season, family, page, days, evening)
     standings = SeasonStanding.objects.filter(season=season, family=family)
     pages = max(1, -(-standings.count() // SEASON_PAGE))
     page = min(max(page, 1), pages)
@@ -357,7 +366,23 @@ def season_view(*, season: Season, family: str = "", page: int = 1) -> SeasonVie
         ]
     )
     fresh = freshness(season.club_id)
-    return SeasonView(season, family, rows, fresh.pending, fresh.as_of, page, pages)
+    return SeasonView(season, family, rows, fresh.pending, fresh.as_of, page, pages, days)
+
+
+def _evening_view(
+    season: Season, family: str, page: int, days: Sequence[datetime.date], evening: datetime.date
+) -> SeasonView:
+    rows = standings_after(season, family, evening)
+    players = Player.objects.in_bulk([r.player_id for r in rows])
+    for row in rows:
+        row.player = players[row.player_id]
+    rows.sort(key=lambda r: (not r.ranked, r.rank, r.player.key))
+    pages = max(1, -(-len(rows) // SEASON_PAGE))
+    page = min(max(page, 1), pages)
+    start = (page - 1) * SEASON_PAGE
+    fresh = freshness(season.club_id)
+    shown = rows[start : start + SEASON_PAGE]
+    return SeasonView(season, family, shown, fresh.pending, fresh.as_of, page, pages, days, evening)
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from scoring.ratings import Rating, win_chances
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.pipeline import drain
 from tests.tournaments.support import season_settings
+from tournaments import selectors
 from tournaments.models import RatingEvent, Season, SeasonStanding
 from tournaments.ratings import ratings_of
 from tournaments.services import season_create, season_update
@@ -131,3 +132,54 @@ def test_the_ratings_page_shows_sigma_on_the_rating_scale_dates_in_its_language_
     body = Client().get(f"/api/v1/clubs/{club.slug}/players/{ann.pk}/ratings/").json()
     assert body["families"][0]["uncertainty"] == round(40 * latest.sigma)
     assert body["history"][-1]["game_name"] == "with Bob, Cid, Dan"
+
+
+def reference(league: dict[str, Any], day: datetime.date) -> dict[str, tuple[int, str]]:
+    """The standings of a season like the league's that ends on ``day``, built by the pipeline."""
+    season = league["season"]
+    settings = season_settings(name=f"Until {day}", ends=day, qualify=2)
+    twin = season_create(club=league["club"], settings=settings, user=league["organiser"])
+    assert twin.starts == season.starts
+    drain()
+    return {
+        r.player.name: (r.rank, f"{r.points.normalize():f}")
+        for r in SeasonStanding.objects.filter(season=twin, family="").select_related("player")
+    }
+
+
+def test_the_standings_as_they_stood_after_each_evening(
+    league: dict[str, Any], django_assert_num_queries: Any
+) -> None:
+    season: Season = league["season"]
+    first, second = ago(3).date(), ago(1).date()
+    page = Client().get(f"/s/{season.public_id}/").content.decode()
+    assert (
+        f'<option value="{first.isoformat()}">' in page and f'<option value="{second.isoformat()}">' in page
+    )
+
+    after_first = reference(league, first)
+    after_second = reference(league, second)
+    for day, expected, trend in ((first, after_first, {}), (second, after_second, after_first)):
+        with django_assert_num_queries(10):  # whatever the number of players and games
+            view = selectors.season_view(season=season, evening=day)
+        assert view.evening == day and list(view.evenings) == [first, second]
+        got = {r.player.name: (r.rank, f"{r.points.normalize():f}") for r in view.rows}
+        assert got == expected
+        # ▲▼ against the evening before the one shown (none on the first evening).
+        assert {r.player.name: r.previous_rank for r in view.rows} == {
+            name: trend[name][0] if name in trend else None for name in expected
+        }
+        html = Client().get(f"/s/{season.public_id}/?evening={day.isoformat()}").content.decode()
+        assert names_in_order(html) == sorted(expected, key=lambda n: expected[n][0])
+        assert f'<option value="{day.isoformat()}" selected>' in html
+        body = Client().get(f"/api/v1/seasons/{season.public_id}/", {"evening": day.isoformat()}).json()
+        assert body["standings"]["evening"] == day.isoformat()
+        assert body["evenings"] == [first.isoformat(), second.isoformat()]
+        assert {r["name"]: r["rank"] for r in body["standings"]["rows"]} == {
+            n: v[0] for n, v in expected.items()
+        }
+        assert [r["qualifies"] for r in body["standings"]["rows"]] == [True, True, False, False]
+    now = Client().get(f"/api/v1/seasons/{season.public_id}/").json()
+    assert now["standings"]["evening"] is None
+    bad = Client().get(f"/api/v1/seasons/{season.public_id}/", {"evening": "yesterday"})
+    assert bad.status_code == 400 and "evening" in bad.json()["fields"]

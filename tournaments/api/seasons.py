@@ -9,6 +9,7 @@ Idempotency-Key as request id, the version from ``If-Match``)."""
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from django.db.models import QuerySet
@@ -181,6 +182,11 @@ class SeasonStandingsSerializer(serializers.Serializer[Any]):
     as_of = serializers.DateTimeField(
         allow_null=True, help_text="When the club's ratings and standings were last complete."
     )
+    evening = serializers.DateField(
+        allow_null=True,
+        help_text="The standings as they stood after this evening (`?evening=`), `previous_rank` then "
+        "being the rank after the evening before; null: as they are now.",
+    )
     rows = SeasonRowSerializer(many=True)
 
 
@@ -203,6 +209,10 @@ class SeasonSerializer(serializers.Serializer[Any]):
     version = serializers.IntegerField()
     etag = serializers.CharField()
     computed_at = serializers.DateTimeField(allow_null=True)
+    evenings = serializers.ListField(
+        child=serializers.DateField(),
+        help_text="The season's evenings: days with a counted game or tournament.",
+    )
     standings = SeasonStandingsSerializer()
 
 
@@ -210,8 +220,10 @@ def season_etag(season: Season) -> str:
     return etag("season", season.public_id, season.version)
 
 
-def season_body(season: Season, *, family: str = "", page: int = 1) -> dict[str, Any]:
-    view = selectors.season_view(season=season, family=family, page=page)
+def season_body(
+    season: Season, *, family: str = "", page: int = 1, evening: datetime.date | None = None
+) -> dict[str, Any]:
+    view = selectors.season_view(season=season, family=family, page=page, evening=evening)
     rows = [
         {
             "rank": r.rank,
@@ -238,7 +250,9 @@ def season_body(season: Season, *, family: str = "", page: int = 1) -> dict[str,
         "version": season.version,
         "etag": season_etag(season),
         "computed_at": season.computed_at,
+        "evenings": list(view.evenings),
         "standings": {
+            "evening": view.evening,
             "family": view.family,
             "page": view.page,
             "pages": view.pages,
@@ -262,6 +276,16 @@ def _season(request: Request, public_id: str, *, manage: bool = False) -> Season
         raise Http404
     club_for(request, season.club.slug, manage=manage)
     return season
+
+
+def _evening(request: Request) -> datetime.date | None:
+    raw = request.query_params.get("evening", "")
+    if not raw:
+        return None
+    try:
+        return datetime.date.fromisoformat(raw)
+    except ValueError:
+        raise exceptions.ValidationError({"evening": [_("Not a date (YYYY-MM-DD).")]}) from None
 
 
 def _family(request: Request) -> str:
@@ -349,6 +373,14 @@ class SeasonDetail(APIView):
             PUBLIC_ID,
             FAMILY,
             OpenApiParameter("page", int, OpenApiParameter.QUERY, required=False, description="From 1."),
+            OpenApiParameter(
+                "evening",
+                str,
+                OpenApiParameter.QUERY,
+                required=False,
+                description="YYYY-MM-DD, one of `evenings`: the standings as they stood after it (▲▼ "
+                "relative to the evening before). Another day: as they are now.",
+            ),
         ],
         responses={200: SeasonSerializer, **problems(400, 404)},
         examples=[
@@ -421,7 +453,7 @@ class SeasonDetail(APIView):
     )
     def get(self, request: Request, public_id: str) -> Response:
         season = _season(request, public_id)
-        body = season_body(season, family=_family(request), page=_page(request))
+        body = season_body(season, family=_family(request), page=_page(request), evening=_evening(request))
         return _with_etag(body, season_etag(season))
 
     @extend_schema(
