@@ -16,6 +16,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
@@ -353,6 +355,9 @@ def rating_chart(points: Sequence[tuple[object, int]], *, label: str) -> SafeStr
 
 
 def _day(value: object) -> str:
+    """A day as the page's language writes it (its short date format)."""
     if isinstance(value, datetime.datetime):
-        return value.date().isoformat()
+        return date_format(timezone.localtime(value), "SHORT_DATE_FORMAT")
+    if isinstance(value, datetime.date):
+        return date_format(value, "SHORT_DATE_FORMAT")
     return str(value)

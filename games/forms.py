@@ -13,6 +13,7 @@ from typing import Any
 from django import forms
 from django.core.validators import RegexValidator
 from django.http import QueryDict
+from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
@@ -23,6 +24,7 @@ from games.messages import error_message
 from games.models import Club
 from games.names import MAX_NAME, loose_key
 from games.services.errors import ServiceError
+from games.services.games import CLOCK_SLACK
 from games.services.players import check_name
 from scoring.families import family_info
 from scoring.roles import unstated_roles
@@ -165,6 +167,47 @@ def did_you_mean(name: str, known: Sequence[str]) -> str:
     ) % {"known": ", ".join(known), "name": name}
 
 
+DATETIME_LOCAL = "%Y-%m-%dT%H:%M"
+
+
+def played_at_field(*, required: bool) -> forms.DateTimeField:
+    """When a game was played, to the minute, in the site's time zone (never in the future)."""
+    return forms.DateTimeField(
+        label=_("Played on"),
+        required=required,
+        input_formats=[DATETIME_LOCAL, "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M"],
+        widget=forms.DateTimeInput(
+            format=DATETIME_LOCAL,
+            attrs={"type": "datetime-local"},
+        ),
+        help_text=_("Leave it for a game played now; a score sheet typed in later takes its evening's date."),
+    )
+
+
+def check_played_at(value: Any) -> Any:
+    """The form's date of play, refused at the field when it is in the future."""
+    if value is not None and value > timezone.now() + CLOCK_SLACK:
+        raise forms.ValidationError(_("A game cannot be played in the future: choose a time before now."))
+    return value
+
+
+class GameDateForm(forms.Form):
+    """Change when a game was played; ``shown`` is the date the form was drawn with (another
+    phone's change meanwhile is then noticed)."""
+
+    played_at = played_at_field(required=True)
+    shown = forms.CharField(widget=forms.HiddenInput)
+    request_id = forms.UUIDField(widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["played_at"].help_text = ""
+        self.fields["played_at"].widget.attrs["max"] = timezone.localtime().strftime(DATETIME_LOCAL)
+
+    def clean_played_at(self) -> Any:
+        return check_played_at(self.cleaned_data.get("played_at"))
+
+
 class NewGameForm(forms.Form):
     """House rules of one family (defaults from RULES.md) and the players in seat order."""
 
@@ -180,9 +223,11 @@ class NewGameForm(forms.Form):
     # The new names the "did you mean" question was asked about (their loose keys): saving
     # again with them unchanged creates the new players.
     confirmed = forms.CharField(required=False, widget=forms.HiddenInput)
+    played_at = played_at_field(required=False)
 
     def __init__(self, *args: Any, family: str, clubs: Sequence[Club] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.fields["played_at"].widget.attrs["max"] = timezone.localtime().strftime(DATETIME_LOCAL)
         self.family = family
         club_field = self.fields["club"]
         assert isinstance(club_field, forms.ChoiceField)
@@ -250,6 +295,9 @@ class NewGameForm(forms.Form):
         later = [index for index, seat in enumerate(filled) if seat >= chosen]
         return later[0] if later else 0
 
+    def clean_played_at(self) -> Any:
+        return check_played_at(self.cleaned_data.get("played_at"))
+
     def clean(self) -> dict[str, Any] | None:
         cleaned = super().clean()
         for i in range(1, self.seats + 1):
@@ -280,6 +328,8 @@ class NewGameForm(forms.Form):
     def add_engine_error(self, error: EngineError) -> None:
         option = error.params.get("option")
         field = f"opt_{option}" if option is not None and f"opt_{option}" in self.fields else None
+        if error.code == "played_in_future":
+            field = "played_at"
         self.add_error(field, error_message(error))
 
 

@@ -43,6 +43,14 @@ SERVICE_MESSAGES: dict[str, str] = {
         "try again."
     ),
     "game_ended": gettext_noop("The game was ended; reopen it to record more hands."),
+    "played_in_future": gettext_noop("A game cannot be played in the future: choose a time before now."),
+    "event_game_dated": gettext_noop(
+        "This game is a table of a tournament: it was played on the tournament's date."
+    ),
+    "date_changed_since": gettext_noop(
+        "Someone changed the game's date while you were changing it: it is now {current}. Check it and "
+        "save again if needed."
+    ),
     "game_deleted": gettext_noop("This game was deleted. An organiser of its club can bring it back."),
     "not_club_game": gettext_noop(
         "Only a club's game can be given to another starter or deleted by organisers."

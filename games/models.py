@@ -190,6 +190,10 @@ class Game(models.Model):
     # Deleted by an organiser of its club (undo clears it): the record stays, so that undo can
     # bring the game back; until then it is in no list, standing, rating or season.
     deleted_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # When the game was played (a score sheet typed in later carries the evening's time): what
+    # ratings, seasons and lists order games by. Never in the future; changed as a recorded
+    # change (games.services.games.game_date_set), which undo reverses.
+    played_at = models.DateTimeField(_("played"), default=timezone.now, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -296,6 +300,7 @@ class Change(models.Model):
         TRANSFER = "transfer", _("gave the game to another starter")
         REMOVED = "removed", _("deleted the game")
         RESTORED = "restored", _("brought the game back")
+        DATED = "dated", _("changed the date of play")
 
     END_ACTIONS = (Action.ENDED, Action.REOPENED)
     PRESENCE_ACTIONS = (Action.REMOVED, Action.RESTORED)

@@ -6,6 +6,9 @@ record what needs doing (in the same transaction) and defer slow work until afte
 recorded, corrected or deleted, the game ended or reopened), with ``game`` and ``finished``
 (whether the game is now finished).
 
+``game_dated`` is sent when a club game's date of play changed (its change or the undo of
+that), with ``game``, ``before`` and ``after`` (the two moments) and ``finished``.
+
 ``seats_moved`` is sent when seats of club games moved from one player to another (a merge of
 two players and its undo), with ``club_id`` and ``game_ids``.
 """
@@ -15,4 +18,5 @@ from __future__ import annotations
 from django.dispatch import Signal
 
 results_changed = Signal()
+game_dated = Signal()
 seats_moved = Signal()

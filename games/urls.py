@@ -5,6 +5,7 @@ from games.views import arrange as arrange_views
 from games.views import audit as audit_views
 from games.views import clubs as club_views
 from games.views import conflict
+from games.views import dates as date_views
 from games.views import ending as ending_views
 from games.views import games as views
 from games.views import links as link_views
@@ -32,6 +33,7 @@ urlpatterns = [
     path("g/<str:public_id>/rematch/", rematch_views.rematch, name="rematch"),
     path("g/<str:public_id>/transfer/", manage_views.transfer, name="transfer"),
     path("g/<str:public_id>/delete/", manage_views.delete, name="delete"),
+    path("g/<str:public_id>/date/", date_views.game_date, name="date"),
     path("g/<str:public_id>/rules/", rules_views.game_rules_page, name="rules"),
     path("rules/<slug:family>/", rules_views.family_rules_page, name="family_rules"),
     path("g/<str:public_id>/check/", views.meld_check, name="check"),

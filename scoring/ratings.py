@@ -48,6 +48,10 @@ def rate(ratings: Sequence[Rating], places: Sequence[int]) -> list[Rating]:
     return [Rating(team[0].mu, team[0].sigma) for team in rated]
 
 
+DISPLAY_OFFSET = 1000
+DISPLAY_SCALE = 40
+
+
 def display(rating: Rating) -> int:
     """The number shown for a rating: ``round(1000 + 40 × ordinal)``.
 
@@ -55,13 +59,13 @@ def display(rating: Rating) -> int:
     weakest and the strongest, which reads poorly ("3.7"); scaled by 40 and shifted by 1000 it
     looks like the chess-style numbers players know: a newcomer shows 1000, and as games
     shrink his σ and settle his μ he moves up or down in steps of tens."""
-    return round(1000 + 40 * rating.ordinal)
+    return round(DISPLAY_OFFSET + DISPLAY_SCALE * rating.ordinal)
 
 
 def display_sigma(rating: Rating) -> int:
-    """The uncertainty σ on the scale of ``display`` (40 × σ), so that it reads beside the
-    rating as "1305 ± 120", not "± 3.0"."""
-    return round(40 * rating.sigma)
+    """The uncertainty σ on the scale of :func:`display`, so that it reads beside the rating as
+    "1305 ± 120", not "± 3.0"."""
+    return round(DISPLAY_SCALE * rating.sigma)
 
 
 def win_chances(ratings: Sequence[Rating]) -> list[float]:

@@ -3,6 +3,7 @@ from django.utils.translation import gettext_lazy as _
 
 RECEIVER = "tournaments.results_changed"
 MOVED_RECEIVER = "tournaments.seats_moved"
+DATED_RECEIVER = "tournaments.game_dated"
 
 
 class TournamentsConfig(AppConfig):
@@ -20,5 +21,6 @@ class TournamentsConfig(AppConfig):
 
         signals.results_changed.connect(receivers.results_changed, dispatch_uid=RECEIVER)
         signals.seats_moved.connect(receivers.seats_moved, dispatch_uid=MOVED_RECEIVER)
+        signals.game_dated.connect(receivers.game_dated, dispatch_uid=DATED_RECEIVER)
         extensions.register("game", panels.win_chances)
         extensions.register("player", panels.player_ratings)

@@ -11,7 +11,9 @@ from the earliest game marked, then every season whose numbers that moved is reb
 What moves what:
 
 - a club game's results (a hand recorded, corrected, deleted, undone or filled in, the game
-  ended, reopened, deleted or back-dated): the family's ratings from that game on;
+  ended, reopened or deleted): the family's ratings from that game on;
+- a club game's date of play (changed, or the change undone): the family's ratings from the
+  earlier of the two dates on, and the seasons containing either day;
 - seats moved between players (a merge and its undo): the ratings of each family from the
   earliest moved game on;
 - ratings re-rated from a game on: every season of the family that ends on that game's day or
@@ -77,7 +79,7 @@ def game_changed(game: Game, *, finished: bool) -> None:
     if game.club_id is None:
         return
     if game.pk is None:  # told after the delete: re-rate from its time on
-        _mark(game.club_id, game.family, (game.created_at, 0))
+        _mark(game.club_id, game.family, (game.played_at, 0))
         schedule(game.club_id)
         return
     if not finished and not RatingEvent.objects.filter(game=game).exists():
@@ -89,17 +91,36 @@ def game_changed(game: Game, *, finished: bool) -> None:
     schedule(game.club_id)
 
 
+def game_dated(game: Game, *, before: datetime.datetime, after: datetime.datetime, finished: bool) -> None:
+    """A club game's date of play changed from ``before`` to ``after``: its family's ratings
+    from the earlier of the two on, and the seasons containing either day. A game not finished
+    counts nowhere yet."""
+    if game.club_id is None or not finished:
+        return
+    _mark(game.club_id, game.family, (min(before, after), game.pk))
+    days = {timezone.localtime(before).date(), timezone.localtime(after).date()}
+    seasons = Season.objects.filter(club_id=game.club_id)
+    SeasonDirty.objects.bulk_create(
+        [
+            SeasonDirty(season=s, club_id=game.club_id)
+            for s in seasons
+            if game.family in s.families and any(s.starts <= day <= s.ends for day in days)
+        ]
+    )
+    schedule(game.club_id)
+
+
 def games_moved(*, club_id: int, game_ids: Iterable[int]) -> None:
     """Seats of these games moved from one player to another (a merge or its undo)."""
     firsts = (
         Game.objects.filter(club_id=club_id, pk__in=list(game_ids))
         .values("family")
-        .annotate(first=Min("created_at"))
+        .annotate(first=Min("played_at"))
         .values_list("family", "first")
     )
     for family, first in firsts:
         first_pk = (
-            Game.objects.filter(club_id=club_id, family=family, pk__in=list(game_ids), created_at=first)
+            Game.objects.filter(club_id=club_id, family=family, pk__in=list(game_ids), played_at=first)
             .order_by("pk")
             .values_list("pk", flat=True)
             .first()
@@ -130,8 +151,8 @@ def club_changed(club: Club) -> None:
     for family in families:
         first = (
             Game.objects.filter(club=club, family=family)
-            .order_by("created_at", "pk")
-            .values_list("created_at", "pk")
+            .order_by("played_at", "pk")
+            .values_list("played_at", "pk")
             .first()
         )
         assert first is not None

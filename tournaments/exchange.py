@@ -81,12 +81,12 @@ def _players(club: Club) -> list[Player]:
 
 def _games(club: Club | None, owner: User | None = None) -> list[Game]:
     """The club's games (or, without a club, ``owner``'s own games outside clubs), in
-    document order: by start time. Not a deleted game: an import would bring it back."""
+    document order: by date of play. Not a deleted game: an import would bring it back."""
     games = (
         Game.objects.filter(club=club) if club is not None else Game.objects.filter(owner=owner, club=None)
     )
     games = games.filter(deleted_at=None)
-    return list(games.order_by("created_at", "pk").prefetch_related("seats", "hands"))
+    return list(games.order_by("played_at", "pk").prefetch_related("seats", "hands"))
 
 
 def export_club(club: Club) -> dict[str, Any]:
@@ -140,6 +140,7 @@ def _document(club: Club | None, players: Sequence[Player], games: Sequence[Game
                 # A tournament table's path names the tournament's page: the import makes it.
                 "event_path": "" if g.pk in tables else g.event_path,
                 "created_at": _when(g.created_at),
+                "played_at": _when(g.played_at),
                 "next_hand_number": g.next_hand_number,
                 "seats": [
                     {"position": s.position, "name": s.name, "player": player_ref[s.player_id]}
@@ -166,6 +167,7 @@ def _document(club: Club | None, players: Sequence[Player], games: Sequence[Game
                 "best_events": s.best_events,
                 "drop_worst": s.drop_worst,
                 "min_games": s.min_games,
+                "qualify": s.qualify,
                 "tiebreaks": list(s.tiebreaks),
                 "created_at": _when(s.created_at),
             }
@@ -258,7 +260,7 @@ def score_sheet_rows(club: Club) -> Iterator[dict[str, Any]]:
             for player, points, total in zip(sheet.players, row.points, row.totals, strict=True):
                 yield {
                     "game": f"g{index}",
-                    "date": game.created_at.astimezone(zone).date().isoformat(),
+                    "date": game.played_at.astimezone(zone).date().isoformat(),
                     "family": game.family,
                     "event": game.event_name,
                     "hand": row.ordinal,
@@ -428,6 +430,9 @@ def _check_games(
     for i, game in enumerate(games):
         at = f"games[{i}]"
         check.moment(f"{at}.created_at", game["created_at"])
+        played = check.moment(f"{at}.played_at", game.get("played_at"))
+        if played is not None and played > timezone.now():
+            check.add(f"{at}.played_at", "played_in_future", _("A game cannot be played in the future."))
         try:
             rules = rule_set(game["family"], game["options"])
         except EngineError as error:
@@ -641,6 +646,7 @@ def _season_settings(s: Mapping[str, Any], starts: datetime.date, ends: datetime
         drop_worst=s["drop_worst"],
         min_games=s["min_games"],
         tiebreaks=s["tiebreaks"],
+        qualify=s.get("qualify", 0),
     )
 
 
@@ -794,8 +800,10 @@ def _write_games(
             next_hand_number=g["next_hand_number"],
         )
         created = datetime.datetime.fromisoformat(g["created_at"])
-        Game.objects.filter(pk=game.pk).update(created_at=created)
-        game.created_at = created
+        # A document from before games had their own date: the game was played when started.
+        played = datetime.datetime.fromisoformat(g.get("played_at") or g["created_at"])
+        Game.objects.filter(pk=game.pk).update(created_at=created, played_at=played)
+        game.created_at, game.played_at = created, played
         Seat.objects.bulk_create(
             Seat(game=game, position=s["position"], name=check_name(s["name"]), player=players[s["player"]])
             for s in g["seats"]

@@ -30,6 +30,7 @@ from tournaments.services import (
     MAX_EVENTS,
     MAX_HANDS,
     MAX_MIN_GAMES,
+    MAX_QUALIFY,
     MAX_ROUNDS,
     SeasonSettings,
     Settings,
@@ -293,6 +294,15 @@ class SeasonForm(forms.Form):
         initial=0,
         widget=numeric(),
     )
+    qualify = forms.IntegerField(
+        label=_("The top players who qualify"),
+        help_text=_("The standings draw a line below them. 0: no line."),
+        required=False,
+        min_value=0,
+        max_value=MAX_QUALIFY,
+        initial=0,
+        widget=numeric(),
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -324,6 +334,7 @@ class SeasonForm(forms.Form):
         "best_events",
         "drop_worst",
         "min_games",
+        "qualify",
     )
 
     def general_fields(self) -> list[forms.BoundField]:
@@ -347,6 +358,7 @@ class SeasonForm(forms.Form):
                 "best_events",
                 "drop_worst",
                 "min_games",
+                "qualify",
             )
         }
         initial["custom_points"] = " ".join(season.custom_points)
@@ -375,6 +387,7 @@ class SeasonForm(forms.Form):
             drop_worst=data["drop_worst"],
             min_games=data["min_games"],
             tiebreaks=tiebreaks,
+            qualify=data.get("qualify") or 0,
         )
 
     def add_engine_error(self, error: EngineError) -> None:

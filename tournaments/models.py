@@ -248,6 +248,8 @@ class Season(models.Model):
     drop_worst = models.PositiveSmallIntegerField(_("drop the worst events"), default=0)
     min_games = models.PositiveSmallIntegerField(_("games needed to be ranked"), default=0)
     tiebreaks = models.JSONField(default=list, blank=True)
+    # The top this many ranked players qualify (a final seeded from it); 0: no line drawn.
+    qualify = models.PositiveSmallIntegerField(_("the top players who qualify"), default=0)
     version = models.PositiveIntegerField(default=1)
     # The request id of the last change to the settings: its resend changes nothing again.
     request_id = models.UUIDField(null=True, blank=True)

@@ -11,8 +11,7 @@ from django.utils.safestring import SafeString
 from games.models import Game, Player
 from scoring import ratings as rating_model
 from tournaments.derived import freshness
-from tournaments.ratings import ratings_of
-from tournaments.selectors import player_ratings_summary
+from tournaments.selectors import game_chances, player_ratings_summary
 
 
 def win_chances(request: HttpRequest, game: Game) -> SafeString | None:
@@ -21,15 +20,12 @@ def win_chances(request: HttpRequest, game: Game) -> SafeString | None:
     rated game yet (everyone would be even)."""
     if game.club is None or game.next_hand_number != 1:
         return None
-    seats = list(game.seats.all())
-    ratings = ratings_of(club=game.club, family=game.family, player_ids=[s.player_id for s in seats])
-    shown = [ratings[s.player_id] for s in seats]
-    if len({(r.mu, r.sigma) for r in shown}) <= 1:
+    found = game_chances(game=game)
+    if not found.rated:
         return None
-    chances = rating_model.win_chances(shown)
     rows = [
-        {"name": seat.name, "chance": round(100 * chance), "rating": rating_model.display(rating)}
-        for seat, chance, rating in zip(seats, chances, shown, strict=True)
+        {"name": c.name, "chance": round(100 * c.chance), "rating": rating_model.display(c.rating)}
+        for c in found.chances
     ]
     return SafeString(render_to_string("tournaments/_win_chances.html", {"rows": rows}, request=request))
 

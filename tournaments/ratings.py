@@ -1,7 +1,7 @@
 """Player ratings per club and rule family: the database side of ``scoring.ratings``.
 
 A club's finished games of one family are rated one after another in the order of
-``game_key`` (when the game was started, then its id), and each player's rating after each
+``game_key`` (when the game was played, then its id), and each player's rating after each
 game is stored as a ``RatingEvent``. The events are derived: ``rebuild`` deletes them from a
 point on and rates every game from there again, so a correction, an added or a back-dated game
 gives exactly the numbers a full rebuild would.
@@ -43,15 +43,15 @@ GameKey = tuple[datetime.datetime, int]
 
 
 def game_key(game: Game) -> GameKey:
-    """The order games are rated in: when the game was started, then its id. A back-dated game
-    (an earlier ``created_at``) is rated in its place among the others."""
-    return (game.created_at, game.pk)
+    """The order games are rated in: when the game was played, then its id. A back-dated game
+    (an earlier ``played_at``) is rated in its place among the others."""
+    return (game.played_at, game.pk)
 
 
 def _games_from(since: GameKey) -> Q:
     """Games whose key is ``since`` or later (on Game)."""
     at, pk = since
-    return Q(created_at__gt=at) | Q(created_at=at, pk__gte=pk)
+    return Q(played_at__gt=at) | Q(played_at=at, pk__gte=pk)
 
 
 def _events_from(since: GameKey) -> Q:
@@ -79,17 +79,17 @@ def _finished_games(*, club: Club, family: str, since: GameKey | None) -> list[_
     rows = (
         Result.objects.filter(game__in=games)
         .order_by("game_id", "place", "player_id")
-        .values_list("game_id", "game__created_at", "player_id", "place", "finished")
+        .values_list("game_id", "game__played_at", "player_id", "place", "finished")
     )
     by_game: dict[int, tuple[datetime.datetime, dict[int, int], list[bool]]] = {}
-    for game_id, created_at, player_id, place, finished in rows:
-        entry = by_game.setdefault(game_id, (created_at, {}, []))
+    for game_id, played_at, player_id, place, finished in rows:
+        entry = by_game.setdefault(game_id, (played_at, {}, []))
         places = entry[1]
         places[player_id] = min(place, places.get(player_id, place))
         entry[2].append(finished)
     played = [
-        _Played((created_at, game_id), tuple(places), tuple(places.values()))
-        for game_id, (created_at, places, finished) in by_game.items()
+        _Played((played_at, game_id), tuple(places), tuple(places.values()))
+        for game_id, (played_at, places, finished) in by_game.items()
         if all(finished) and len(places) >= 2
     ]
     played.sort(key=lambda p: p.key)
@@ -217,17 +217,17 @@ def mark_dirty(game: Game) -> None:
     """Note that the ratings of ``game``'s club and family must be rebuilt from this game on.
     Call it inside the transaction of any write that changed a club game's results.
 
-    The game's club, family and start time are read again from the database (the caller's copy
+    The game's club, family and date of play are read again from the database (the caller's copy
     may be stale, e.g. after a back-dating update). If the game was rated before at another
     time (moved later) or for another club or family, that earlier point is marked too, so the
     games between are re-rated without it."""
-    current = Game.objects.filter(pk=game.pk).values_list("club_id", "family", "created_at").first()
-    club_id, family, created_at = (
-        current if current is not None else (game.club_id, game.family, game.created_at)
+    current = Game.objects.filter(pk=game.pk).values_list("club_id", "family", "played_at").first()
+    club_id, family, played_at = (
+        current if current is not None else (game.club_id, game.family, game.played_at)
     )
     points: dict[tuple[int, str], GameKey] = {}
     if club_id is not None:
-        points[(club_id, family)] = (created_at, game.pk)
+        points[(club_id, family)] = (played_at, game.pk)
     rated = (
         RatingEvent.objects.filter(game_id=game.pk)
         .order_by()

@@ -3,6 +3,7 @@ hands the change to ``tournaments.derived``, which marks what it moves."""
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from games.models import Game
@@ -11,6 +12,18 @@ from tournaments import derived
 
 def results_changed(sender: object, *, game: Game, finished: bool, **kwargs: Any) -> None:
     derived.game_changed(game, finished=finished)
+
+
+def game_dated(
+    sender: object,
+    *,
+    game: Game,
+    before: datetime.datetime,
+    after: datetime.datetime,
+    finished: bool,
+    **kwargs: Any,
+) -> None:
+    derived.game_dated(game, before=before, after=after, finished=finished)
 
 
 def seats_moved(sender: object, *, club_id: int, game_ids: list[int], **kwargs: Any) -> None:

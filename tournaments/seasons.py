@@ -3,7 +3,7 @@
 arithmetic).
 
 A season counts a club's finished games of its families played between its first and last
-day (a game's day is the day it was started), except the tables of a tournament, and each of
+day (a game's day is the day it was played), except the tables of a tournament, and each of
 the club's tournaments of those families dated in the season once its last round is
 confirmed, as one event placed by its final standings. Rebuilt by the worker after every change
 that moves them (``tournaments.derived`` says which), and by ``manage.py rebuild_derived``.
@@ -16,6 +16,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from fractions import Fraction
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -46,13 +47,13 @@ def _game_events(
         Result.objects.filter(
             game__club_id=season.club_id,
             game__family__in=season.families,
-            game__created_at__range=(start, end),
+            game__played_at__range=(start, end),
             game__tournament_table__isnull=True,
             game__deleted_at=None,
             finished=True,
         )
-        .order_by("game__created_at", "game_id", "seat__position")
-        .values_list("game_id", "game__created_at", "game__family", "player_id", "place")
+        .order_by("game__played_at", "game_id", "seat__position")
+        .values_list("game_id", "game__played_at", "game__family", "player_id", "place")
     )
     grouped: dict[int, list[tuple[datetime.datetime, str, int, int]]] = defaultdict(list)
     for game_id, when, family, player_id, place in rows:
@@ -117,7 +118,7 @@ def _games_played(
     for family, player_id in Result.objects.filter(
         game__club_id=season.club_id,
         game__family__in=season.families,
-        game__created_at__range=(start, end),
+        game__played_at__range=(start, end),
         game__deleted_at=None,
         finished=True,
     ).values_list("game__family", "player_id"):
@@ -251,3 +252,111 @@ def rebuild_seasons(club: Club, families: Iterable[str] | None = None) -> list[S
 
 def families_of(seasons: Sequence[Season]) -> set[str]:
     return {family for season in seasons for family in season.families}
+
+
+# ---------------------------------------------------------------------- as they stood
+
+
+def evenings(season: Season) -> list[datetime.date]:
+    """The season's evenings: the days with a counted finished club game or a tournament dated
+    in it, in order (1 query)."""
+    start, end = _bounds(season)
+    days: set[datetime.date] = set()
+    if season.counts in (Season.Counts.GAMES, Season.Counts.BOTH):
+        played = (
+            Result.objects.filter(
+                game__club_id=season.club_id,
+                game__family__in=season.families,
+                game__played_at__range=(start, end),
+                game__tournament_table__isnull=True,
+                game__deleted_at=None,
+                finished=True,
+            )
+            .order_by()
+            .values_list("game__played_at", flat=True)
+            .distinct()
+        )
+        days |= {timezone.localtime(when).date() for when in played}
+    if season.counts in (Season.Counts.TOURNAMENTS, Season.Counts.BOTH):
+        days |= set(
+            Tournament.objects.filter(
+                club_id=season.club_id, family__in=season.families, date__range=(season.starts, season.ends)
+            ).values_list("date", flat=True)
+        )
+    return sorted(days)
+
+
+def _when(event: LeagueEvent) -> datetime.datetime:
+    when = event.key[0]  # type: ignore[index]
+    assert isinstance(when, datetime.datetime)
+    return when
+
+
+def standings_after(season: Season, family: str, day: datetime.date) -> list[SeasonStanding]:
+    """The season's standings (of ``family``, "" for all) as they stood after ``day``: only what
+    was played by its end counts, and each row's ``previous_rank`` is its rank after the season's
+    evening before that one (None on the first). Derived on reading, unsaved."""
+    start, _end = _bounds(season)
+    zone = timezone.get_current_timezone()
+    until = datetime.datetime.combine(day, datetime.time.max, tzinfo=zone)
+    events: list[tuple[str, LeagueEvent]] = []
+    if season.counts in (Season.Counts.GAMES, Season.Counts.BOTH):
+        events += _game_events(season, start, until)
+    if season.counts in (Season.Counts.TOURNAMENTS, Season.Counts.BOTH):
+        events += [(f, e) for f, e in _tournament_events(season) if _when(e) <= until]
+    chosen = [event for fam, event in events if family in (ALL, fam)]
+    earlier = sorted({timezone.localtime(_when(e)).date() for e in chosen} - {day})
+    before = earlier[-1] if earlier and earlier[-1] < day else None
+    played = _games_played(season, start, until)
+
+    def table(upto: datetime.datetime) -> Sequence[Any]:
+        counted = [e for e in chosen if _when(e) <= upto]
+        games: dict[int, int] = defaultdict(int)
+        for (fam, player_id), count in played.items():
+            if family in (ALL, fam):
+                games[player_id] += count
+        return league_standings(
+            sorted({p for event in counted for p in event.players}),
+            counted,
+            game_points=season.game_points,  # type: ignore[arg-type]
+            place_points=_place_points(season),
+            best_events=season.best_events,
+            drop_worst=season.drop_worst,
+            min_games=season.min_games,
+            games_played=games,
+            tiebreaks=tuple(season.tiebreaks) or DEFAULT_LEAGUE_TIEBREAKS,
+        )
+
+    previous: dict[int, int] = {}
+    if before is not None:
+        previous = {
+            row.player: row.rank
+            for row in table(datetime.datetime.combine(before, datetime.time.max, tzinfo=zone))
+            if row.rank is not None
+        }
+    ratings = (
+        _ratings_at(season, until, family or season.families[0])
+        if len(season.families) == 1 or family
+        else {}
+    )
+    rows = []
+    for position, row in enumerate(table(until), start=1):
+        rating = ratings.get(row.player)
+        rows.append(
+            SeasonStanding(
+                season=season,
+                family=family,
+                player_id=row.player,
+                rank=row.rank if row.rank is not None else position,
+                ranked=row.rank is not None,
+                previous_rank=previous.get(row.player),
+                separated_by=row.separated_by or "",
+                points=_decimal(row.points),
+                games=row.games,
+                wins=row.wins,
+                average_place=float(row.average_place) if row.average_place is not None else None,
+                events=row.events,
+                rating=display(rating) if rating is not None else None,
+            )
+        )
+    return rows

@@ -10,11 +10,13 @@ from dataclasses import dataclass
 from functools import cached_property, partial
 from itertools import pairwise
 
+from django.utils.translation import gettext as _
+
 from games.models import Change, Club, Game, Player, Result
 from games.names import loose_key, name_key
 from scoring.families import family_info
 from scoring.ranking import HeadToHead, head_to_head
-from scoring.ratings import Rating, display
+from scoring.ratings import START, Rating, display, display_sigma, win_chances
 from scoring.seating import repeated_pairs
 from scoring.standings import Standing
 from tournaments.derived import freshness
@@ -27,6 +29,8 @@ from tournaments.models import (
     Tournament,
     TournamentChange,
 )
+from tournaments.ratings import ratings_of
+from tournaments.seasons import evenings, standings_after
 from tournaments.standings import TableState, TournamentData, compute_standings, tournament_data
 
 
@@ -303,6 +307,8 @@ class SeasonView:
     as_of: datetime.datetime | None  # when the club's derived numbers were last complete
     page: int = 1
     pages: int = 1
+    evenings: Sequence[datetime.date] = ()  # the season's evenings, for the picker
+    evening: datetime.date | None = None  # shown as the standings stood after it; None: now
 
     @property
     def updating(self) -> bool:
@@ -324,12 +330,32 @@ class SeasonView:
     def unranked(self) -> list[SeasonStanding]:
         return [r for r in self.rows if not r.ranked]
 
+    @property
+    def qualified(self) -> list[SeasonStanding]:
+        """The ranked rows above the qualification line (all ranked rows without one)."""
+        return [r for r in self.ranked if not self.season.qualify or qualifies(self.season, r)]
 
-def season_view(*, season: Season, family: str = "", page: int = 1) -> SeasonView:
-    """One page of a season's standings as stored by the last rebuild (3 queries, whatever the
-    size of the club)."""
+    @property
+    def below_qualification(self) -> list[SeasonStanding]:
+        return [r for r in self.ranked if self.season.qualify and not qualifies(self.season, r)]
+
+
+def qualifies(season: Season, row: SeasonStanding) -> bool:
+    """Among the season's top ``qualify`` ranked players (a tie at the line qualifies both)."""
+    return bool(season.qualify) and row.ranked and row.rank <= season.qualify
+
+
+def season_view(
+    *, season: Season, family: str = "", page: int = 1, evening: datetime.date | None = None
+) -> SeasonView:
+    """One page of a season's standings as stored by the last rebuild (4 queries, whatever the
+    size of the club), or as they stood after one of its ``evening``s (derived on reading: a
+    fixed number of queries too)."""
     if family not in season.families or len(season.families) == 1:
         family = ""
+    days = evenings(season)
+    if evening is not None and evening in days:
+        return _evening_view(season, family, page, days, evening)
     standings = SeasonStanding.objects.filter(season=season, family=family)
     pages = max(1, -(-standings.count() // SEASON_PAGE))
     page = min(max(page, 1), pages)
@@ -340,7 +366,23 @@ def season_view(*, season: Season, family: str = "", page: int = 1) -> SeasonVie
         ]
     )
     fresh = freshness(season.club_id)
-    return SeasonView(season, family, rows, fresh.pending, fresh.as_of, page, pages)
+    return SeasonView(season, family, rows, fresh.pending, fresh.as_of, page, pages, days)
+
+
+def _evening_view(
+    season: Season, family: str, page: int, days: Sequence[datetime.date], evening: datetime.date
+) -> SeasonView:
+    rows = standings_after(season, family, evening)
+    players = Player.objects.in_bulk([r.player_id for r in rows])
+    for row in rows:
+        row.player = players[row.player_id]
+    rows.sort(key=lambda r: (not r.ranked, r.rank, r.player.key))
+    pages = max(1, -(-len(rows) // SEASON_PAGE))
+    page = min(max(page, 1), pages)
+    start = (page - 1) * SEASON_PAGE
+    fresh = freshness(season.club_id)
+    shown = rows[start : start + SEASON_PAGE]
+    return SeasonView(season, family, shown, fresh.pending, fresh.as_of, page, pages, days, evening)
 
 
 @dataclass(frozen=True)
@@ -350,6 +392,11 @@ class FamilyRating:
     mu: float
     sigma: float
     games: int
+
+    @property
+    def uncertainty(self) -> int:
+        """σ on the rating's own scale (the ± beside it)."""
+        return display_sigma(Rating(self.mu, self.sigma))
 
 
 def player_ratings_summary(*, player: Player) -> list[FamilyRating]:
@@ -386,7 +433,7 @@ class RatingPage:
 
 def player_rating_page(*, player: Player, family: str = "") -> RatingPage:
     """A player's ratings: by family, the history and chart of one (the asked one, else the
-    one he played most), and his season results (4 queries)."""
+    one he played most), and his season results (5 queries)."""
     families = player_ratings_summary(player=player)
     known = [f.family for f in families]
     if family not in known:
@@ -394,6 +441,7 @@ def player_rating_page(*, player: Player, family: str = "") -> RatingPage:
     events = list(
         RatingEvent.objects.filter(player=player, family=family)
         .select_related("game")
+        .prefetch_related("game__seats")
         .order_by("played_at", "game_id")
     )
     points = [(e.played_at, display(Rating(e.mu, e.sigma))) for e in events]
@@ -404,6 +452,57 @@ def player_rating_page(*, player: Player, family: str = "") -> RatingPage:
     )
     fresh = freshness(player.club_id)
     return RatingPage(families, family, events[::-1], points, seasons, fresh.pending, fresh.as_of)
+
+
+def game_name(game: Game, *, player_id: int | None = None) -> str:
+    """What a list of games calls one beside its date: the event's table it was ("Autumn cup,
+    round 2"), else who else sat there (its seats prefetched)."""
+    if game.event_name:
+        if game.event_round:
+            return _("%(event)s, round %(round)s") % {"event": game.event_name, "round": game.event_round}
+        return game.event_name
+    others = [seat.name for seat in game.seats.all() if seat.player_id != player_id]
+    return _("with %(players)s") % {"players": ", ".join(others)}
+
+
+@dataclass(frozen=True)
+class Chance:
+    name: str
+    player_id: int
+    chance: float  # of winning, 0 to 1 (the players' sum to 1)
+    rating: Rating
+
+
+@dataclass(frozen=True)
+class GameChances:
+    rated: bool  # someone at the table has a rating (else everyone is even)
+    before_game: bool  # from the ratings the game was rated with (it is rated), not today's
+    chances: list[Chance]
+
+
+def game_chances(*, game: Game) -> GameChances:
+    """Each seat's chance to win the club game by the club's ratings before it: the ratings the
+    game was rated from, once it is rated; until then the players' current ratings (2 queries,
+    3 once hands are recorded)."""
+    seats = list(game.seats.all())
+    # A game without hands was never rated: its page asks this before every first hand.
+    rated_events = RatingEvent.objects.filter(game=game) if game.next_hand_number > 1 else []
+    before = {e.player_id: Rating(e.mu_before, e.sigma_before) for e in rated_events}
+    if before and all(s.player_id in before for s in seats):
+        ratings, rated_game = before, True
+    elif game.club is not None:
+        ratings = ratings_of(club=game.club, family=game.family, player_ids=[s.player_id for s in seats])
+        rated_game = False
+    else:
+        ratings, rated_game = {}, False
+    shown = [ratings.get(s.player_id, START) for s in seats]
+    rated = len(seats) >= 2 and len({(r.mu, r.sigma) for r in shown}) > 1
+    chances = win_chances(shown) if len(seats) >= 2 else [1.0] * len(seats)
+    return GameChances(
+        rated,
+        rated_game,
+        [Chance(s.name, s.player_id, c, r) for s, c, r in zip(seats, chances, shown, strict=True)],
+    )
 
 
 def club_opponents(*, player: Player) -> list[Player]:
@@ -444,7 +543,7 @@ def head_to_head_page(*, player: Player, other: Player) -> HeadToHeadPage:
         .filter(game__results__player=player)
         .select_related("game")
         .distinct()
-        .order_by("-game__created_at", "game_id")
+        .order_by("-game__played_at", "game_id")
     )
     by_game: dict[int, dict[int, Result]] = defaultdict(dict)
     games: dict[int, Game] = {}

@@ -45,6 +45,7 @@ MAX_HANDS = 100
 # bounds for the pages and the API, so that a setting made in one can be kept in the other.
 MAX_EVENTS = 1000
 MAX_MIN_GAMES = 10000
+MAX_QUALIFY = 1000
 MAX_CUSTOM_POINTS = 500
 
 # Settings that shape the games and the seating: fixed once the first round has started.
@@ -678,6 +679,7 @@ class SeasonSettings:
     drop_worst: int
     min_games: int
     tiebreaks: Sequence[str]
+    qualify: int = 0  # the top N qualify; 0: nobody is marked
 
 
 def checked_season(settings: SeasonSettings) -> dict[str, Any]:
@@ -706,6 +708,7 @@ def checked_season(settings: SeasonSettings) -> dict[str, Any]:
         "drop_worst": settings.drop_worst,
         "min_games": settings.min_games,
         "tiebreaks": list(parse_league_tiebreaks(list(settings.tiebreaks))),
+        "qualify": settings.qualify,
     }
 
 

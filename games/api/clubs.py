@@ -160,6 +160,7 @@ class PlayerResultSerializer(serializers.Serializer[Any]):
     game = serializers.CharField(help_text="The game's public id.")
     family = serializers.CharField()
     created_at = serializers.DateTimeField()
+    played_at = serializers.DateTimeField(help_text="When the game was played.")
     players = serializers.IntegerField()
     total = serializers.IntegerField()
     place = serializers.IntegerField()
@@ -197,6 +198,7 @@ def _result(result: Any, sizes: dict[int, int]) -> dict[str, Any]:
         "game": result.game.public_id,
         "family": result.game.family,
         "created_at": result.game.created_at,
+        "played_at": result.game.played_at,
         "players": sizes.get(result.game_id, 1),
         "total": result.total,
         "place": result.place,
@@ -403,7 +405,7 @@ class PlayerList(generics.ListAPIView[Player]):
         # club_roster's query (games.selectors.players), as a queryset so that it pages.
         players = Player.objects.filter(club=club, merged_into=None).annotate(
             games=Count("seats", filter=PRESENT),
-            last_played=Max("seats__game__created_at", filter=PRESENT),
+            last_played=Max("seats__game__played_at", filter=PRESENT),
             claimed=F("user_id"),
         )
         q = self.request.query_params.get("q", "").strip()

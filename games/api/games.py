@@ -20,6 +20,7 @@ from django.contrib.auth.models import User
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 from django.http import Http404
 from django.urls import URLPattern, path, reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
@@ -61,7 +62,15 @@ from games.services.access import (
     session_game_ids,
 )
 from games.services.errors import HandTaken, ServiceError, StaleEdit
-from games.services.games import game_delete, game_end, game_rematch, game_start, game_transfer
+from games.services.games import (
+    CLOCK_SLACK,
+    game_date_set,
+    game_delete,
+    game_end,
+    game_rematch,
+    game_start,
+    game_transfer,
+)
 from games.services.hands import change_undo, hand_delete, hand_edit, hand_find, hand_record
 from games.sheet import Sheet, SheetRow, marks_only, sheet_ordinals
 from games.sheet_charts import chart_line_data
@@ -88,6 +97,9 @@ class GameItemSerializer(serializers.Serializer[Any]):
     public_id = serializers.CharField(help_text="The id in the game's address.")
     family = serializers.CharField(help_text=FAMILY_HELP)
     club = serializers.CharField(allow_null=True, help_text="The club's slug; null for a private game.")
+    played_at = serializers.DateTimeField(
+        help_text="When the game was played: what ratings, seasons and lists order games by."
+    )
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
     ended = serializers.BooleanField(help_text="The evening was declared over.")
@@ -215,6 +227,16 @@ class GameCreateSerializer(serializers.Serializer[Any]):
         default=None,
         help_text="A club's slug: needs scorekeeper or organiser.",
     )
+    played_at = serializers.DateTimeField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="When the game was played (a score sheet typed in later); default now, never in the "
+        "future.",
+    )
+
+    def validate_played_at(self, value: Any) -> Any:
+        return _not_future(value)
 
     def validate_family(self, value: str) -> str:
         if value not in FAMILIES:
@@ -229,12 +251,31 @@ class GameCreateSerializer(serializers.Serializer[Any]):
         return attrs
 
 
+def _not_future(value: Any) -> Any:
+    if value is not None and value > timezone.now() + CLOCK_SLACK:
+        raise serializers.ValidationError(
+            _("A game cannot be played in the future: choose a time before now.")
+        )
+    return value
+
+
+class GameDateSerializer(serializers.Serializer[Any]):
+    played_at = serializers.DateTimeField(help_text="When the game was played; never in the future.")
+    shown = serializers.DateTimeField(
+        help_text="The game's `played_at` as you read it: if it changed since, nothing changes and the "
+        "answer is 400 `date_changed_since`."
+    )
+
+    def validate_played_at(self, value: Any) -> Any:
+        return _not_future(value)
+
+
 class GameChangeSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     action = serializers.CharField(
         help_text="added | edited | deleted (a hand) | ended | reopened | new_link | transfer (another "
         "starter; `before` and `after` hold `owner`, a user id) | removed | restored (the game deleted, "
-        "brought back)"
+        "brought back) | dated (the date of play changed; `before` and `after` hold `played_at`)"
     )
     hand_number = serializers.IntegerField(allow_null=True)
     hand = serializers.IntegerField(
@@ -372,6 +413,7 @@ def _game_body(request: Request, game: Game, sheet: Sheet | None = None) -> dict
         "public_id": game.public_id,
         "family": game.family,
         "club": _club_slug(request, game),
+        "played_at": game.played_at,
         "created_at": game.created_at,
         "updated_at": game.updated_at,
         "ended": game.ended,
@@ -459,10 +501,10 @@ class GameFilter(django_filters.FilterSet):
     player = django_filters.NumberFilter(method="by_player", help_text="A player's id: games he sat in.")
     finished = django_filters.BooleanFilter(method="by_finished")
     since = django_filters.DateFilter(
-        field_name="created_at", lookup_expr="date__gte", help_text="Created on or after."
+        field_name="played_at", lookup_expr="date__gte", help_text="Played on or after."
     )
     until = django_filters.DateFilter(
-        field_name="created_at", lookup_expr="date__lte", help_text="Created on or before."
+        field_name="played_at", lookup_expr="date__lte", help_text="Played on or before."
     )
 
     class Meta:
@@ -511,6 +553,7 @@ class GameListCreate(generics.ListAPIView[Game]):
                 "public_id": g.public_id,
                 "family": g.family,
                 "club": g.club.slug if g.club else None,
+                "played_at": g.played_at,
                 "created_at": g.created_at,
                 "updated_at": g.updated_at,
                 "ended": g.ended,
@@ -592,6 +635,7 @@ class GameListCreate(generics.ListAPIView[Game]):
             owner=request.user,
             first_dealer=data["first_dealer"],
             club=club,
+            played_at=data["played_at"],
         )
         game = _fresh(game)
         body = {**_game_body(request, game), "edit_url": edit_url(game)}
@@ -605,6 +649,7 @@ GAME_EXAMPLE: dict[str, Any] = {
     "public_id": "k3F9xQ2m",
     "family": "zoliky",
     "club": None,
+    "played_at": "2026-11-27T19:02:11Z",
     "created_at": "2026-11-27T19:02:11Z",
     "updated_at": "2026-11-27T19:20:45Z",
     "ended": False,
@@ -1046,6 +1091,37 @@ class GameTransferView(APIView):
         return Response(_change_body(game, change), status=status.HTTP_201_CREATED)
 
 
+class GameDateView(APIView):
+    parser_classes = [StrictJSONParser]
+
+    @extend_schema(
+        operation_id="games_date",
+        summary="Change when a game was played",
+        description="For whoever records the game (a club's scorekeepers and organisers). A club game's "
+        "ratings and seasons follow the new date. The answer is the change in the game's history (undo "
+        "puts the old date back); 200 with no body change when the date is already this one. A "
+        "tournament's table is refused (400 `event_game_dated`). With an Idempotency-Key a resend "
+        "answers with the first change.",
+        request=GameDateSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={201: GameChangeSerializer, 200: GameSerializer, **problems(400, 401, 403, 404)},
+    )
+    def post(self, request: Request, public_id: str) -> Response:
+        game = _writable(request, public_id)
+        data = GameDateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        change = game_date_set(
+            game=game,
+            played_at=data.validated_data["played_at"],
+            shown=data.validated_data["shown"],
+            user=request.user,
+            request_id=idempotency_key(request),
+        )
+        if change is None:
+            return _game_response(request, _fresh(game))
+        return Response(_change_body(game, change), status=status.HTTP_201_CREATED)
+
+
 def _change_body(game: Game, change: Change) -> dict[str, Any]:
     change = Change.objects.select_related("undone_by").get(pk=change.pk)
     return dict(GameChangeSerializer(_change(change, _labels(game, [change]))).data)
@@ -1096,6 +1172,7 @@ urlpatterns: list[URLPattern] = [
     path("games/<str:public_id>/reopen/", GameReopenView.as_view(), name="game-reopen"),
     path("games/<str:public_id>/rematch/", GameRematchView.as_view(), name="game-rematch"),
     path("games/<str:public_id>/transfer/", GameTransferView.as_view(), name="game-transfer"),
+    path("games/<str:public_id>/date/", GameDateView.as_view(), name="game-date"),
     path("games/<str:public_id>/hands/", HandList.as_view(), name="game-hands"),
     path("games/<str:public_id>/hands/<int:number>/", HandDetail.as_view(), name="game-hand"),
     path("games/<str:public_id>/history/", HistoryList.as_view(), name="game-history"),

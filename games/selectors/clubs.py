@@ -36,7 +36,7 @@ def club_games(*, club: Club, limit: int = 30) -> list[Game]:
     )
     return list(
         Game.objects.filter(club=club, deleted_at=None)
-        .order_by("-created_at", "-id")
+        .order_by("-played_at", "-id")
         .prefetch_related(results)[:limit]
     )
 

@@ -29,7 +29,7 @@ def recent_players(
             else Player.objects.filter(club=None, owner_id=user.pk, merged_into=None)
         )
         return list(
-            players.annotate(last=Max("seats__game__created_at"))
+            players.annotate(last=Max("seats__game__played_at"))
             .order_by(F("last").desc(nulls_last=True), "key")
             .values_list("name", flat=True)[:limit]
         )
@@ -59,7 +59,7 @@ def club_roster(*, club: Club) -> list[RosterRow]:
     players = (
         Player.objects.filter(club=club, merged_into=None)
         .select_related("user")
-        .annotate(games=Count("seats", filter=PRESENT), last=Max("seats__game__created_at", filter=PRESENT))
+        .annotate(games=Count("seats", filter=PRESENT), last=Max("seats__game__played_at", filter=PRESENT))
         .order_by(F("last").desc(nulls_last=True), "key")
     )
     return [RosterRow(player=p, games=p.games, last_played=p.last) for p in players]  # type: ignore[attr-defined]
@@ -69,7 +69,7 @@ def own_roster(*, user: User) -> list[RosterRow]:
     """The players of a user's private games (1 query)."""
     players = (
         Player.objects.filter(club=None, owner=user, merged_into=None)
-        .annotate(games=Count("seats"), last=Max("seats__game__created_at"))
+        .annotate(games=Count("seats"), last=Max("seats__game__played_at"))
         .order_by(F("last").desc(nulls_last=True), "key")
     )
     return [RosterRow(player=p, games=p.games, last_played=p.last) for p in players]  # type: ignore[attr-defined]
@@ -108,7 +108,7 @@ def _results(player: Player) -> QuerySet[Result]:
     return (
         Result.objects.filter(player=player)
         .select_related("game", "seat")
-        .order_by("-game__created_at", "-game_id")
+        .order_by("-game__played_at", "-game_id")
     )
 
 

@@ -9,6 +9,7 @@ again and the change is reported like any other change of results (``games.signa
 
 from __future__ import annotations
 
+import datetime
 import uuid
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
@@ -32,7 +33,7 @@ from games.models import (
     new_edit_token,
 )
 from games.names import name_key
-from games.signals import results_changed
+from games.signals import game_dated, results_changed
 from scoring.game import start
 
 from .audit import record
@@ -61,11 +62,15 @@ def game_start(
     club: Club | None = None,
     hand_limit: int = 0,
     event: EventLabel | None = None,
+    played_at: datetime.datetime | None = None,
 ) -> Game:
     """Create a game: a club's (counted on its pages) or a private one. Each seat gets the
     roster's player of that name, or a new one. Raises EngineError for an unknown family or
     option, a bad player list or name. ``hand_limit``: the game ends after that many hands at
-    the latest; ``event``: the event (a tournament's table) the game is played for."""
+    the latest; ``event``: the event (a tournament's table) the game is played for;
+    ``played_at``: when it was played (default now; ServiceError ``played_in_future`` after
+    now)."""
+    played_at = checked_date(played_at)
     names: list[str] = []
     for raw in players:
         if not raw.strip():
@@ -95,6 +100,7 @@ def game_start(
             first_dealer=first_dealer,
             club=club,
             hand_limit=hand_limit,
+            played_at=played_at,
             **(event._asdict() if event is not None else {}),
         )
         people = seat_players(club=club, owner=owner, names=names)
@@ -104,6 +110,101 @@ def game_start(
         )
         store_derived(game, seats, [], score(game, seats, []))
     return game
+
+
+# A phone's clock a little ahead of the server's: its "now" is still now.
+CLOCK_SLACK = datetime.timedelta(minutes=5)
+
+
+def checked_date(played_at: datetime.datetime | None) -> datetime.datetime:
+    """A date of play as stored: now when none is given, never after now (ServiceError
+    ``played_in_future``); a moment within ``CLOCK_SLACK`` of now is now."""
+    now = timezone.now()
+    if played_at is None:
+        return now
+    if timezone.is_naive(played_at):
+        played_at = timezone.make_aware(played_at)
+    if played_at > now + CLOCK_SLACK:
+        raise ServiceError("played_in_future", "a game cannot be played in the future", field="played_at")
+    return min(played_at, now)
+
+
+def _moment(value: object) -> datetime.datetime | None:
+    """A moment as a change records it (ISO 8601), read back."""
+    if not isinstance(value, Mapping) or not isinstance(value.get("played_at"), str):
+        return None
+    return datetime.datetime.fromisoformat(value["played_at"])
+
+
+def game_date_set(
+    *,
+    game: Game,
+    played_at: datetime.datetime,
+    shown: datetime.datetime | None,
+    user: User | AnonymousUser | None,
+    request_id: uuid.UUID | None = None,
+) -> Change | None:
+    """Change when the game was played. ``shown``: the date the form showed; if the game's
+    date changed since (another phone), ServiceError ``date_changed_since`` and nothing
+    changes. Recorded, undone like any change; a resend with the same ``request_id`` returns
+    the first change; None when the date is already this one. Whether ``user`` may do it is
+    the caller's check (``access.can_edit``)."""
+    with transaction.atomic():
+        locked = _present(game)
+        resent = _resent(locked, request_id, Change.Action.DATED)
+        if resent is not None:
+            return resent
+        if locked.event_path or locked.event_name:
+            raise ServiceError("event_game_dated", "a tournament's table is played on the tournament's date")
+        wanted = checked_date(played_at)
+        if shown is None:
+            raise ServiceError("version_required", "the form did not say which date it changes")
+        if locked.played_at != shown:
+            raise ServiceError(
+                "date_changed_since",
+                "the game's date was changed meanwhile",
+                current=timezone.localtime(locked.played_at).strftime("%Y-%m-%d %H:%M"),
+            )
+        if locked.played_at == wanted:
+            return None
+        change = set_date(locked, played_at=wanted, user=user, request_id=request_id)
+        game.played_at = locked.played_at
+    return change
+
+
+def set_date(
+    locked: Game,
+    *,
+    played_at: datetime.datetime,
+    user: User | AnonymousUser | None,
+    request_id: uuid.UUID | None = None,
+    undoes: Change | None = None,
+) -> Change:
+    """Give the game (its locked row) another date of play and record it (also by undo). The
+    apps counting club games by date are told (``games.signals.game_dated``)."""
+    before = locked.played_at
+    locked.played_at = played_at
+    locked.save(update_fields=["played_at", "updated_at"])
+    if locked.club_id is not None:
+        finished = Result.objects.filter(game=locked, finished=True).exists()
+        game_dated.send(sender=Game, game=locked, before=before, after=played_at, finished=finished)
+    return Change.objects.create(
+        game=locked,
+        action=Change.Action.DATED,
+        before={"played_at": before.isoformat()},
+        after={"played_at": played_at.isoformat()},
+        user=_actor(user),
+        request_id=request_id,
+        undoes=undoes,
+    )
+
+
+def undo_date(locked: Game, change: Change, user: User | AnonymousUser | None) -> Change:
+    """Put back the date ``change`` replaced, if the game still has the one it set."""
+    before, after = _moment(change.before), _moment(change.after)
+    if before is None or after is None or locked.played_at != after:
+        raise ServiceError("changed_since", "the game's date was changed after this; undo that first")
+    return set_date(locked, played_at=before, user=user, undoes=change)
 
 
 def _present(game: Game) -> Game:

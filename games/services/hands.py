@@ -26,7 +26,7 @@ from games.sheet_cache import remember_sheet
 from scoring.game import GameState, rescore, unmarked
 
 from .errors import HandGone, HandTaken, ServiceError, StaleEdit
-from .games import set_ended, set_owner, set_present
+from .games import set_ended, set_owner, set_present, undo_date
 from .results import store_derived
 
 Actor = User | AnonymousUser | None
@@ -480,6 +480,8 @@ def change_undo(*, change: Change, user: Actor) -> Change:
             return _undo_presence(game, change, user)
         if change.action == Change.Action.TRANSFER:
             return _undo_transfer(game, change, user)
+        if change.action == Change.Action.DATED:
+            return undo_date(game, change, user)
         number = change.hand_number
         assert number is not None  # every other change is a hand's
         if marks_only(change):

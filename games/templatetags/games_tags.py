@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping
 
 from django import template
@@ -218,3 +219,14 @@ def sheet_rows(sheet: Sheet, editable: bool) -> SafeString:
             head += kinds[row.kind.kind]
         rows.append(f'<tr><th scope="row">{head}</th>{cells}</tr>')
     return mark_safe("\n".join(rows))  # numbers, and the escaped head
+
+
+@register.filter
+def moment(value: object) -> datetime.datetime | None:
+    """A moment recorded as ISO 8601 text (a change's before and after), to format."""
+    if not isinstance(value, str):
+        return None
+    try:
+        return datetime.datetime.fromisoformat(value)
+    except ValueError:
+        return None

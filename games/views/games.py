@@ -165,6 +165,7 @@ def game_new_family(request: HtmxHttpRequest, family: str) -> HttpResponse:
                     owner=request.user,
                     first_dealer=form.first_dealer(),
                     club=club,
+                    played_at=form.cleaned_data.get("played_at"),
                 )
             except EngineError as error:
                 form.add_engine_error(error)

@@ -241,7 +241,7 @@ def test_round_trip_of_a_random_club(games: list[dict[str, Any]]) -> None:
                 continue  # the game is over, or the draft breaks a rule: the hand is not recorded
         if spec["ended"] and game.hands.exists():
             game_end(game=game, ended=True, user=organiser)
-        Game.objects.filter(pk=game.pk).update(created_at=now - datetime.timedelta(days=spec["days_ago"]))
+        Game.objects.filter(pk=game.pk).update(played_at=now - datetime.timedelta(days=spec["days_ago"]))
     season_create(
         club=club,
         settings=SeasonSettings(

@@ -95,7 +95,7 @@ def club_with_keeper(name: str = "Tuesday club") -> tuple[Club, User, User]:
 
 
 def played(game: Game, days_ago: int) -> Game:
-    Game.objects.filter(pk=game.pk).update(created_at=timezone.now() - datetime.timedelta(days=days_ago))
+    Game.objects.filter(pk=game.pk).update(played_at=timezone.now() - datetime.timedelta(days=days_ago))
     return game
 
 

@@ -63,7 +63,8 @@ def test_a_small_club_has_what_was_asked_and_every_game_finished() -> None:
     organiser = Membership.objects.get(club=club).user
     assert organiser.username == "organiser" and not organiser.has_usable_password()
     # Two years of club evenings, in order.
-    starts = [g.created_at for g in games]
+    starts = [g.played_at for g in games]
+    assert all(g.played_at == g.created_at for g in games)
     assert starts == sorted(starts) and len(set(starts)) == len(starts)
     assert starts[-1] - starts[0] > datetime.timedelta(days=300)
     assert all(g.updated_at >= g.created_at for g in games)

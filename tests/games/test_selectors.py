@@ -78,7 +78,7 @@ def build(players: int, games: int, hands: int) -> World:
     for g in range(games):
         seated = [names[(g + k) % players] for k in range(3)]
         game = GameFactory.create(family="zoliky", options={"elimination": 0}, players=seated, club=club)
-        Game.objects.filter(pk=game.pk).update(created_at=start + datetime.timedelta(days=g))
+        Game.objects.filter(pk=game.pk).update(played_at=start + datetime.timedelta(days=g))
         for n in range(hands):
             hand_record(
                 game=game, outcome=zoliky_hand(seated, g + n), request_id=uuid.uuid4(), user=scorekeeper
@@ -322,7 +322,7 @@ def test_club_role_takes_one_query_or_none(
 
 def dated(game: Game, day: int) -> Game:
     """Pin the game's date (the order "most recently played" follows)."""
-    Game.objects.filter(pk=game.pk).update(created_at=timezone.now() - datetime.timedelta(days=30 - day))
+    Game.objects.filter(pk=game.pk).update(played_at=timezone.now() - datetime.timedelta(days=30 - day))
     game.refresh_from_db()
     return game
 

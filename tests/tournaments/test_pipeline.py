@@ -53,7 +53,7 @@ def play(club: Club, user: User, names: list[str], winner: str, *, back: int = 0
     """A finished one-hand Rummikub game (``back`` days ago: a back-dated game)."""
     game = game_start(family=FAMILY, options={}, players=names, owner=user, club=club, hand_limit=1)
     if back:
-        Game.objects.filter(pk=game.pk).update(created_at=timezone.now() - datetime.timedelta(days=back))
+        Game.objects.filter(pk=game.pk).update(played_at=timezone.now() - datetime.timedelta(days=back))
         game.refresh_from_db()
     left = {name: 5 * (i + 1) for i, name in enumerate(n for n in names if n != winner)}
     hand_record(game=game, outcome={"winner": winner, "left": left}, request_id=None, user=user)

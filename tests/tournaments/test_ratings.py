@@ -234,7 +234,7 @@ def test_incremental_rebuilds_equal_a_full_rebuild(
                 game = games[index % len(games)]
                 other = Game.objects.get(pk=games[target % len(games)].pk)
                 when = other.created_at + datetime.timedelta(seconds=step)
-                Game.objects.filter(pk=game.pk).update(created_at=when)
+                Game.objects.filter(pk=game.pk).update(played_at=when)
             case ("add", order, tie):
                 game = play(club, user, with_tie(order, tie))
                 games.append(game)
@@ -256,7 +256,7 @@ def test_moving_a_game_later_re_rates_the_games_between() -> None:
     play(club, user, ["Bob", "Ann"])
     play(club, user, ["Ann", "Cid", "Bob"])
     refresh(club=club)
-    Game.objects.filter(pk=first.pk).update(created_at=first.created_at + datetime.timedelta(days=1))
+    Game.objects.filter(pk=first.pk).update(played_at=first.played_at + datetime.timedelta(days=1))
     mark_dirty(first)
     refresh(club=club)
     incremental = snapshot(club)

@@ -150,6 +150,7 @@ def test_the_season_settings_page_keeps_every_setting_the_api_accepts() -> None:
             "best_events": 1000,
             "drop_worst": 1000,
             "min_games": 10000,
+            "qualify": 1000,
             "tiebreaks": ["points", "games", "head_to_head", "wins", "average_place"],
         },
         content_type="application/json",
@@ -159,6 +160,7 @@ def test_the_season_settings_page_keeps_every_setting_the_api_accepts() -> None:
     before = settings_of(client, f"/api/v1/seasons/{public_id}/")
     assert before["tiebreaks"] == ["points", *[k for k in before["tiebreaks"] if k != "points"]]
     assert len(before["tiebreaks"]) == len(LEAGUE_TIEBREAKS)
+    assert before["qualify"] == 1000
     saved = save_unchanged(client, f"/s/{public_id}/settings/")
     assert saved.status_code == 302, saved.content.decode()[-3000:]
     assert settings_of(client, f"/api/v1/seasons/{public_id}/") == before

@@ -9,6 +9,7 @@ Idempotency-Key as request id, the version from ``If-Match``)."""
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from django.db.models import QuerySet
@@ -25,8 +26,9 @@ from engine.rules import FAMILIES
 from games.api.common import IDEMPOTENCY_KEY, IF_MATCH, etag, idempotency_key, if_match, problems
 from games.input import read_int
 from games.models import Club, Player
+from games.selectors.games import game_by_public_id
 from scoring.league import DEFAULT_LEAGUE_TIEBREAKS, LEAGUE_TIEBREAKS
-from scoring.ratings import Rating, display
+from scoring.ratings import Rating, display, display_sigma
 from tournaments import selectors
 from tournaments.api.tournaments import club_for, guarded
 from tournaments.derived import Freshness, freshness
@@ -36,6 +38,7 @@ from tournaments.services import (
     MAX_CUSTOM_POINTS,
     MAX_EVENTS,
     MAX_MIN_GAMES,
+    MAX_QUALIFY,
     SeasonSettings,
     season_create,
     season_update,
@@ -77,6 +80,12 @@ class SeasonSettingsSerializer(serializers.Serializer[Any]):
     best_events = serializers.IntegerField(min_value=0, max_value=MAX_EVENTS, default=0)
     drop_worst = serializers.IntegerField(min_value=0, max_value=MAX_EVENTS, default=0)
     min_games = serializers.IntegerField(min_value=0, max_value=MAX_MIN_GAMES, default=0)
+    qualify = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_QUALIFY,
+        default=0,
+        help_text="The top this many ranked players qualify (the standings draw the line); 0: none.",
+    )
     tiebreaks = serializers.ListField(
         child=serializers.CharField(max_length=20),
         help_text="The tie-break order, points first: " + ", ".join(LEAGUE_TIEBREAKS) + ".",
@@ -116,6 +125,7 @@ def current_season_settings(season: Season) -> dict[str, Any]:
         "drop_worst": season.drop_worst,
         "min_games": season.min_games,
         "tiebreaks": list(season.tiebreaks or DEFAULT_LEAGUE_TIEBREAKS),
+        "qualify": season.qualify,
     }
 
 
@@ -133,6 +143,7 @@ def to_season_settings(data: dict[str, Any]) -> SeasonSettings:
         drop_worst=data["drop_worst"],
         min_games=data["min_games"],
         tiebreaks=data["tiebreaks"],
+        qualify=data["qualify"],
     )
 
 
@@ -159,6 +170,7 @@ class SeasonRowSerializer(serializers.Serializer[Any]):
     events = serializers.IntegerField()
     rating = serializers.IntegerField(allow_null=True)
     separated_by = serializers.CharField(allow_blank=True)
+    qualifies = serializers.BooleanField(help_text="Among the season's top `qualify` ranked players.")
 
 
 class SeasonStandingsSerializer(serializers.Serializer[Any]):
@@ -169,6 +181,11 @@ class SeasonStandingsSerializer(serializers.Serializer[Any]):
     pending = serializers.BooleanField(help_text="A change is not yet in these standings: they are updating.")
     as_of = serializers.DateTimeField(
         allow_null=True, help_text="When the club's ratings and standings were last complete."
+    )
+    evening = serializers.DateField(
+        allow_null=True,
+        help_text="The standings as they stood after this evening (`?evening=`), `previous_rank` then "
+        "being the rank after the evening before; null: as they are now.",
     )
     rows = SeasonRowSerializer(many=True)
 
@@ -188,9 +205,14 @@ class SeasonSerializer(serializers.Serializer[Any]):
     drop_worst = serializers.IntegerField()
     min_games = serializers.IntegerField()
     tiebreaks = serializers.ListField(child=serializers.CharField())
+    qualify = serializers.IntegerField(help_text="The top this many ranked players qualify; 0: none.")
     version = serializers.IntegerField()
     etag = serializers.CharField()
     computed_at = serializers.DateTimeField(allow_null=True)
+    evenings = serializers.ListField(
+        child=serializers.DateField(),
+        help_text="The season's evenings: days with a counted game or tournament.",
+    )
     standings = SeasonStandingsSerializer()
 
 
@@ -198,8 +220,10 @@ def season_etag(season: Season) -> str:
     return etag("season", season.public_id, season.version)
 
 
-def season_body(season: Season, *, family: str = "", page: int = 1) -> dict[str, Any]:
-    view = selectors.season_view(season=season, family=family, page=page)
+def season_body(
+    season: Season, *, family: str = "", page: int = 1, evening: datetime.date | None = None
+) -> dict[str, Any]:
+    view = selectors.season_view(season=season, family=family, page=page, evening=evening)
     rows = [
         {
             "rank": r.rank,
@@ -215,6 +239,7 @@ def season_body(season: Season, *, family: str = "", page: int = 1) -> dict[str,
             "events": r.events,
             "rating": r.rating,
             "separated_by": r.separated_by,
+            "qualifies": selectors.qualifies(season, r),
         }
         for r in view.rows
     ]
@@ -225,7 +250,9 @@ def season_body(season: Season, *, family: str = "", page: int = 1) -> dict[str,
         "version": season.version,
         "etag": season_etag(season),
         "computed_at": season.computed_at,
+        "evenings": list(view.evenings),
         "standings": {
+            "evening": view.evening,
             "family": view.family,
             "page": view.page,
             "pages": view.pages,
@@ -249,6 +276,16 @@ def _season(request: Request, public_id: str, *, manage: bool = False) -> Season
         raise Http404
     club_for(request, season.club.slug, manage=manage)
     return season
+
+
+def _evening(request: Request) -> datetime.date | None:
+    raw = request.query_params.get("evening", "")
+    if not raw:
+        return None
+    try:
+        return datetime.date.fromisoformat(raw)
+    except ValueError:
+        raise exceptions.ValidationError({"evening": [_("Not a date (YYYY-MM-DD).")]}) from None
 
 
 def _family(request: Request) -> str:
@@ -336,6 +373,14 @@ class SeasonDetail(APIView):
             PUBLIC_ID,
             FAMILY,
             OpenApiParameter("page", int, OpenApiParameter.QUERY, required=False, description="From 1."),
+            OpenApiParameter(
+                "evening",
+                str,
+                OpenApiParameter.QUERY,
+                required=False,
+                description="YYYY-MM-DD, one of `evenings`: the standings as they stood after it (▲▼ "
+                "relative to the evening before). Another day: as they are now.",
+            ),
         ],
         responses={200: SeasonSerializer, **problems(400, 404)},
         examples=[
@@ -408,7 +453,7 @@ class SeasonDetail(APIView):
     )
     def get(self, request: Request, public_id: str) -> Response:
         season = _season(request, public_id)
-        body = season_body(season, family=_family(request), page=_page(request))
+        body = season_body(season, family=_family(request), page=_page(request), evening=_evening(request))
         return _with_etag(body, season_etag(season))
 
     @extend_schema(
@@ -457,6 +502,7 @@ class SeasonDetail(APIView):
 class FamilyRatingSerializer(serializers.Serializer[Any]):
     family = serializers.CharField()
     rating = serializers.IntegerField(help_text="As displayed.")
+    uncertainty = serializers.IntegerField(help_text="σ on the displayed rating's scale (the ± beside it).")
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
     games = serializers.IntegerField()
@@ -464,6 +510,10 @@ class FamilyRatingSerializer(serializers.Serializer[Any]):
 
 class RatingEventSerializer(serializers.Serializer[Any]):
     game = serializers.CharField(help_text="The game's public id.")
+    game_name = serializers.CharField(
+        help_text='The game as the page names it: its tournament table ("Autumn cup, round 2"), else who '
+        "else played."
+    )
     played_at = serializers.DateTimeField()
     place = serializers.IntegerField()
     players = serializers.IntegerField()
@@ -508,6 +558,7 @@ def _family_rating(rating: FamilyRating | None) -> dict[str, Any] | None:
     return {
         "family": rating.family,
         "rating": rating.rating,
+        "uncertainty": rating.uncertainty,
         "mu": rating.mu,
         "sigma": rating.sigma,
         "games": rating.games,
@@ -535,6 +586,7 @@ class PlayerRatings(APIView):
             "history": [
                 {
                     "game": e.game.public_id,
+                    "game_name": selectors.game_name(e.game, player_id=player.pk),
                     "played_at": e.played_at,
                     "place": e.place,
                     "players": e.players,
@@ -635,7 +687,7 @@ class Versus(APIView):
                 {
                     "game": m.game.public_id,
                     "family": m.game.family,
-                    "played_at": m.game.created_at,
+                    "played_at": m.game.played_at,
                     "place": m.place,
                     "other_place": m.other_place,
                     "total": m.total,
@@ -711,7 +763,70 @@ class ClubFreshness(APIView):
         return response
 
 
+class ChanceSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField(help_text="The seat's name.")
+    player_id = serializers.IntegerField()
+    chance = serializers.FloatField(help_text="Of winning the game, 0 to 1; the table's chances sum to 1.")
+    rating = serializers.IntegerField(help_text="As displayed.")
+    uncertainty = serializers.IntegerField(help_text="σ on the displayed rating's scale.")
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+
+
+class GameChancesSerializer(serializers.Serializer[Any]):
+    game = serializers.CharField(help_text="The game's public id.")
+    rated = serializers.BooleanField(
+        help_text="Someone at the table has a rating; false: everyone is even (the page shows none)."
+    )
+    before_game = serializers.BooleanField(
+        help_text="The game is rated: these are the ratings it was rated from. False: the players' "
+        "current ratings (the game is not rated yet)."
+    )
+    players = ChanceSerializer(many=True, help_text="In seat order.")
+    pending = serializers.BooleanField(help_text="A change is not yet in the club's ratings.")
+    as_of = serializers.DateTimeField(allow_null=True)
+
+
+class GameChances(APIView):
+    @extend_schema(
+        operation_id="game_win_chances",
+        summary="Each player's chance to win a club game, by the club's ratings before it",
+        description="Exact numbers (not the page's rounded percents). Readable by whoever reads the "
+        "game. A private game has no club ratings: 404.",
+        tags=TAGS,
+        parameters=[OpenApiParameter("public_id", str, OpenApiParameter.PATH, description="The game's id.")],
+        responses={200: GameChancesSerializer, **problems(404)},
+    )
+    def get(self, request: Request, public_id: str) -> Response:
+        game = game_by_public_id(public_id=public_id)
+        if game is None or game.club is None:
+            raise Http404
+        found = selectors.game_chances(game=game)
+        fresh = freshness(game.club_id)
+        body = {
+            "game": game.public_id,
+            "rated": found.rated,
+            "before_game": found.before_game,
+            "players": [
+                {
+                    "name": c.name,
+                    "player_id": c.player_id,
+                    "chance": c.chance,
+                    "rating": display(c.rating),
+                    "uncertainty": display_sigma(c.rating),
+                    "mu": c.rating.mu,
+                    "sigma": c.rating.sigma,
+                }
+                for c in found.chances
+            ],
+            "pending": fresh.pending,
+            "as_of": fresh.as_of,
+        }
+        return Response(GameChancesSerializer(body).data)
+
+
 urlpatterns = [
+    path("games/<str:public_id>/chances/", GameChances.as_view(), name="game-chances"),
     path("clubs/<slug:slug>/derived/", ClubFreshness.as_view(), name="club-derived"),
     path("clubs/<slug:slug>/seasons/", ClubSeasons.as_view(), name="club-seasons"),
     path("seasons/<str:public_id>/", SeasonDetail.as_view(), name="season-detail"),

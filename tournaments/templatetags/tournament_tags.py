@@ -18,10 +18,11 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games.models import Game
 from scoring.families import family_info
 from scoring.ratings import Rating, display
 from tournaments.models import RatingEvent, Tournament, TournamentChange
-from tournaments.selectors import StandingRow
+from tournaments.selectors import StandingRow, game_name
 
 register = template.Library()
 
@@ -284,3 +285,9 @@ def standings_rows(items: Sequence[StandingItem]) -> SafeString:
             )
         )
     return SafeString("".join(rows))
+
+
+@register.filter(name="game_name")
+def game_name_filter(game: Game, player_id: int | None = None) -> str:
+    """The game as a list names it beside its date: its event's table, else who else played."""
+    return game_name(game, player_id=player_id)

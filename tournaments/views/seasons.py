@@ -5,6 +5,8 @@ tournaments.selectors and tournaments.services; the same access rules as the clu
 
 from __future__ import annotations
 
+import datetime
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -106,11 +108,24 @@ def season_settings(request: HttpRequest, public_id: str) -> HttpResponse:
     return render(request, "seasons/edit.html", context)
 
 
+def _day(value: str) -> datetime.date | None:
+    """A day picked from the season's evenings (anything else: the standings as they are)."""
+    try:
+        return datetime.date.fromisoformat(value) if len(value) == 10 else None
+    except ValueError:
+        return None
+
+
 def season_detail(request: HttpRequest, public_id: str) -> HttpResponse:
     season, role = _season(request, public_id)
     family = request.GET.get("family", "")
     page = read_int(request.GET.get("page"), lo=1, hi=100_000) or 1
-    view = selectors.season_view(season=season, family=family if family in FAMILIES else "", page=page)
+    view = selectors.season_view(
+        season=season,
+        family=family if family in FAMILIES else "",
+        page=page,
+        evening=_day(request.GET.get("evening", "")),
+    )
     context = {
         "club": season.club,
         "season": season,

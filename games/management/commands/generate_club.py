@@ -264,6 +264,7 @@ def write(club: Club, owner: Any, played: Sequence[Played]) -> list[Game]:
                 ended=p.state.finish_reason == "ended",
                 next_hand_number=len(p.outcomes) + 1,
                 created_at=p.started,
+                played_at=p.started,
                 updated_at=p.hand_times[-1] if p.hand_times else p.started,
             )
             for p in played
