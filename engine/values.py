@@ -43,13 +43,23 @@ def hand_value(cards: Iterable[Card], rules: RuleSet) -> int:
     return sum(card_value(c, rules) for c in cards)
 
 
+# largest_count by what it depends on: every count of every hand scored asks for it, and
+# working it out (the pack sorted by worth) cost more than scoring the hand.
+_LARGEST: dict[tuple[object, ...], int] = {}
+
+
 def largest_count(rules: RuleSet) -> int:
     """The most a hand left can count: the ``rules.largest_hand`` cards of the pack worth most
     (jokers at the house rules' value). No count above it can be true."""
-    cards = [Card(rank, suit) for suit in range(4) for rank in range(1, 14)] * rules.decks
-    worth = sorted((card_value(c, rules) for c in cards), reverse=True)
-    jokers = [joker_value(rules) or 0] * rules.jokers
-    return sum(sorted(worth + jokers, reverse=True)[: rules.largest_hand])
+    joker = joker_value(rules) or 0
+    key = (rules.tiles, rules.ace_in_hand, rules.decks, rules.jokers, joker, rules.largest_hand)
+    found = _LARGEST.get(key)
+    if found is None:
+        cards = [Card(rank, suit) for suit in range(4) for rank in range(1, 14)] * rules.decks
+        worth = sorted((card_value(c, rules) for c in cards), reverse=True)
+        pack = sorted(worth + [joker] * rules.jokers, reverse=True)
+        found = _LARGEST[key] = sum(pack[: rules.largest_hand])
+    return found
 
 
 def slot_value(rank: int, rules: RuleSet, *, in_group: bool) -> int:

@@ -6,18 +6,23 @@ own transaction. They only mark what is out of date (``RatingDirty`` for a famil
 from a game on, ``SeasonDirty`` for a season) and queue ``apply_club`` (below) once
 the write commits; the write never rebuilds anything that spans games. The worker's job reads
 the marks, so it is idempotent and a burst of changes coalesces: the ratings are re-rated once
-from the earliest game marked, then every season whose numbers that moved is rebuilt.
+from the earliest game marked, then every season whose numbers that moved is brought up to date.
+Both are derived by reading only, outside any write transaction, and written in one short
+transaction each, which writes only the rows that came out different.
 
 What moves what:
 
 - a club game's results (a hand recorded, corrected, deleted, undone or filled in, the game
-  ended, reopened or deleted): the family's ratings from that game on;
+  ended, reopened, deleted or back-dated): the family's ratings from that game on, and the
+  seasons of its family containing its day (and the day it was rated at before);
 - a club game's date of play (changed, or the change undone): the family's ratings from the
   earlier of the two dates on, and the seasons containing either day;
 - seats moved between players (a merge and its undo): the ratings of each family from the
-  earliest moved game on;
-- ratings re-rated from a game on: every season of the family that ends on that game's day or
-  later (its games, and the ratings shown at its end);
+  earliest moved game on, and the seasons containing the moved games;
+- ratings re-rated from a game on: only if some rating event came out different, every season
+  of the family that ends on the earliest such event's day or later (the ratings shown at its
+  end); a correction that keeps a game's places re-rates to the same numbers and moves no
+  season through its ratings;
 - a season's settings (created or edited): that season;
 - a tournament (its last round confirmed, its settings changed): the seasons that count its
   family and contain its date, before and after the change;
@@ -80,11 +85,13 @@ def game_changed(game: Game, *, finished: bool) -> None:
         return
     if game.pk is None:  # told after the delete: re-rate from its time on
         _mark(game.club_id, game.family, (game.played_at, 0))
+        _mark_seasons_on(game.club_id, game.family, [game.played_at])
         schedule(game.club_id)
         return
     if not finished and not RatingEvent.objects.filter(game=game).exists():
         return
-    mark_dirty(game)
+    for (club_id, family), keys in mark_dirty(game).items():
+        _mark_seasons_on(club_id, family, [at for at, _pk in keys])
     table = getattr(game, "tournament_table", None)
     if table is not None:
         _mark_tournament(table.round.tournament)
@@ -98,20 +105,13 @@ def game_dated(game: Game, *, before: datetime.datetime, after: datetime.datetim
     if game.club_id is None or not finished:
         return
     _mark(game.club_id, game.family, (min(before, after), game.pk))
-    days = {timezone.localtime(before).date(), timezone.localtime(after).date()}
-    seasons = Season.objects.filter(club_id=game.club_id)
-    SeasonDirty.objects.bulk_create(
-        [
-            SeasonDirty(season=s, club_id=game.club_id)
-            for s in seasons
-            if game.family in s.families and any(s.starts <= day <= s.ends for day in days)
-        ]
-    )
+    _mark_seasons_on(game.club_id, game.family, [before, after])
     schedule(game.club_id)
 
 
 def games_moved(*, club_id: int, game_ids: Iterable[int]) -> None:
     """Seats of these games moved from one player to another (a merge or its undo)."""
+    game_ids = list(game_ids)
     firsts = (
         Game.objects.filter(club_id=club_id, pk__in=list(game_ids))
         .values("family")
@@ -127,6 +127,13 @@ def games_moved(*, club_id: int, game_ids: Iterable[int]) -> None:
         )
         assert first_pk is not None
         _mark(club_id, family, (first, first_pk))
+    moved: dict[str, list[datetime.datetime]] = {}
+    for family, at in Game.objects.filter(club_id=club_id, pk__in=list(game_ids)).values_list(
+        "family", "played_at"
+    ):
+        moved.setdefault(family, []).append(at)
+    for family, times in moved.items():
+        _mark_seasons_on(club_id, family, times)
     schedule(club_id)
 
 
@@ -176,8 +183,26 @@ def _mark_tournament(tournament: Tournament) -> None:
     )
 
 
+def _mark_seasons_on(club_id: int, family: str, times: Iterable[datetime.datetime]) -> None:
+    """The seasons of ``family`` a game played at one of ``times`` is in (its places, its
+    seats, whether it counts): one query."""
+    days = {timezone.localtime(at).date() for at in times}
+    if not days:
+        return
+    seasons = Season.objects.filter(club_id=club_id, starts__lte=max(days), ends__gte=min(days))
+    SeasonDirty.objects.bulk_create(
+        [
+            SeasonDirty(season=s, club_id=club_id)
+            for s in seasons
+            if family in s.families and any(s.starts <= day <= s.ends for day in days)
+        ]
+    )
+
+
 def _mark_seasons_from(club_id: int, family: str, since: GameKey) -> None:
-    """The seasons whose numbers a re-rating of ``family`` from ``since`` on moves."""
+    """The seasons whose rating column a re-rating of ``family`` moves, ``since`` being the
+    earliest rating event that came out different: those ending on its day or later (a
+    season's column shows each player's rating after his last game up to its end)."""
     day = timezone.localtime(since[0]).date()
     seasons = Season.objects.filter(club_id=club_id, ends__gte=day)
     SeasonDirty.objects.bulk_create(

@@ -16,15 +16,18 @@ true and the pages can say so.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import cast
+from functools import cache
+from typing import Any, cast
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import (
     Case,
     DateTimeField,
     F,
+    Field,
+    Model,
     OuterRef,
     PositiveIntegerField,
     Q,
@@ -34,6 +37,7 @@ from django.db.models import (
     When,
 )
 
+from games import rows as sql
 from games.models import Club, Game, Player, Result
 from scoring import ratings as scoring_ratings
 from scoring.ratings import START, RatedGame, Rating
@@ -136,28 +140,94 @@ def _stale(club: Club, family: str, since: GameKey | None) -> QuerySet[RatingEve
     return events.filter(_events_from(since) | Q(game__in=rerated))
 
 
-def _plan(club: Club, family: str, since: GameKey | None) -> tuple[int, list[RatingEvent]]:
-    """The games rated and the new events of a rebuild from ``since``, computed by reading
-    only: each player starts from his last event before ``since`` (or ``START``)."""
+# The fields of an event a rebuild may change (its game and player are what it is matched by).
+_FIELDS = ("played_at", "place", "players", "mu", "sigma", "mu_before", "sigma_before")
+
+
+@dataclass
+class _Swap:
+    """What a rebuild from a point writes, found by comparing the derived events with the
+    stored ones: a correction that keeps a game's places derives the same events and writes
+    nothing, and one that moves them rewrites only the events that came out different."""
+
+    gone: list[int]  # stored events no longer derived (pks)
+    changed: list[RatingEvent]  # derived differently (with the stored pk)
+    new: list[RatingEvent]  # derived, not stored
+    first: GameKey | None  # the earliest event that differs, old or new (None: none does)
+
+    def __bool__(self) -> bool:
+        return self.first is not None
+
+
+def _diff(made: list[RatingEvent], stored: Iterable[tuple[object, ...]]) -> _Swap:
+    by_key: dict[tuple[object, object], RatingEvent] = {(e.game_id, e.player_id): e for e in made}
+    gone: list[int] = []
+    changed: list[RatingEvent] = []
+    first: GameKey | None = None
+    for pk, game_id, player_id, *values in stored:
+        event = by_key.pop((game_id, player_id), None)
+        old = cast(GameKey, (values[0], game_id))
+        if event is None:
+            gone.append(cast(int, pk))
+            first = _earlier(old, first)
+        elif tuple(getattr(event, f) for f in _FIELDS) != tuple(values):
+            event.pk = cast(int, pk)
+            changed.append(event)
+            first = _earlier(min(old, (event.played_at, event.game_id)), first)
+    new = list(by_key.values())
+    for event in new:
+        first = _earlier((event.played_at, event.game_id), first)
+    return _Swap(gone, changed, new, first)
+
+
+def _plan(club: Club, family: str, since: GameKey | None) -> tuple[int, _Swap]:
+    """The games rated and what a rebuild from ``since`` writes, computed by reading only: each
+    player starts from his last event before ``since`` (or ``START``)."""
     played = _finished_games(club=club, family=family, since=since)
     start: dict[int, Rating] = {}
+    stale = _stale(club, family, since)
     if since is not None and played:
         involved = {player for p in played for player in p.players}
-        stale = _stale(club, family, since).values("pk")
         earlier = (
             RatingEvent.objects.filter(club=club, family=family, player_id__in=involved)
-            .exclude(pk__in=stale)
+            .exclude(pk__in=stale.values("pk"))
             .order_by("played_at", "game_id")
             .values_list("player_id", "mu", "sigma")
         )
         for player_id, mu, sigma in earlier:  # the last one per player wins
             start[player_id] = Rating(mu, sigma)
-    return len(played), _events(club, family, played, start)
+    made = _events(club, family, played, start)
+    stored = stale.order_by().values_list("pk", "game_id", "player_id", *_FIELDS)
+    return len(played), _diff(made, list(stored))
 
 
-def _write(club: Club, family: str, since: GameKey | None, made: list[RatingEvent]) -> None:
-    _stale(club, family, since).delete()
-    RatingEvent.objects.bulk_create(made, batch_size=500)
+@cache
+def _update_sql(model: type[Model], fields: tuple[str, ...]) -> str:
+    columns = ", ".join(f"{sql.column(model, f)} = %s" for f in fields)
+    return f"UPDATE {sql.table(model)} SET {columns} WHERE {sql.column(model, 'id')} = %s"
+
+
+def update_rows(model: type[Model], fields: tuple[str, ...], objects: Sequence[Model]) -> None:
+    """Save ``fields`` of ``objects`` (each with its pk): one prepared UPDATE run for them all,
+    where ``bulk_update`` would build a CASE per field and row."""
+    if not objects:
+        return
+    prepared = [cast(Field[Any, Any], model._meta.get_field(f)) for f in fields]
+    values = [
+        [field.get_db_prep_save(getattr(o, field.attname), connection) for field in prepared] + [o.pk]
+        for o in objects
+    ]
+    with connection.cursor() as cursor:
+        for at in range(0, len(values), 2000):
+            cursor.executemany(_update_sql(model, fields), values[at : at + 2000])
+
+
+def _write(club: Club, family: str, since: GameKey | None, swap: _Swap) -> None:
+    """Write ``swap``: only the events that differ (call inside the rebuild's transaction)."""
+    for at in range(0, len(swap.gone), 500):
+        RatingEvent.objects.filter(pk__in=swap.gone[at : at + 500]).delete()
+    update_rows(RatingEvent, _FIELDS, swap.changed)
+    RatingEvent.objects.bulk_create(swap.new, batch_size=500)
 
 
 def rebuild(*, club: Club, family: str, since: GameKey | None = None) -> int:
@@ -169,8 +239,8 @@ def rebuild(*, club: Club, family: str, since: GameKey | None = None) -> int:
     case it was rated at another time), starts each player from his last event before
     ``since`` (or ``START``), rates the games in key order and stores the new events."""
     with transaction.atomic():
-        rated, made = _plan(club, family, since)
-        _write(club, family, since, made)
+        rated, swap = _plan(club, family, since)
+        _write(club, family, since, swap)
         return rated
 
 
@@ -213,21 +283,24 @@ def _mark(club_id: int, family: str, since: GameKey) -> None:
     raise RuntimeError(f"could not mark the ratings of club {club_id} ({family}) for a rebuild")
 
 
-def mark_dirty(game: Game) -> None:
+def mark_dirty(game: Game) -> dict[tuple[int, str], list[GameKey]]:
     """Note that the ratings of ``game``'s club and family must be rebuilt from this game on.
     Call it inside the transaction of any write that changed a club game's results.
 
     The game's club, family and date of play are read again from the database (the caller's copy
     may be stale, e.g. after a back-dating update). If the game was rated before at another
     time (moved later) or for another club or family, that earlier point is marked too, so the
-    games between are re-rated without it."""
+    games between are re-rated without it. Returns where the game is and was rated: per club
+    and family, its keys (now, and when rated before)."""
     current = Game.objects.filter(pk=game.pk).values_list("club_id", "family", "played_at").first()
     club_id, family, played_at = (
         current if current is not None else (game.club_id, game.family, game.played_at)
     )
     points: dict[tuple[int, str], GameKey] = {}
+    keys: dict[tuple[int, str], list[GameKey]] = {}
     if club_id is not None:
         points[(club_id, family)] = (played_at, game.pk)
+        keys[(club_id, family)] = [(played_at, game.pk)]
     rated = (
         RatingEvent.objects.filter(game_id=game.pk)
         .order_by()
@@ -237,8 +310,10 @@ def mark_dirty(game: Game) -> None:
     for rated_club, rated_family, played_at in rated:
         where = (rated_club, rated_family)
         points[where] = _earlier((played_at, game.pk), points.get(where))
+        keys.setdefault(where, []).append((played_at, game.pk))
     for (mark_club, mark_family), since in points.items():
         _mark(mark_club, mark_family, since)
+    return keys
 
 
 def refresh(
@@ -254,9 +329,11 @@ def refresh(
     never waits for that (one worker at a time applies a club's marks: ``tournaments.derived``);
     the events are swapped and the mark removed in one short transaction, only if no write
     marked since (the mark's version), else the family is derived again from the mark's point.
-    ``rebuilt(family, since)`` runs inside each rebuild's transaction (what
-    derives from the ratings is marked there); ``after(club, families)``, when given, runs once
-    the ratings are rebuilt (only when some were)."""
+    Only the events that came out different are written (``_Swap``), and
+    ``rebuilt(family, first)`` runs inside that transaction with the earliest of them (what
+    derives from the ratings is marked there), not at all when none differs;
+    ``after(club, families)``, when given, runs once the ratings are rebuilt (only when some
+    were)."""
     families: list[str] = []
     for family in RatingDirty.objects.filter(club=club).order_by("family").values_list("family", flat=True):
         while True:
@@ -266,14 +343,14 @@ def refresh(
             since = (mark.since_at, mark.since_game)
             # Derived by reading only, outside the transaction: the write lock (all of SQLite's)
             # is held just while the events are swapped, and only if no write marked meanwhile.
-            _rated, made = _plan(club, family, since)
+            _rated, swap = _plan(club, family, since)
             with transaction.atomic():
                 current = RatingDirty.objects.select_for_update().filter(pk=mark.pk, version=mark.version)
                 if not current.exists():
                     continue  # a write marked meanwhile: derive again from its point
-                _write(club, family, since, made)
-                if rebuilt is not None:
-                    rebuilt(family, since)
+                _write(club, family, since, swap)
+                if rebuilt is not None and swap.first is not None:
+                    rebuilt(family, swap.first)
                 current.delete()
             families.append(family)
             break

@@ -25,6 +25,7 @@ from games.models import Club, Result
 from scoring.league import DEFAULT_LEAGUE_TIEBREAKS, LeagueEvent, league_standings
 from scoring.ratings import Rating, display
 from tournaments.models import RatingEvent, Round, Season, SeasonStanding, Tournament
+from tournaments.ratings import update_rows
 from tournaments.standings import compute_standings, tournament_data
 
 ALL = ""  # the SeasonStanding rows of every family together
@@ -150,17 +151,54 @@ def rebuild_season(season: Season) -> None:
     store_standings(season, standing_rows(season))
 
 
-def store_standings(season: Season, rows: list[SeasonStanding]) -> None:
+# The fields of a line a rebuild may change (its season, family and player are what it is
+# matched by).
+LINE_FIELDS = (
+    "rank",
+    "ranked",
+    "previous_rank",
+    "separated_by",
+    "points",
+    "games",
+    "wins",
+    "average_place",
+    "events",
+    "rating",
+)
+
+
+def store_standings(season: Season, rows: list[SeasonStanding]) -> int:
     """Put ``rows`` in place of the season's standings, in one transaction (nothing when the
-    season was deleted meanwhile)."""
+    season was deleted meanwhile), writing only the lines that differ from the stored ones: a
+    finished game rewrites its players' lines and those whose rank moved, not the season.
+    Returns the number of lines written."""
     with transaction.atomic():
         locked = Season.objects.select_for_update().filter(pk=season.pk).first()
         if locked is None:
-            return
-        SeasonStanding.objects.filter(season=locked).delete()
-        SeasonStanding.objects.bulk_create(rows, batch_size=500)
+            return 0
+        stored = {
+            (family, player_id): (pk, tuple(values))
+            for pk, family, player_id, *values in SeasonStanding.objects.filter(season=locked)
+            .order_by()
+            .values_list("pk", "family", "player_id", *LINE_FIELDS)
+        }
+        new: list[SeasonStanding] = []
+        changed: list[SeasonStanding] = []
+        for row in rows:
+            old = stored.pop((row.family, row.player_id), None)
+            if old is None:
+                new.append(row)
+            elif old[1] != tuple(getattr(row, f) for f in LINE_FIELDS):
+                row.pk = old[0]
+                changed.append(row)
+        gone = [pk for pk, _values in stored.values()]
+        for at in range(0, len(gone), 500):
+            SeasonStanding.objects.filter(pk__in=gone[at : at + 500]).delete()
+        update_rows(SeasonStanding, LINE_FIELDS, changed)
+        SeasonStanding.objects.bulk_create(new, batch_size=500)
         locked.computed_at = timezone.now()
         locked.save(update_fields=["computed_at"])
+        return len(gone) + len(changed) + len(new)
 
 
 def standing_rows(season: Season) -> list[SeasonStanding]:

@@ -4,6 +4,7 @@ derivation (``tournaments.derived.differences``), on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import io
 from typing import Any
@@ -30,7 +31,15 @@ from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.pipeline import database_tasks, run_worker
 from tests.tournaments.support import play_round, rummikub_hand, season_settings, settings, tournament
 from tournaments import derived
-from tournaments.models import DerivedState, RatingDirty, RatingEvent, SeasonDirty, SeasonStanding, Table
+from tournaments.models import (
+    DerivedState,
+    RatingDirty,
+    RatingEvent,
+    Season,
+    SeasonDirty,
+    SeasonStanding,
+    Table,
+)
 from tournaments.services import round_confirm, season_create, season_update, tournament_update
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("queue_in_database")]
@@ -253,12 +262,21 @@ change = st.one_of(
         st.just("play"), st.permutations(NAMES).map(lambda p: p[:3]), st.integers(0, 2), st.integers(0, 20)
     ),
     st.tuples(st.just("correct"), st.integers(0, 30), st.integers(0, 2)),
+    st.tuples(st.just("points"), st.integers(0, 30), st.integers(1, 9)),
     st.tuples(st.just("reopen"), st.integers(0, 30)),
     st.tuples(st.just("merge"), st.sampled_from(NAMES), st.sampled_from(NAMES)),
     st.tuples(st.just("undo_merge")),
-    st.tuples(st.just("season"), st.integers(0, 3)),
+    st.tuples(st.just("season"), st.integers(0, 3), st.integers(0, 1)),
     st.tuples(st.just("work")),
 )
+
+
+def points_only(game: Game, user: User, more: int) -> None:
+    """Correct the hand's racks, the winner and the order of the others kept: the places stay."""
+    hand = game.hands.get()
+    outcome = dict(hand.outcome)
+    left = {name: points + more for name, points in outcome["left"].items()}
+    hand_edit(hand=hand, outcome=outcome | {"left": left}, version=hand.version, user=user)
 
 
 @examples(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
@@ -274,9 +292,27 @@ change = st.one_of(
         ("undo_merge",),
     ]
 )
+@example(  # a points-only correction of a game in both seasons, then a game in the later one only
+    [
+        ("play", ("Ann", "Bob", "Cid"), 0, 9),
+        ("play", ("Dan", "Bob", "Cid"), 1, 1),
+        ("work",),
+        ("points", 0, 3),
+        ("play", ("Ann", "Dan", "Eve"), 2, 0),
+        ("work",),
+        ("correct", 0, 1),
+    ]
+)
 def test_any_sequence_of_changes_ends_where_a_full_rebuild_would(changes: list[tuple[Any, ...]]) -> None:
     club, user = new_club()
-    season = season_create(club=club, settings=season_settings(), user=user)
+    today = timezone.localdate()
+    earlier = season_settings(
+        name="Spring", starts=today - datetime.timedelta(days=25), ends=today - datetime.timedelta(days=6)
+    )
+    seasons = [
+        season_create(club=club, settings=season_settings(), user=user),
+        season_create(club=club, settings=earlier, user=user),  # ends before the later games
+    ]
     games: list[Game] = []
     merges: list[int] = []
     for step in changes:
@@ -289,6 +325,10 @@ def test_any_sequence_of_changes_ends_where_a_full_rebuild_would(changes: list[t
             names = list(game.seats.order_by("position").values_list("name", flat=True))
             if game.results.filter(finished=True).exists():
                 correct(game, user, names[step[2] % len(names)])
+        elif kind == "points" and games:
+            game = games[step[1] % len(games)]
+            if game.results.filter(finished=True).exists():
+                points_only(game, user, step[2])
         elif kind == "reopen" and games:
             game = Game.objects.get(pk=games[step[1] % len(games)].pk)
             finished = game.results.filter(finished=True).exists()
@@ -313,9 +353,14 @@ def test_any_sequence_of_changes_ends_where_a_full_rebuild_would(changes: list[t
         elif kind == "undo_merge" and merges:
             club_change_undo(change=ClubChange.objects.get(pk=merges.pop()), user=user)
         elif kind == "season":
+            season = seasons[step[2]]
             season.refresh_from_db()
-            season = season_update(
-                season=season, settings=season_settings(min_games=step[1]), version=season.version, user=user
+            base = (season_settings(), earlier)[step[2]]
+            seasons[step[2]] = season_update(
+                season=season,
+                settings=dataclasses.replace(base, min_games=step[1]),
+                version=season.version,
+                user=user,
             )
         elif kind == "work":
             run_worker()
@@ -408,3 +453,34 @@ def test_a_deleted_game_leaves_the_ratings_and_standings(told: str) -> None:
     assert derived.differences(club) == []
     bob = SeasonStanding.objects.get(season__club=club, family="", player__name="Bob")
     assert bob.games == 2  # of his three, the deleted one no longer counts
+
+
+def test_a_correction_that_keeps_the_places_moves_no_rating_and_no_other_season() -> None:
+    club, user = new_club()
+    today = timezone.localdate()
+    days = datetime.timedelta
+    spring = season_settings(name="Spring", starts=today - days(25), ends=today - days(6))
+    season_create(club=club, settings=spring, user=user)
+    autumn_settings = season_settings(name="Autumn", starts=today - days(5), ends=today + days(30))
+    autumn = season_create(club=club, settings=autumn_settings, user=user)
+    early = play(club, user, ["Ann", "Bob", "Cid"], "Ann", back=10)  # in Spring
+    play(club, user, ["Ann", "Bob", "Dan"], "Bob")  # in Autumn
+    run_worker()
+    fields = ("game_id", "player_id", "mu", "sigma")
+    ratings = sorted(RatingEvent.objects.filter(club=club).values_list(*fields))
+    computed = Season.objects.get(pk=autumn.pk).computed_at
+    lines = sorted(SeasonStanding.objects.filter(season=autumn).values_list("player_id", "points", "rating"))
+
+    points_only(early, user, 4)  # Spring's standings are looked at again, Autumn's are not
+    assert not SeasonDirty.objects.filter(season=autumn).exists()
+    run_worker()
+    assert sorted(RatingEvent.objects.filter(club=club).values_list(*fields)) == ratings
+    assert Season.objects.get(pk=autumn.pk).computed_at == computed
+    assert derived.differences(club) == []
+
+    correct(early, user, "Cid")  # the places move: every later game re-rated, Autumn's ratings move
+    run_worker()
+    assert sorted(RatingEvent.objects.filter(club=club).values_list(*fields)) != ratings
+    moved = sorted(SeasonStanding.objects.filter(season=autumn).values_list("player_id", "points", "rating"))
+    assert [line[:2] for line in moved] == [line[:2] for line in lines] and moved != lines
+    assert derived.differences(club) == []

@@ -276,7 +276,11 @@ def test_a_correction_of_the_last_game_re_rates_only_that_game(monkeypatch: pyte
         play(club, user, order)
     last = play(club, user, ["Ann", "Bob", "Cid", "Dan"])
     refresh(club=club)
-    before = {(e.game_id, e.player_id): e.pk for e in RatingEvent.objects.filter(club=club)}
+    fields = ("pk", "place", "mu", "sigma")
+    before = {
+        (e.game_id, e.player_id): tuple(getattr(e, f) for f in fields)
+        for e in RatingEvent.objects.filter(club=club)
+    }
 
     calls: list[int] = []
     original = scoring.ratings.rate
@@ -291,10 +295,14 @@ def test_a_correction_of_the_last_game_re_rates_only_that_game(monkeypatch: pyte
     assert refresh(club=club) == [FAMILY]
 
     assert calls == [4]
-    after = {(e.game_id, e.player_id): e.pk for e in RatingEvent.objects.filter(club=club)}
+    after = {
+        (e.game_id, e.player_id): tuple(getattr(e, f) for f in fields)
+        for e in RatingEvent.objects.filter(club=club)
+    }
     assert after.keys() == before.keys()
     unchanged = {k for k in before if before[k] == after[k]}
     assert unchanged == {k for k in before if k[0] != last.pk}
+    assert {after[k][0] for k in after} == {before[k][0] for k in before}  # rewritten in place
     assert [e.place for e in RatingEvent.objects.filter(game=last).order_by("place")] == [1, 2, 3, 4]
     incremental = snapshot(club)
     rebuild(club=club, family=FAMILY)
