@@ -1088,7 +1088,14 @@ class FindSeat(APIView):
         tags=TAGS,
         parameters=[
             PUBLIC_ID,
-            OpenApiParameter("q", str, OpenApiParameter.QUERY, required=True, description="A name or part."),
+            OpenApiParameter(
+                "q",
+                # Blank is refused (nothing to look for): the schema says so.
+                {"type": "string", "minLength": 1, "pattern": r"\S"},
+                OpenApiParameter.QUERY,
+                required=True,
+                description="A name or part (not blank).",
+            ),
         ],
         responses={200: FoundSeatsSerializer, **problems(400, 404)},
     )
