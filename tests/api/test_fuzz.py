@@ -204,7 +204,7 @@ def test_stateful_workflows_conform() -> None:
 
     class Workflows(workflow):  # type: ignore[misc, valid-type]
         def setup(self) -> None:
-            self.savepoint = transaction.savepoint()
+            self.savepoint = transaction.savepoint_create()
 
         def teardown(self) -> None:
             transaction.savepoint_rollback(self.savepoint)
