@@ -25,6 +25,8 @@ from games.models import IdempotentRequest
 from rummy_site.input_guard import API_PREFIX, refusal
 
 KEPT = timedelta(days=7)
+# The code of the refusal, here and where a service finds its request id given to another change.
+REUSED = "idempotency_key_reused"
 WRITES = ("POST", "PUT", "PATCH", "DELETE")
 # Members that say what the sender saw, not what it asks (like If-Match): a hand's ``for_hand``
 # may be stale in a resend from a phone's queue after the hand was placed anew.
@@ -74,8 +76,11 @@ class IdempotencyKeys:
 
     @staticmethod
     def mismatch(request: HttpRequest) -> HttpResponse:
-        message = _(
-            "This Idempotency-Key was used for another request: a resend must repeat the same request; "
-            "a new request needs a new key."
-        )
-        return refusal(request, status=422, code="idempotency_key_reused", message=message)
+        return refusal(request, status=422, code=REUSED, message=reused_message())
+
+
+def reused_message() -> str:
+    return _(
+        "This Idempotency-Key was used for another request: a resend must repeat the same request; "
+        "a new request needs a new key."
+    )

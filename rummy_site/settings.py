@@ -306,12 +306,9 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "rummy_site.api.problem_handler",
-    # Every JSON body through the site's one reader (games/input.py).
-    "DEFAULT_PARSER_CLASSES": [
-        "games.api.common.StrictJSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
-    ],
+    # Every body is JSON, through the site's one reader (games/input.py) and of the schema's
+    # types: form encodings would carry every value as text, past the schema's types.
+    "DEFAULT_PARSER_CLASSES": ["games.api.common.StrictJSONParser"],
     "DEFAULT_THROTTLE_CLASSES": ["games.api.auth.AnonThrottle", "games.api.auth.TokenThrottle"],
     # Per anonymous address, and per token (or user, or game link): a scoreboard polling every
     # few seconds stays far below; a script hammering the site does not. Counted in the
@@ -335,6 +332,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "SCHEMA_PATH_PREFIX": "/api/v1",
+    # One name for the rule families wherever they are listed (a game's family, a season's).
+    "ENUM_NAME_OVERRIDES": {"FamilyEnum": "engine.rules.FAMILIES"},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "rummy_site.api.add_problem_responses",

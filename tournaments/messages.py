@@ -62,6 +62,9 @@ MESSAGES: dict[str, str] = {
     "stale_season": gettext_noop(
         "Someone changed the season's settings meanwhile. Check them and save again."
     ),
+    "idempotency_key_reused": gettext_noop(
+        "This form was already sent for another change, so nothing was done. Reload the page and try again."
+    ),
     "no_players": gettext_noop("Nobody is checked in for round {round}: check the players in first."),
 }
 

@@ -192,6 +192,9 @@ class TournamentChange(models.Model):
     data = models.JSONField(default=dict)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     request_id = models.UUIDField(null=True, blank=True)
+    # The operation and object the request id was given for ("entry-12:drop", "round-3:start"):
+    # the same id again for anything else is refused, not answered as a resend.
+    target = models.CharField(max_length=60, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

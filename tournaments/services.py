@@ -57,17 +57,57 @@ def _user(user: Actor) -> User | None:
 
 
 def _record(
-    tournament: Tournament, action: str, user: Actor, request_id: uuid.UUID | None, **data: object
+    tournament: Tournament,
+    action: str,
+    user: Actor,
+    request_id: uuid.UUID | None,
+    *,
+    target: str = "",
+    **data: object,
 ) -> TournamentChange:
     return TournamentChange.objects.create(
-        tournament=tournament, action=action, data=data, user=_user(user), request_id=request_id
+        tournament=tournament,
+        action=action,
+        data=data,
+        user=_user(user),
+        request_id=request_id,
+        target=target,
     )
 
 
-def _replayed(tournament: Tournament, request_id: uuid.UUID | None) -> TournamentChange | None:
+def entry_target(entry: Entry | int, operation: str) -> str:
+    """What a request id names: one operation on one object (see ``resent``)."""
+    return f"entry-{entry if isinstance(entry, int) else entry.pk}:{operation}"[:60]
+
+
+def round_target(number: int, operation: str) -> str:
+    return f"round-{number}:{operation}"[:60]
+
+
+def move_target(number: int, entry: int, to_table: int) -> str:
+    return round_target(number, f"move-{entry}-{to_table}")
+
+
+SETTINGS_TARGET = "settings"
+REGISTER_TARGET = "register"
+
+
+def _replayed(tournament: Tournament, request_id: uuid.UUID | None, target: str) -> TournamentChange | None:
+    """The change recorded with ``request_id``: a resend of the same operation on the same object
+    gets it back; the id given to another operation or object is refused, so that a reused id
+    can neither pass for a resend nor skip the version check."""
     if request_id is None:
         return None
-    return TournamentChange.objects.filter(tournament=tournament, request_id=request_id).first()
+    change = TournamentChange.objects.filter(tournament=tournament, request_id=request_id).first()
+    if change is not None and change.target != target:
+        raise ServiceError("idempotency_key_reused", "the request id was used for another change")
+    return change
+
+
+def resent(*, tournament: Tournament, request_id: uuid.UUID | None, target: str) -> bool:
+    """Whether this request repeats a change already made (the service will return it and change
+    nothing); a request id used for another change is refused (``idempotency_key_reused``)."""
+    return _replayed(tournament, request_id, target) is not None
 
 
 def _locked(tournament: Tournament) -> Tournament:
@@ -75,23 +115,23 @@ def _locked(tournament: Tournament) -> Tournament:
 
 
 def _once[T](
-    tournament: Tournament, request_id: uuid.UUID | None, write: Callable[[Tournament], T]
+    tournament: Tournament, request_id: uuid.UUID | None, target: str, write: Callable[[Tournament], T]
 ) -> T | TournamentChange:
     """Run ``write`` with the tournament locked, once per request id: a resend gets the change
     the first send recorded (and changes nothing); two sends racing each other meet at the
     unique request id, and the second gets the first one's change."""
-    replay = _replayed(tournament, request_id)
+    replay = _replayed(tournament, request_id, target)
     if replay is not None:
         return replay
     try:
         with transaction.atomic():
             locked = _locked(tournament)
-            replay = _replayed(locked, request_id)
+            replay = _replayed(locked, request_id, target)
             if replay is not None:
                 return replay
             return write(locked)
     except IntegrityError:
-        replay = _replayed(tournament, request_id)
+        replay = _replayed(tournament, request_id, target)
         if replay is None:
             raise
         return replay
@@ -227,12 +267,13 @@ def tournament_update(
             Action.SETTINGS,
             user,
             request_id,
+            target=SETTINGS_TARGET,
             before=before,
             after={k: _plain(v) for k, v in changed.items()},
         )
         return locked
 
-    result = _once(tournament, request_id, write)
+    result = _once(tournament, request_id, SETTINGS_TARGET, write)
     tournament.refresh_from_db()
     return tournament if isinstance(result, TournamentChange) else result
 
@@ -294,12 +335,13 @@ def entries_add(
                 Action.REGISTERED,
                 user,
                 request_id,
+                target=REGISTER_TARGET,
                 players=[e.player.name for e in added],
                 round=start,
             )
         return added
 
-    result = _once(tournament, request_id, write)
+    result = _once(tournament, request_id, REGISTER_TARGET, write)
     return [] if isinstance(result, TournamentChange) else result
 
 
@@ -309,6 +351,7 @@ def _entry_write(
     request_id: uuid.UUID | None,
     change: Callable[[Tournament, Entry], tuple[str, dict[str, object]] | None],
     user: Actor,
+    operation: str,
 ) -> Entry:
     """Change one entry under the tournament's lock; ``change`` returns the history's action
     and data, or None when there is nothing to do (the entry already was so)."""
@@ -322,10 +365,11 @@ def _entry_write(
         current.version += 1
         current.save()
         action, data = done
-        _record(locked, action, user, request_id, player=current.player.name, **data)
+        _record(locked, action, user, request_id, target=target, player=current.player.name, **data)
         return current
 
-    _once(entry.tournament, request_id, write)
+    target = entry_target(entry, operation)
+    _once(entry.tournament, request_id, target, write)
     entry.refresh_from_db()
     return entry
 
@@ -342,7 +386,7 @@ def entry_check_in(
             current.from_round = max(current.from_round, _next_round(locked))
         return (Action.CHECKED_IN if checked_in else Action.CHECKED_OUT), {}
 
-    return _entry_write(entry, version, request_id, change, user)
+    return _entry_write(entry, version, request_id, change, user, "check_in" if checked_in else "check_out")
 
 
 def entry_drop(
@@ -364,7 +408,7 @@ def entry_drop(
         current.from_round = max(current.from_round, upcoming)
         return Action.REJOINED, {"round": current.from_round}
 
-    return _entry_write(entry, version, request_id, change, user)
+    return _entry_write(entry, version, request_id, change, user, "drop" if dropped else "rejoin")
 
 
 def entry_pin(
@@ -380,7 +424,7 @@ def entry_pin(
         current.pinned_table = table
         return Action.PINNED, {"table": table}
 
-    return _entry_write(entry, version, request_id, change, user)
+    return _entry_write(entry, version, request_id, change, user, f"pin-{table}")
 
 
 # ---------------------------------------------------------------------- seating
@@ -488,6 +532,7 @@ def round_seat(
             Action.SEATED,
             user,
             request_id,
+            target=round_target(number, "seat"),
             round=number,
             seed=seed,
             tables=[_names(data, t) for t in tables],
@@ -496,7 +541,7 @@ def round_seat(
         )
         return played
 
-    result = _once(tournament, request_id, write)
+    result = _once(tournament, request_id, round_target(number, "seat"), write)
     if isinstance(result, TournamentChange):
         return Round.objects.get(tournament=tournament, number=result.data["round"])
     return result
@@ -554,6 +599,7 @@ def round_move(
             Action.MOVED,
             user,
             request_id,
+            target=target,
             round=current.number,
             player=entry.player.name,
             source=source,
@@ -561,7 +607,8 @@ def round_move(
         )
         return current
 
-    _once(played.tournament, request_id, write)
+    target = move_target(played.number, entry.pk, to_table)
+    _once(played.tournament, request_id, target, write)
     played.refresh_from_db()
     return played
 
@@ -610,10 +657,11 @@ def round_start(
         current.started_at = timezone.now()
         current.version += 1
         current.save()
-        _record(locked, Action.STARTED, user, request_id, round=current.number)
+        _record(locked, Action.STARTED, user, request_id, target=target, round=current.number)
         return current
 
-    _once(played.tournament, request_id, write)
+    target = round_target(played.number, "start")
+    _once(played.tournament, request_id, target, write)
     played.refresh_from_db()
     return played
 
@@ -649,13 +697,16 @@ def round_confirm(
         current.confirmed_at = timezone.now()
         current.version += 1
         current.save()
-        _record(locked, Action.CONFIRMED, user, request_id, round=current.number, closed=closed)
+        _record(
+            locked, Action.CONFIRMED, user, request_id, target=target, round=current.number, closed=closed
+        )
         if current.number == locked.rounds:
             # The tournament is over: the seasons that count tournaments place its players.
             derived.tournament_changed(locked)
         return current
 
-    _once(played.tournament, request_id, write)
+    target = round_target(played.number, "confirm")
+    _once(played.tournament, request_id, target, write)
     played.refresh_from_db()
     return played
 

@@ -473,9 +473,14 @@ class PlayerDetail(APIView):
         player, role = _player(request, slug, pk)
         _organiser(request, role)
         request_id = idempotency_key(request)
-        serializer = RenameSerializer(data=request.data)
+        # A PATCH: the fields sent change; none sent, nothing changes (If-Match still checked).
+        serializer = RenameSerializer(data=request.data, partial=True)
         serializer.is_valid(raise_exception=True)
         version = _version(request, player)
+        if "name" not in serializer.validated_data:
+            if version is not None and version != player.version:
+                raise _stale(player)
+            return _player_response(player)
         try:
             player_rename(
                 player=player,

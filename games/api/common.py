@@ -8,12 +8,14 @@ import uuid
 from typing import Any
 
 from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import exceptions, serializers
 from rest_framework.pagination import CursorPagination
 from rest_framework.parsers import JSONParser
 from rest_framework.request import Request
 
+from games.api.body_types import check_types
 from games.input import InputRefused, read_int, read_json
 
 
@@ -62,7 +64,7 @@ def problems(*statuses: int) -> dict[tuple[int, str], OpenApiResponse]:
 
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
-    type=str,
+    type=OpenApiTypes.UUID,
     location=OpenApiParameter.HEADER,
     required=False,
     description="A UUID chosen by the client: a resend with the same key returns the first answer "
@@ -123,6 +125,17 @@ class CursorPage(CursorPagination):
     page_size_query_param = "page_size"
     ordering = "-pk"
 
+    def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
+        # The bounds the API enforces, so that the schema says them (a client, and the fuzzing
+        # in CI, learn that 0 or 500 is refused before trying).
+        parameters: list[dict[str, Any]] = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            if parameter["name"] == self.page_size_query_param:
+                parameter["schema"] = {"type": "integer", "minimum": 1, "maximum": self.max_page_size}
+                most, default = self.max_page_size, self.page_size
+                parameter["description"] = f"Results per page: 1 to {most} ({default} if absent)."
+        return parameters
+
     def get_page_size(self, request: Any) -> int:
         raw = request.query_params.get(self.page_size_query_param)
         if raw is None:
@@ -136,11 +149,15 @@ class CursorPage(CursorPagination):
 
 class StrictJSONParser(JSONParser):
     """Every API body is read by the site's one JSON reader (games.input): too deep, not finite,
-    unstorable text or a repeated key is a 400 before any view sees it."""
+    unstorable text or a repeated key is a 400 before any view sees it; so is a member of
+    another type than the schema says (games.api.body_types)."""
 
     def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
         data = stream.read() if stream is not None else b""
         try:
-            return read_json(data)
+            document = read_json(data)
         except InputRefused as refused:
             raise exceptions.ParseError(refused.message) from None
+        if parser_context and parser_context.get("request") is not None:
+            check_types(parser_context["request"], document)
+        return document

@@ -511,6 +511,20 @@ class GameFilter(django_filters.FilterSet):
         model = Game
         fields = ["club", "family", "player", "finished", "since", "until"]
 
+    def is_valid(self) -> bool:
+        # A filter sent empty (``until=``) is not a date, a number or a choice: refused, as the
+        # schema says, not read as "no filter". (A club's slug may be anything, "" included.)
+        valid = super().is_valid()
+        for name in ("family", "player", "finished", "since", "until"):
+            if name in self.data and not str(self.data.get(name, "")).strip():
+                self.form.add_error(name, _("Give a value, or leave the parameter out."))
+                valid = False
+        if self.data.get("finished", "true") not in ("true", "false", ""):
+            # Django's boolean filter reads anything else as "no filter".
+            self.form.add_error("finished", _("Either true or false."))
+            valid = False
+        return valid
+
     def by_player(self, queryset: QuerySet[Game], name: str, value: Any) -> QuerySet[Game]:
         if value is None:
             return queryset

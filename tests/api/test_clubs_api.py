@@ -234,10 +234,19 @@ def test_rename_errors_are_service_problems(world: World) -> None:
     taken = rename(client, world, world.ann, "bob", HTTP_IF_MATCH=tag(world.ann))
     assert_problem(taken, 400, "name_taken")
     assert_problem(rename(client, world, world.ann, "  ", HTTP_IF_MATCH=tag(world.ann)), 400, "name_empty")
+    # A PATCH changes what it sends: nothing sent, nothing changed (the schema's name is optional).
+    unchanged = client.patch(
+        f"/api/v1/clubs/{world.public.slug}/players/{world.ann.pk}/",
+        {},
+        format="json",
+        HTTP_IF_MATCH=tag(world.ann),
+    )
+    assert unchanged.status_code == 200 and unchanged.json()["name"] == world.ann.name
+    assert unchanged["ETag"] == tag(world.ann)
     assert_problem(
         client.patch(
             f"/api/v1/clubs/{world.public.slug}/players/{world.ann.pk}/",
-            {},
+            {"name": 5},
             format="json",
             HTTP_IF_MATCH=tag(world.ann),
         ),

@@ -59,7 +59,10 @@ class ImportRequestSerializer(serializers.Serializer[Any]):
 
     name = serializers.CharField(max_length=80, help_text="The new club's name.")
     slug = serializers.CharField(
-        max_length=50, required=False, help_text="The new club's address (default: made from the name)."
+        max_length=50,
+        required=False,
+        allow_blank=True,
+        help_text="The new club's address (absent or empty: made from the name).",
     )
     format = serializers.CharField(help_text='Always "rummy-club-export".')
     version = serializers.IntegerField(help_text="The format's version: 1.")
@@ -250,13 +253,23 @@ class ClubImportView(APIView):
         doc = dict(body)
         name = doc.pop("name", None)
         slug = doc.pop("slug", None)
-        if not isinstance(name, str) or (slug is not None and not isinstance(slug, str)):
+        if not isinstance(name, str) or not name or (slug is not None and not isinstance(slug, str)):
             raise ApiError(
                 status_code=400,
                 code="invalid",
                 message=_("Some fields are not valid."),
                 fields={"name": [_("Give the new club a name.")]},
             )
+        # The lengths the schema gives (the import itself would cut them silently).
+        for key, value in (("name", name), ("slug", slug)):
+            most = getattr(ImportRequestSerializer().fields[key], "max_length", None)
+            if value is not None and most is not None and len(value) > most:
+                raise ApiError(
+                    status_code=400,
+                    code="invalid",
+                    message=_("Some fields are not valid."),
+                    fields={key: [_("At most %(maximum)d characters.") % {"maximum": most}]},
+                )
         assert request.user.is_authenticated
         try:
             done = import_club(doc, user=request.user, name=name, slug=slug or None)

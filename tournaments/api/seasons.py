@@ -16,7 +16,13 @@ from django.db.models import QuerySet
 from django.http import Http404
 from django.urls import path
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+)
 from rest_framework import exceptions, generics, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -56,12 +62,19 @@ FAMILY = OpenApiParameter(
 # ---------------------------------------------------------------------- serializers
 
 
+@extend_schema_field({"type": "string", "enum": list(FAMILIES)})
+class FamilyName(serializers.CharField):
+    """A rule family's name: the schema lists them."""
+
+
 class SeasonSettingsSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(max_length=80)
     starts = serializers.DateField()
     ends = serializers.DateField()
     families = serializers.ListField(
-        child=serializers.CharField(max_length=16),
+        # The schema lists the families (a client learns them there); an unknown one is still
+        # refused with its name by ``validate_families``.
+        child=FamilyName(max_length=16),
         min_length=1,
         max_length=len(FAMILIES),
         help_text="The rule families counted: " + ", ".join(FAMILIES) + ".",
@@ -295,8 +308,11 @@ def _family(request: Request) -> str:
     return family
 
 
+MAX_PAGE = 100_000
+
+
 def _page(request: Request) -> int:
-    page = read_int(request.query_params.get("page", "1"), lo=1, hi=100_000)
+    page = read_int(request.query_params.get("page", "1"), lo=1, hi=MAX_PAGE)
     if page is None:
         raise exceptions.ValidationError({"page": [_("A page is a whole number from 1.")]})
     return page
@@ -372,7 +388,13 @@ class SeasonDetail(APIView):
         parameters=[
             PUBLIC_ID,
             FAMILY,
-            OpenApiParameter("page", int, OpenApiParameter.QUERY, required=False, description="From 1."),
+            OpenApiParameter(
+                "page",
+                {"type": "integer", "minimum": 1, "maximum": MAX_PAGE},
+                OpenApiParameter.QUERY,
+                required=False,
+                description="From 1.",
+            ),
             OpenApiParameter(
                 "evening",
                 str,

@@ -38,20 +38,25 @@ from scoring.families import family_info
 from scoring.standings import DEFAULT_TIEBREAKS, TIEBREAKS
 from tournaments import selectors
 from tournaments.access import can_manage, can_view, tournament_role
-from tournaments.models import Entry, Round, Tournament, TournamentChange
+from tournaments.models import Entry, Round, Tournament
 from tournaments.services import (
     MAX_CUSTOM_POINTS,
     MAX_HANDS,
     MAX_ROUNDS,
+    SETTINGS_TARGET,
     Settings,
     entries_add,
     entry_check_in,
     entry_drop,
     entry_pin,
+    entry_target,
+    move_target,
+    resent,
     round_confirm,
     round_move,
     round_seat,
     round_start,
+    round_target,
     tournament_create,
     tournament_update,
 )
@@ -95,9 +100,10 @@ def _tournament(request: Request, public_id: str, *, manage: bool = False) -> tu
     return tournament, role
 
 
-def _replayed(tournament: Tournament, key: uuid.UUID | None) -> bool:
-    """A resend of a change already made (the service will return it and change nothing)."""
-    return key is not None and TournamentChange.objects.filter(tournament=tournament, request_id=key).exists()
+def _replayed(tournament: Tournament, key: uuid.UUID | None, target: str) -> bool:
+    """A resend of a change already made (the service will return it and change nothing); the
+    key of another operation or object is refused (422)."""
+    return resent(tournament=tournament, request_id=key, target=target)
 
 
 def stale(current_etag: str, body: Any) -> ApiError:
@@ -608,7 +614,7 @@ class TournamentDetail(APIView):
         key = idempotency_key(request)
         form = SettingsPatchSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        if not _replayed(tournament, key):
+        if not _replayed(tournament, key, SETTINGS_TARGET):
             if_match(request, current=tournament_etag(tournament), body=tournament_body(tournament))
         merged = {**current_settings(tournament), **form.validated_data}
         if "family" in form.validated_data and form.validated_data["family"] != tournament.family:
@@ -724,7 +730,7 @@ def _entry_action_view(action: str) -> type[APIView]:
             if entry is None:
                 raise Http404
             key = idempotency_key(request)
-            if not _replayed(tournament, key):
+            if not _replayed(tournament, key, entry_target(entry, operation)):
                 if_match(request, current=entry_etag(entry), body=entry_body(entry))
             seen = entry.version
             common: dict[str, Any] = {
@@ -778,7 +784,7 @@ class EntryPin(APIView):
         body = PinSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         key = idempotency_key(request)
-        if not _replayed(tournament, key):
+        if not _replayed(tournament, key, entry_target(entry, f"pin-{body.validated_data['table']}")):
             if_match(request, current=entry_etag(entry), body=entry_body(entry))
 
         def current() -> tuple[str, Any]:
@@ -879,7 +885,7 @@ class RoundSeat(APIView):
     def post(self, request: Request, public_id: str, number: int) -> Response:
         tournament, _role = _tournament(request, public_id, manage=True)
         key = idempotency_key(request)
-        if _replayed(tournament, key):
+        if _replayed(tournament, key, round_target(number, "seat")):
             round_seat(tournament=tournament, number=number, user=request.user, request_id=key)
             return _round_answer(request, tournament, number)
         existing = Round.objects.filter(tournament=tournament, number=number).first()
@@ -928,7 +934,8 @@ class RoundMove(APIView):
                 {"entry": [_("No player of this tournament has this entry id.")]}
             )
         current = _round_current(request, tournament, number)
-        if not _replayed(tournament, key):
+        target = move_target(number, entry.pk, form.validated_data["to_table"])
+        if not _replayed(tournament, key, target):
             if_match(request, current=round_etag(played), body=current()[1])
         seen = played.version
         guarded(
@@ -965,7 +972,7 @@ def _round_step_view(step: str) -> type[APIView]:
             played = _round_or_404(tournament, number)
             key = idempotency_key(request)
             current = _round_current(request, tournament, number)
-            if not _replayed(tournament, key):
+            if not _replayed(tournament, key, round_target(number, step)):
                 if_match(request, current=round_etag(played), body=current()[1])
             service = round_start if step == "start" else round_confirm
             seen = played.version
@@ -1081,7 +1088,14 @@ class FindSeat(APIView):
         tags=TAGS,
         parameters=[
             PUBLIC_ID,
-            OpenApiParameter("q", str, OpenApiParameter.QUERY, required=True, description="A name or part."),
+            OpenApiParameter(
+                "q",
+                # Blank is refused (nothing to look for): the schema says so.
+                {"type": "string", "minLength": 1, "pattern": r"\S"},
+                OpenApiParameter.QUERY,
+                required=True,
+                description="A name or part (not blank).",
+            ),
         ],
         responses={200: FoundSeatsSerializer, **problems(400, 404)},
     )
