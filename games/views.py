@@ -41,6 +41,7 @@ from games.messages import error_message
 from games.models import Change, Game, Hand
 from games.selectors.after_save import saved_line, undo_asks, undo_preview
 from games.selectors.clubs import club_recorders, recording_clubs
+from games.selectors.evening import evening_of
 from games.selectors.games import (
     game_by_public_id,
     game_change,
@@ -732,6 +733,7 @@ def settlement(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
             "settled": settled,
             "rows": rows,
             "editable": can_edit(request=request, game=game),
+            "evening": evening_of(game=game),
         },
     )
 
