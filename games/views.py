@@ -39,7 +39,7 @@ from games.live import live_etag
 from games.manage_views import deleted_page
 from games.messages import error_message
 from games.models import Change, Game, Hand
-from games.selectors.after_save import saved_line, undo_asks, undo_preview
+from games.selectors.after_save import corrected_line, saved_line, undo_asks, undo_preview
 from games.selectors.clubs import club_recorders, recording_clubs
 from games.selectors.evening import evening_of
 from games.selectors.games import (
@@ -415,7 +415,7 @@ def hand_edit_view(request: HtmxHttpRequest, public_id: str, number: int) -> Htt
             outcome = form.outcome()
             if outcome is not None:
                 try:
-                    hand_edit(
+                    edited = hand_edit(
                         hand=hand, outcome=outcome, version=form.cleaned_data["version"], user=request.user
                     )
                 except StaleEdit as stale:
@@ -437,7 +437,13 @@ def hand_edit_view(request: HtmxHttpRequest, public_id: str, number: int) -> Htt
                         return _gone(request, game, error)
                     form.add_engine_error(error)
                 else:
-                    messages.success(request, _("Hand %(number)s corrected.") % {"number": ordinal})
+                    if edited.version == hand.version:  # the same hand sent again: nothing changed
+                        messages.success(request, _("Hand %(number)s corrected.") % {"number": ordinal})
+                    else:  # say what the correction changed, with its Undo, as after a new hand
+                        after = game_sheet(game=game)
+                        remember_saved(
+                            request, corrected_line(before=sheet, after=after, number=number, ordinal=ordinal)
+                        )
                     return redirect("games:detail", public_id=game.public_id)
     else:
         initial = {**HandForm.initial_from(hand.outcome, sheet.players), "version": hand.version}
