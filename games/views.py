@@ -39,7 +39,13 @@ from games.live import live_etag
 from games.manage_views import deleted_page
 from games.messages import error_message
 from games.models import Change, Game, Hand
-from games.selectors.after_save import corrected_line, saved_line, undo_asks, undo_preview
+from games.selectors.after_save import (
+    corrected_line,
+    correction_moves_settlement,
+    saved_line,
+    undo_asks,
+    undo_preview,
+)
 from games.selectors.clubs import club_recorders, recording_clubs
 from games.selectors.evening import evening_of
 from games.selectors.games import (
@@ -414,6 +420,24 @@ def hand_edit_view(request: HtmxHttpRequest, public_id: str, number: int) -> Htt
         if form.is_valid():
             outcome = form.outcome()
             if outcome is not None:
+                if request.POST.get("confirm") != "1" and (
+                    moves := correction_moves_settlement(sheet=sheet, number=number, outcome=outcome)
+                ):
+                    # An ended game's settlement may have been paid: said first, saved once confirmed.
+                    posted = [
+                        (k, v)
+                        for k, values in request.POST.lists()
+                        if k != "csrfmiddlewaretoken"
+                        for v in values
+                    ]
+                    context = {
+                        "game": game,
+                        "hand": hand,
+                        "ordinal": ordinal,
+                        "moves": moves,
+                        "posted": posted,
+                    }
+                    return render(request, "games/hand_edit_confirm.html", context)
                 try:
                     edited = hand_edit(
                         hand=hand, outcome=outcome, version=form.cleaned_data["version"], user=request.user

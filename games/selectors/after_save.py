@@ -95,6 +95,36 @@ def corrected_line(*, before: Sheet, after: Sheet, number: int, ordinal: int) ->
     return SavedLine(text=text, change_id=change_id)
 
 
+@dataclass(frozen=True)
+class CrownMove:
+    player: str
+    before: int  # crowns as the game is settled now
+    after: int  # crowns once the correction is saved
+    net_before: int  # receives (+) or pays (−) now
+    net_after: int
+
+
+def correction_moves_settlement(*, sheet: Sheet, number: int, outcome: object) -> tuple[CrownMove, ...]:
+    """What correcting the hand numbered ``number`` to ``outcome`` does to an ended game's
+    settlement in crowns: every player's crowns and net before and after (no query: the sheet
+    has the hands); empty when the game is not ended, has no settlement, the correction would
+    not score (the save says why) or changes no one's crowns or payment."""
+    game = sheet.game
+    settled = sheet.state.settlement if sheet.state is not None else None
+    if not game.ended or settled is None:
+        return ()
+    outcomes = [outcome if row.hand.number == number else row.hand.outcome for row in sheet.rows]
+    try:
+        then = _state(game, list(sheet.players), outcomes, True).settlement
+    except EngineError:
+        return ()
+    if then is None or (then.crowns == settled.crowns and then.net == settled.net):
+        return ()
+    return tuple(
+        CrownMove(p, settled.crowns[p], then.crowns[p], settled.net[p], then.net[p]) for p in sheet.players
+    )
+
+
 def undo_asks(*, change: Change) -> bool:
     """Undoing ``change`` is confirmed first, unless it is the game's last change (undoing it
     takes back just what was done last) or cannot be undone at all (the service says why).

@@ -8,6 +8,7 @@ import uuid
 import pytest
 
 from games.models import Change, Hand
+from games.services.games import game_end
 from games.services.hands import hand_record
 from tests.clients import editor
 from tests.factories import GameFactory
@@ -60,3 +61,43 @@ def test_a_correction_names_each_player_whose_points_moved_or_says_none_did() ->
     ).content.decode()
     assert Hand.objects.get(game=game).version == 3
     assert "Hand 1 corrected; nobody&#x27;s points in it changed." in page
+
+
+def test_correcting_an_ended_game_warns_first_with_each_players_crowns_before_and_after() -> None:
+    game = GameFactory.create(players=["Ann", "Bob", "Cid"])
+    hand_record(
+        game=game,
+        outcome={"closer": "Ann", "left": {"Bob": 45, "Cid": 5}},
+        request_id=uuid.uuid4(),
+        user=None,
+    )
+    game_end(game=game, ended=True, user=None)
+    client = editor(game)
+    data = {"version": "1", "closer": "Ann", "points_1": "65", "points_2": "5"}
+    page = client.post(f"/g/{game.public_id}/hands/1/", data).content.decode()
+    # Ann −10, Bob 45, Cid 5: −1, 5 (4.5 up), 1 crowns; with Bob 65: −1, 7, 1.
+    assert "Correct hand 1 of an ended game?" in page
+    assert '<th scope="row">Bob</th><td>5 → 7</td>' in page
+    assert '<th scope="row">Ann</th><td>−1 → −1</td>' in page
+    assert Hand.objects.get(game=game).version == 1  # nothing saved yet
+    assert 'name="confirm" value="1"' in page and 'name="points_1" value="65"' in page
+    page = client.post(
+        f"/g/{game.public_id}/hands/1/", {**data, "confirm": "1"}, follow=True
+    ).content.decode()
+    assert "Hand 1 corrected: Bob +45 → +65." in page
+    assert Hand.objects.get(game=game).outcome["left"]["Bob"] == 65
+
+
+def test_a_correction_that_leaves_the_crowns_or_an_open_game_is_not_asked() -> None:
+    game = GameFactory.create(players=["Ann", "Bob"])
+    hand_record(game=game, outcome={"closer": "Ann", "left": {"Bob": 45}}, request_id=uuid.uuid4(), user=None)
+    client = editor(game)
+    response = client.post(
+        f"/g/{game.public_id}/hands/1/", {"version": "1", "closer": "Ann", "points_1": "65"}
+    )
+    assert response.status_code == 302  # open: saved at once
+    game_end(game=game, ended=True, user=None)
+    response = client.post(
+        f"/g/{game.public_id}/hands/1/", {"version": "2", "closer": "Ann", "points_1": "66"}
+    )
+    assert response.status_code == 302  # 65 and 66 are both 7 crowns: nothing to warn of
