@@ -244,6 +244,8 @@ LANGUAGE_NAMES = {
     "nb": "Norsk bokmål",
 }
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# English dates in the European order (rummy_site/formats/en); the other languages keep Django's.
+FORMAT_MODULE_PATH = ["rummy_site.formats"]
 TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/Prague")
 USE_I18N = True
 USE_TZ = True
