@@ -2,7 +2,7 @@
 (bench/locustfile.py) playing the evening against it, headless, on this machine.
 
     .venv/bin/python bench/load_night.py [--tables 25] [--seconds 600] [--spectators 20]
-        [--workers N] [--code DIR]
+        [--worker-class gthread|sync] [--workers N] [--threads N] [--code DIR]
 
 Per table: one scorekeeper phone saving a hand every 30-60 s (htmx), three phones following the
 live view (3 s polls with the tag they hold); for the venue: one projector on the tournament's
@@ -17,7 +17,9 @@ What it does, and undoes (try/finally, even on failure or Ctrl-C):
    runs the migrations and ``collectstatic`` into a temporary folder, and seeds the evening
    (bench/load_night_seed.py: a public club's Rummikub tournament with its first round started);
 2. starts gunicorn on 127.0.0.1 on a free port with DEBUG=0, a random SECRET_KEY and
-   ALLOWED_HOSTS=127.0.0.1; every request carries the headers the TLS-terminating proxy adds;
+   ALLOWED_HOSTS=127.0.0.1, with the worker model ``manage.py serve`` uses (gthread: few processes,
+   many threads, kept-alive connections for the many idle polls; ``--worker-class sync`` for the
+   comparison); every request carries the headers the TLS-terminating proxy adds;
 3. runs Locust for ``--seconds`` (its own run time, plus a bounded stop), then prints p50, p95
    and p99 per kind of request, the errors, and checks the database: every acknowledged save is
    recorded exactly once (by its request id), and nothing else is;
@@ -48,6 +50,8 @@ from psycopg import sql
 
 ROOT = Path(__file__).resolve().parents[1]
 VENV_BIN = ROOT / ".venv" / "bin"
+# The worker model `manage.py serve` runs (rummy_site/management/commands/serve.py).
+WEB_WORKERS, WEB_THREADS = 2, 8
 HOST = "127.0.0.1"  # never anything else
 
 # Goal per kind of request (p95, ms); the kinds not named here are a phone's first look.
@@ -114,13 +118,17 @@ def main() -> int:
     parser.add_argument("--tables", type=int, default=25)
     parser.add_argument("--seconds", type=int, default=600)
     parser.add_argument("--spectators", type=int, default=20)
-    parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1) + 1)
+    parser.add_argument("--worker-class", choices=("gthread", "sync"), default="gthread")
+    parser.add_argument("--workers", type=int, help="processes (gthread: as serve; sync: 2 x cores + 1)")
+    parser.add_argument("--threads", type=int, default=WEB_THREADS, help="threads per gthread process")
     parser.add_argument("--code", type=Path, default=ROOT, help="the checkout to serve (default: this one)")
     parser.add_argument("--pg", default=f"postgresql://postgres@{HOST}:5432", help="server (127.0.0.1)")
     parser.add_argument("--keep-log", action="store_true", help="print gunicorn's log at the end")
     args = parser.parse_args()
-    if not 1 <= args.tables <= 100 or not 10 <= args.seconds <= 1800 or not 0 <= args.spectators <= 200:
-        parser.error("--tables 1..100, --seconds 10..1800, --spectators 0..200")
+    if args.workers is None:
+        args.workers = WEB_WORKERS if args.worker_class == "gthread" else 2 * (os.cpu_count() or 1) + 1
+    if not 1 <= args.tables <= 200 or not 10 <= args.seconds <= 1800 or not 0 <= args.spectators <= 200:
+        parser.error("--tables 1..200, --seconds 10..1800, --spectators 0..200")
     if f"@{HOST}:" not in args.pg and f"//{HOST}" not in args.pg:
         parser.error("--pg must point at 127.0.0.1")
     code = args.code.resolve()
@@ -162,12 +170,17 @@ def main() -> int:
         night = json.loads(seed)
         command = [str(VENV_BIN / "gunicorn"), "rummy_site.wsgi", "--bind", f"{HOST}:{port}"]
         command += ["--workers", str(args.workers), "--backlog", "256", "--timeout", "60"]
+        command += ["--worker-class", args.worker_class]
+        if args.worker_class == "gthread":
+            command += ["--threads", str(args.threads)]
         with open(log_path, "wb") as log:
             gunicorn = subprocess.Popen(command, cwd=code, env=env, stdout=log, stderr=subprocess.STDOUT)
         wait_healthy(port, gunicorn)
         users = args.tables * 4 + 1 + args.spectators
         print(
-            f"gunicorn {args.workers} workers on {HOST}:{port} serving {code}, DEBUG=0, PostgreSQL; "
+            f"gunicorn {args.workers} {args.worker_class} workers"
+            + (f" x {args.threads} threads" if args.worker_class == "gthread" else "")
+            + f" on {HOST}:{port} serving {code}, DEBUG=0, PostgreSQL; "
             f"{args.tables} tables (a scorekeeper and 3 followers each), 1 projector, "
             f"{args.spectators} spectators: {users} phones for {args.seconds} s"
         )

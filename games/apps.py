@@ -7,3 +7,11 @@ class GamesConfig(AppConfig):
 
     name = "games"
     verbose_name = _("Games")
+
+    def ready(self) -> None:
+        from django.contrib.auth.signals import user_logged_in, user_logged_out
+
+        from games.sessions import on_login, on_logout
+
+        user_logged_in.connect(on_login, dispatch_uid="games_session_login")
+        user_logged_out.connect(on_logout, dispatch_uid="games_session_logout")

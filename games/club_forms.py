@@ -130,6 +130,13 @@ class AccountForm(forms.Form):
         help_text=_("Shown in the history of the games you record, to those who may edit them."),
     )
 
+    # Shown only when the site sends e-mail (settings.EMAIL_ENABLED): where a reset link goes.
+    email = forms.EmailField(
+        label=_("E-mail address"),
+        required=False,
+        help_text=_("Only for a forgotten password: the link to set a new one is sent here."),
+    )
+
     def clean_display_name(self) -> str:
         value = self.cleaned_data.get("display_name") or ""
         if not value.strip():

@@ -141,3 +141,13 @@ class ShareLinks:
         if self.edit_url is None:
             return None
         return qr_svg(self.edit_url, label=gettext("QR code of the link to record hands"))
+
+
+def token_from(text: str) -> str:
+    """The token from what was pasted: the token itself, a new-style link (after ``#``) or an
+    old-style one (its last path segment)."""
+    text = text.strip()
+    if "#" in text:
+        return text.rsplit("#", 1)[1].strip()
+    parts = [part for part in text.split("?", 1)[0].split("/") if part]
+    return parts[-1] if parts else ""

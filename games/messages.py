@@ -95,6 +95,17 @@ SERVICE_MESSAGES: dict[str, str] = {
     "club_changed_since": gettext_noop("This was changed again afterwards; undo the later change first."),
     "token_name": gettext_noop("Give the token a name."),
     "token_limit": gettext_noop("You have {maximum} tokens: revoke one first."),
+    "reset_not_allowed": gettext_noop(
+        "This account also belongs to a club you do not run, or is a site administrator's: "
+        "ask the site's administrator for its reset link."
+    ),
+    "reset_link_limit": gettext_noop("You made many reset links within the hour: try again later."),
+    "reset_link_invalid": gettext_noop(
+        "This reset link does not work any more (used, replaced or expired): ask for a new one."
+    ),
+    "email_taken": gettext_noop("Another account has this e-mail address."),
+    "session_unknown": gettext_noop("There is no such session (it may have ended already)."),
+    "session_current": gettext_noop("This is the session you are using: log out instead."),
     "last_organiser": gettext_noop("The club needs an organiser: make someone else an organiser first."),
 }
 HAND_PREFIX = gettext_noop("Hand {hand}: {message}")

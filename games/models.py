@@ -404,3 +404,92 @@ class IdempotentRequest(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key} {self.scope}"
+
+
+class AuditEntry(models.Model):
+    """One event of a club's audit log, for its organisers to read and export: who made or
+    revoked an invite, removed a member, changed a role, the settings or the visibility,
+    exported the data, made or revoked an API token, gave a game to another starter, deleted
+    or brought one back, made a password reset link, and the organisers' logins. Only ever
+    added to (games/services/audit.py); the actor's name is kept as text, so an entry still
+    says who after his account is gone."""
+
+    class Action(models.TextChoices):
+        INVITE_CREATED = "invite_created", _("made an invite link")
+        INVITE_REVOKED = "invite_revoked", _("revoked an invite link")
+        MEMBER_JOINED = "member_joined", _("joined the club")
+        MEMBER_REMOVED = "member_removed", _("removed a member")
+        MEMBER_LEFT = "member_left", _("left the club")
+        ROLE_CHANGED = "role_changed", _("changed a role")
+        SETTINGS_CHANGED = "settings_changed", _("changed the settings")
+        VISIBILITY_CHANGED = "visibility_changed", _("changed the visibility")
+        EXPORTED = "exported", _("exported the club's data")
+        AUDIT_EXPORTED = "audit_exported", _("exported the audit log")
+        TOKEN_CREATED = "token_created", _("made an API token")
+        TOKEN_REVOKED = "token_revoked", _("revoked an API token")
+        GAME_TRANSFERRED = "game_transferred", _("gave a game to another starter")
+        GAME_DELETED = "game_deleted", _("deleted a game")
+        GAME_RESTORED = "game_restored", _("brought a game back")
+        RESET_LINK = "reset_link", _("made a password reset link")
+        LOGIN = "login", _("logged in")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="audit_entries")
+    action = models.CharField(max_length=20, choices=Action.choices)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    actor_name = models.CharField(max_length=150, blank=True, default="")
+    # Whom or what it was about, in words (a member's name, a game's id, a token's name).
+    target = models.CharField(max_length=200, blank=True, default="")
+    data = models.JSONField(default=dict, blank=True)
+    address = models.GenericIPAddressField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["club", "-created_at", "-id"], name="audit_club_recent")]
+
+    def __str__(self) -> str:
+        return f"{self.club_id}: {self.action} {self.target}"
+
+
+class UserSession(models.Model):
+    """A logged-in browser of a user, for his list of active sessions (where he can end the
+    others): made at login, its last request noted now and then by
+    games.sessions.SessionSeen. The session itself stays in Django's session store; ending
+    one deletes it there, which logs that browser out at once."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="browser_sessions"
+    )
+    session_key = models.CharField(max_length=40, unique=True)
+    user_agent = models.CharField(max_length=300, blank=True, default="")
+    address = models.GenericIPAddressField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_seen = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-last_seen", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.user_agent[:40]}"
+
+
+class ResetLink(models.Model):
+    """A one-time link that lets a user set a new password without e-mail: made by an
+    organiser for a member of his club (or by a site admin for anyone), shown once (only a
+    digest of its token is stored), valid for a short time and once."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reset_links")
+    digest = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} until {self.expires_at:%Y-%m-%d %H:%M}"

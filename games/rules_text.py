@@ -1,4 +1,4 @@
-"""What the rules page (games/rules_views.py) and its API (games/api/rules.py) show: the house
+"""What the rules page (games/views/rules.py) and its API (games/api/rules.py) show: the house
 rules in force with their labels, how a hand is scored under them (per family, with the rules'
 values: each family's module says it), and a worked example that the real scoring computes
 from the family's example hand, so the example follows the house rules (a joker costing 30 at

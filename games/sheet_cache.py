@@ -77,12 +77,12 @@ def remember_sheet(sheet: Sheet) -> None:
 
 
 # The totals, table and chart of a sheet as drawn, per game version, edit right and language:
-# the same for everyone who sees them so (no form, no token in them). games.views draws them.
+# the same for everyone who sees them so (no form, no token in them). games.views.games draws them.
 PARTS: Recent[tuple[object, ...], dict[str, SafeString]] = Recent(512)
 
 # The new-hand form's fields as drawn (everything but the CSRF token and the hidden fields,
 # which name the hand and the request), per game, rules, players dealt in and language: the
-# same for every hand while those stay the same. games.views draws them.
+# same for every hand while those stay the same. games.views.games draws them.
 FIELDS: Recent[tuple[object, ...], SafeString] = Recent(512)
 
 

@@ -1,18 +1,18 @@
 from django.urls import path
 
-from games import (
-    arrange_views,
-    club_views,
-    conflict,
-    ending_views,
-    evening_views,
-    link_views,
-    live_views,
-    manage_views,
-    rematch_views,
-    rules_views,
-    views,
-)
+from games.views import accounts as account_views
+from games.views import arrange as arrange_views
+from games.views import audit as audit_views
+from games.views import clubs as club_views
+from games.views import conflict
+from games.views import ending as ending_views
+from games.views import evening as evening_views
+from games.views import games as views
+from games.views import links as link_views
+from games.views import manage as manage_views
+from games.views import polling as live_views
+from games.views import rematch as rematch_views
+from games.views import rules as rules_views
 
 app_name = "games"
 urlpatterns = [
@@ -47,6 +47,7 @@ urlpatterns = [
     path("g/<str:public_id>/new-edit-link/", views.edit_link_renew_view, name="edit_link_renew"),
     # Clubs
     path("clubs/", club_views.club_list, name="clubs"),
+    path("clubs/join/", club_views.club_join_page, name="club_join_page"),
     path("clubs/join/<str:token>/", club_views.club_join_view, name="club_join"),
     path("c/<slug:slug>/", club_views.club_detail, name="club"),
     path("c/<slug:slug>/settings/", club_views.club_settings, name="club_settings"),
@@ -57,6 +58,9 @@ urlpatterns = [
     path("c/<slug:slug>/invites/<int:pk>/revoke/", club_views.invite_revoke_view, name="invite_revoke"),
     path("c/<slug:slug>/history/", club_views.club_history_view, name="club_history"),
     path("c/<slug:slug>/history/<int:pk>/undo/", club_views.club_undo, name="club_undo"),
+    path("c/<slug:slug>/audit/", audit_views.club_audit, name="club_audit"),
+    path("c/<slug:slug>/audit.csv", audit_views.club_audit_csv, name="club_audit_csv"),
+    path("c/<slug:slug>/members/<int:pk>/reset-link/", account_views.reset_link_new, name="reset_link_new"),
     path("c/<slug:slug>/players/", club_views.club_players, name="club_players"),
     path("c/<slug:slug>/players/<int:pk>/", club_views.player_detail, name="club_player"),
     path("c/<slug:slug>/players/<int:pk>/rename/", club_views.player_rename_view, name="club_player_rename"),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import zoneinfo
 from datetime import timedelta
 from pathlib import Path
 
@@ -75,6 +76,17 @@ def env_networks(name: str, default: list[str]) -> list[str]:
     return found
 
 
+def env_choice(name: str, default: str, choices: tuple[str, ...]) -> str:
+    """One of ``choices``, in any case."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    for choice in choices:
+        if raw.lower() == choice.lower():
+            return choice
+    raise ImproperlyConfigured(f"{name} must be one of {', '.join(choices)}, not {raw!r}")
+
+
 def env_list(name: str, default: list[str]) -> list[str]:
     raw = os.environ.get(name)
     if raw is None:
@@ -100,6 +112,11 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["*"] if DEBUG else [])
 if not DEBUG and not ALLOWED_HOSTS:
     raise ImproperlyConfigured("ALLOWED_HOSTS is not set. Production mode needs the site's host names.")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+for _origin in CSRF_TRUSTED_ORIGINS:
+    if _origin.partition("://")[0].lower() not in ("http", "https") or not _origin.partition("://")[2]:
+        raise ImproperlyConfigured(
+            f"CSRF_TRUSTED_ORIGINS must list http:// or https:// addresses, not {_origin!r}"
+        )
 # The address other phones open the site at, for shared links and QR codes (games/links.py):
 # PUBLIC_URL in production (https://rummy.example.org); LAN_URL is what `make run` found on
 # the Wi-Fi (http://192.168.1.5:8000), used when the organiser's browser is at localhost;
@@ -143,6 +160,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # The request's address for the audit log; the session's "last seen" (games/sessions.py).
+    "games.sessions.SessionSeen",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -206,7 +225,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     )
 # The one limit on a request body (JSON, forms; a form's uploaded files have their own): more is
 # answered 413 before anything reads it (rummy_site/input_guard.py).
-DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("MAX_BODY_BYTES", str(2_621_440)))
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("MAX_BODY_BYTES", 2_621_440, minimum=1024)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -246,13 +265,21 @@ LANGUAGE_NAMES = {
 LOCALE_PATHS = [BASE_DIR / "locale"]
 # English dates in the European order (rummy_site/formats/en); the other languages keep Django's.
 FORMAT_MODULE_PATH = ["rummy_site.formats"]
-TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/Prague")
+TIME_ZONE = os.environ.get("TIME_ZONE", "").strip() or "Europe/Prague"
+try:
+    zoneinfo.ZoneInfo(TIME_ZONE)
+except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+    raise ImproperlyConfigured(
+        f"TIME_ZONE must be a time zone name such as Europe/Prague, not {TIME_ZONE!r}"
+    ) from None
 USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Names the release in page ETags (games/release.py); unset, a digest of the sources does.
+RELEASE = os.environ.get("RELEASE", "")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -323,7 +350,14 @@ SPECTACULAR_SETTINGS = {
 AXES_FAILURE_LIMIT = 10
 # New accounts per address per hour: a club's members signing up on one Wi-Fi get through, a
 # script making accounts does not (counted like the API's limits, games/services/rates.py).
-SIGNUPS_PER_HOUR = int(os.environ.get("SIGNUPS_PER_HOUR", "20"))
+SIGNUPS_PER_HOUR = env_int("SIGNUPS_PER_HOUR", 20, minimum=1)
+# Invite tokens looked up per address per hour (opening an invite link is one): a club's
+# members on one Wi-Fi get through, a script trying tokens does not.
+INVITE_TRIES_PER_HOUR = env_int("INVITE_TRIES_PER_HOUR", 60, minimum=1)
+# Password reset links an organiser may make per hour, and tries to use one per address per
+# hour (games/services/resets.py): enough for a club evening, too few to guess or to spam.
+RESET_LINKS_PER_HOUR = env_int("RESET_LINKS_PER_HOUR", 10, minimum=1)
+RESET_TRIES_PER_HOUR = env_int("RESET_TRIES_PER_HOUR", 20, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 # The account alone, from every address together (rummy_site/auth_backends.py).
@@ -369,20 +403,89 @@ if not DEBUG and HTTPS:
     CSRF_COOKIE_SECURE = True
     LANGUAGE_COOKIE_SECURE = True
 
+# LOG_FORMAT=json: one JSON object per line, and a line per request (rummy_site/logs.py); every
+# line's secrets (tokens in addresses) are scrubbed in either format.
+LOG_FORMAT = env_choice("LOG_FORMAT", "text", ("text", "json"))
+LOG_LEVEL = env_choice(
+    "LOG_LEVEL", "INFO" if not DEBUG else "WARNING", ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+)
+if LOG_FORMAT == "json":
+    MIDDLEWARE.insert(0, "rummy_site.logs.RequestLog")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"quiet_client_errors": {"()": "rummy_site.security.QuietClientErrors"}},
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {
+        "quiet_client_errors": {"()": "rummy_site.security.QuietClientErrors"},
+        "scrub_tokens": {"()": "rummy_site.logs.ScrubTokens"},
+    },
+    "formatters": {"json": {"()": "rummy_site.logs.JsonFormatter"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["scrub_tokens"],
+            **({"formatter": "json"} if LOG_FORMAT == "json" else {}),
+        }
+    },
     "loggers": {
         # Django's own console handler would print each of its lines a second time beside the
         # root's: its records go to the root alone.
         "django": {"handlers": [], "level": "INFO", "propagate": True},
         # An ordinary 403/400 is one WARNING line, without a traceback.
         "django.request": {"filters": ["quiet_client_errors"]},
+        # The debug server's request lines (make dev) through the scrubbing handler, once.
+        "django.server": {"handlers": ["console"], "level": "INFO", "propagate": False},
+        # The request lines are what LOG_FORMAT=json asks for, whatever LOG_LEVEL says.
+        "rummy_site.requests": {"level": "INFO"},
     },
-    "root": {
-        "handlers": ["console"],
-        "level": os.environ.get("LOG_LEVEL", "INFO" if not DEBUG else "WARNING"),
-    },
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
 }
+
+
+# E-mail, for the ordinary "forgot your password" by e-mail: only when EMAIL_URL names a server
+# (smtp://user:password@host:587/?tls=True, or console:// to print the mails; dj-email-url reads
+# it). Without it the site sends nothing, and the reset page says to ask an organiser for a reset
+# link instead. Django's mailers (MAILERS) are set only then: the EMAIL_* settings are deprecated.
+EMAIL_URL = os.environ.get("EMAIL_URL", "").strip()
+EMAIL_ENABLED = bool(EMAIL_URL)
+if EMAIL_ENABLED:
+    import dj_email_url
+
+    try:
+        _email = dj_email_url.parse(EMAIL_URL) if "://" in EMAIL_URL else {}
+    except Exception:  # the message below says what is wrong; the parser's would not
+        _email = {}
+    if not _email.get("EMAIL_BACKEND"):
+        raise ImproperlyConfigured(
+            "EMAIL_URL must be an e-mail server's address (smtp://…, submission://…, console://), "
+            f"not {EMAIL_URL!r}"
+        )
+    _options: dict[str, object] = {}
+    if _email["EMAIL_BACKEND"].endswith("smtp.EmailBackend"):
+        _options = {
+            "host": _email["EMAIL_HOST"],
+            "port": _email["EMAIL_PORT"],
+            "username": _email["EMAIL_HOST_USER"] or None,
+            "password": _email["EMAIL_HOST_PASSWORD"] or None,
+            "use_tls": _email["EMAIL_USE_TLS"],
+            "use_ssl": _email["EMAIL_USE_SSL"],
+            "timeout": _email["EMAIL_TIMEOUT"] or 20,
+        }
+    elif _email.get("EMAIL_FILE_PATH"):
+        _options = {"file_path": _email["EMAIL_FILE_PATH"]}
+    MAILERS = {"default": {"BACKEND": _email["EMAIL_BACKEND"], "OPTIONS": _options}}
+    DEFAULT_FROM_EMAIL = (
+        os.environ.get("DEFAULT_FROM_EMAIL", "").strip()
+        or _email.get("DEFAULT_FROM_EMAIL")
+        or "webmaster@localhost"
+    )
+    SERVER_EMAIL = _email.get("SERVER_EMAIL") or DEFAULT_FROM_EMAIL
+
+# Error reports to Sentry when SENTRY_DSN is set; sentry_sdk is not even imported otherwise.
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "").strip()
+if SENTRY_DSN:
+    from rummy_site.logs import init_sentry
+
+    try:
+        init_sentry(SENTRY_DSN, environment="development" if DEBUG else "production")
+    except Exception as error:  # sentry_sdk's BadDsn, or whatever its parser finds wrong
+        raise ImproperlyConfigured(f"SENTRY_DSN is not a Sentry DSN: {error}") from None

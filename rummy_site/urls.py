@@ -3,8 +3,9 @@ from django.contrib import admin
 from django.contrib.auth.views import LoginView
 from django.urls import include, path
 
-from games import club_views
 from games.club_forms import LoginForm
+from games.views import accounts as account_views
+from games.views import clubs as club_views
 from rummy_site import pwa, views
 
 urlpatterns = [
@@ -23,6 +24,10 @@ urlpatterns += i18n_patterns(
     path("accounts/signup/", club_views.signup, name="signup"),
     path("accounts/profile/", club_views.account, name="account"),
     path("accounts/login/", LoginView.as_view(authentication_form=LoginForm), name="login"),
+    path("accounts/sessions/", account_views.account_sessions, name="account_sessions"),
+    path("accounts/reset/link/", account_views.reset_link_use_view, name="reset_link_use"),
+    path("accounts/reset/links/new/", account_views.admin_reset_link, name="admin_reset_link"),
+    path("accounts/password_reset/", account_views.PasswordResetView.as_view(), name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
     prefix_default_language=False,

@@ -5,9 +5,10 @@ evening), the end of the game (gin and Carousel ``target``, Žolíky's last play
 Rummikub's agreed ``hands``, or the evening declared ``ended``), the winners (lowest total
 for Žolíky, highest otherwise), Carousel's end bonuses and Žolíky's settlement.
 
-:class:`Game` is immutable: ``play``, ``replace`` and ``delete`` return a new game and keep
-the checkpoints of the hands before the change, so an edit re-scores only what follows it;
-the result is always the same as scoring the edited list from scratch.
+:class:`Game` is immutable: ``play``, ``replace`` and ``delete`` return a new game. After any
+change the site scores the game's whole list of hands again (:func:`rescore`), each hand's
+result kept by value, so there is no incremental state to get wrong: what it shows is always
+the edited list scored from scratch.
 
 Missing counts: a correction that brings back a player who had dropped out leaves the hands
 recorded without him short of his count. With ``mark_missing`` (see :func:`rescore`) such a
@@ -387,10 +388,10 @@ class _Hand:
 
 @lru_cache(maxsize=4096)
 def _scored(hand: _Hand) -> HandResult:
-    """:func:`score_hand`, kept for the 4,096 hands scored last (about 100 evenings; some 2 KB
-    each). Every change to a game scores all its hands again (there is no incremental state to
-    get wrong), and validating and scoring a stored hand again costs about 20 µs where finding
-    it here costs 3: a save at 40 hands scores one hand, not forty. A hand that does not score
+    """:func:`score_hand`, kept for the hands scored last (a few evenings' worth). Every change
+    to a game scores all its hands again (there is no incremental state to get wrong); finding
+    a stored hand here is several times cheaper than validating and scoring it again, so a save
+    late in an evening scores one hand, not all of them. A hand that does not score
     raises and is not kept; a result is never changed once made (its mappings are read-only by
     contract), so games that share one cannot disturb each other."""
     return score_hand(rules=hand.rules, outcome=hand.outcome, players=hand.players)

@@ -142,6 +142,15 @@ def test_production_serves_hashed_compressed_static_files(tmp_path: Path) -> Non
         ("API_ANON_RATE", "lots", "API_ANON_RATE must be a count per period"),
         ("API_USER_RATE", "10/fortnight", "API_USER_RATE must be a count per period"),
         ("DATABASE_URL", "mysqlx://db/rummy", "DATABASE_URL is not a database address"),
+        ("MAX_BODY_BYTES", "2MB", "MAX_BODY_BYTES must be a whole number"),
+        ("SIGNUPS_PER_HOUR", "0", "SIGNUPS_PER_HOUR must be a whole number of at least 1"),
+        ("INVITE_TRIES_PER_HOUR", "many", "INVITE_TRIES_PER_HOUR must be a whole number"),
+        ("CSRF_TRUSTED_ORIGINS", "rummy.example.org", "CSRF_TRUSTED_ORIGINS must list http:// or https://"),
+        ("TRUSTED_PROXIES", "the-proxy", "TRUSTED_PROXIES must list addresses or networks"),
+        ("TIME_ZONE", "Europe/Atlantis", "TIME_ZONE must be a time zone name"),
+        ("LOG_FORMAT", "xml", "LOG_FORMAT must be one of text, json"),
+        ("LOG_LEVEL", "LOUD", "LOG_LEVEL must be one of DEBUG, INFO"),
+        ("SENTRY_DSN", "not-a-dsn", "SENTRY_DSN is not a Sentry DSN"),
     ],
 )
 def test_a_bad_setting_stops_the_site_with_a_message_naming_it(name: str, value: str, message: str) -> None:
@@ -163,5 +172,11 @@ def test_good_settings_of_every_kind_are_accepted() -> None:
         CONN_MAX_AGE="0",
         PUBLIC_URL="https://rummy.example.org/",
         API_ANON_RATE="100/hour",
+        MAX_BODY_BYTES="1048576",
+        SIGNUPS_PER_HOUR="5",
+        CSRF_TRUSTED_ORIGINS="https://rummy.example.org",
+        TIME_ZONE="Europe/Oslo",
+        LOG_FORMAT="JSON",
+        LOG_LEVEL="info",
     )
     assert result.returncode == 0, result.stderr

@@ -1,6 +1,9 @@
 from django.urls import path
 
-from tournaments import exchange_views, public_views, season_views, views
+from tournaments.views import exchange as exchange_views
+from tournaments.views import public as public_views
+from tournaments.views import seasons as season_views
+from tournaments.views import tournaments as views
 
 app_name = "tournaments"
 urlpatterns = [

@@ -1,7 +1,7 @@
 """The clubs resources of the API (see games/api/urls.py): clubs, their rosters, a player's
-summary, and the organisers' rename and merge.
+summary, the organisers' rename and merge, and joining a club with an invite link.
 
-Access is the pages' (games/club_views.py, games/services/access.py): a members-only club
+Access is the pages' (games/views/clubs.py, games/services/access.py): a members-only club
 answers 404 to everyone outside it; members read; organisers (and site admins) rename and
 merge. A club's games are the games list filtered by club (``games/?club=``), not here.
 Renames and merges go through games.services.players: one transaction, the Idempotency-Key
@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from axes.helpers import get_client_ip_address
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, F, Max, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404
@@ -36,13 +37,17 @@ from games.api.common import (
     if_match,
     problems,
 )
+from games.links import token_from
+from games.messages import error_message
 from games.models import Club, Membership, Player
 from games.names import loose_key
 from games.selectors.clubs import club_by_slug
 from games.selectors.players import PRESENT, PlayerSummary, player_by_pk, player_summary
 from games.services.access import can_view_club, can_view_player, club_role, role_allows
-from games.services.errors import ServiceError
+from games.services.clubs import club_join
+from games.services.errors import ServiceError, StalePlayer
 from games.services.players import player_merge, player_rename
+from games.services.rates import invite_lookup_allowed
 
 Role = Membership.Role
 MAX_QUERY = 40
@@ -404,12 +409,51 @@ class PlayerDetail(APIView):
                 request_id=request_id,
                 user=_user(request),
             )
-        except ServiceError as error:
-            if error.code == "stale_player":
-                raise _stale(player) from None
-            raise
+        except StalePlayer:
+            raise _stale(player) from None
         player.refresh_from_db()
         return _player_response(player)
+
+
+class JoinSerializer(serializers.Serializer[Any]):
+    token = serializers.CharField(max_length=500, help_text="The invite link, or the token after its #")
+
+
+class ClubJoin(APIView):
+    @extend_schema(
+        operation_id="clubs_join",
+        summary="Join a club with an invite link",
+        description="The caller (logged in, or with a read-write token) joins the invite's club as "
+        "a member; joining twice changes nothing. Answers the club. Invite look-ups are limited "
+        "per address and hour: over the limit every one is refused (429), the right one too.",
+        request=JoinSerializer,
+        examples=[
+            OpenApiExample(
+                "An invite link",
+                value={"token": "https://rummy.example.org/clubs/join/#Zq8…"},
+                request_only=True,
+            )
+        ],
+        responses={200: ClubSerializer, **problems(400, 401, 404, 429)},
+        tags=["clubs"],
+    )
+    def post(self, request: Request) -> Response:
+        user = _user(request)
+        if not isinstance(user, User):
+            raise exceptions.NotAuthenticated()
+        if not invite_lookup_allowed(get_client_ip_address(request._request) or "unknown"):
+            raise exceptions.Throttled(
+                wait=3600, detail=_("Too many invite links tried from this address: try again in an hour.")
+            )
+        serializer = JoinSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        try:
+            membership = club_join(token=token_from(serializer.validated_data["token"]), user=user)
+        except ServiceError as error:
+            raise ApiError(status_code=404, code=error.code, message=error_message(error)) from None
+        club = membership.club
+        club.caller_role = membership.role  # type: ignore[attr-defined]
+        return Response(ClubSerializer(club).data)
 
 
 class PlayerMerge(APIView):
@@ -451,16 +495,15 @@ class PlayerMerge(APIView):
                 request_id=request_id,
                 user=_user(request),
             )
-        except ServiceError as error:
-            if error.code == "stale_player":
-                raise _stale(drop) from None
-            raise
+        except StalePlayer:
+            raise _stale(drop) from None
         keep.refresh_from_db()
         return _player_response(keep)
 
 
 urlpatterns = [
     path("clubs/", ClubList.as_view(), name="api-clubs"),
+    path("clubs/join/", ClubJoin.as_view(), name="api-club-join"),
     path("clubs/<slug:slug>/", ClubDetail.as_view(), name="api-club"),
     path("clubs/<slug:slug>/players/", PlayerList.as_view(), name="api-club-players"),
     path("clubs/<slug:slug>/players/<int:pk>/", PlayerDetail.as_view(), name="api-club-player"),

@@ -23,7 +23,7 @@ from rest_framework.views import APIView
 from engine.errors import EngineError
 from engine.melds import Meld
 from engine.notation import check_pack, code, codes, parse_hand, parse_melds
-from engine.rules import FAMILIES, RUMMIKUB, ZOLIKY, RuleSet, rule_set
+from engine.rules import FAMILIES, GIN, RUMMIKUB, ZOLIKY, RuleSet, rule_set
 from games.api.common import problems
 from games.messages import error_message
 from scoring.families import family_info
@@ -35,7 +35,7 @@ MAX_OPTIONS = 30
 # of 30 cards with jokers takes minutes), so these bound every request's work.
 MAX_CARDS = ZOLIKY.solver_max
 MAX_TILES = RUMMIKUB.solver_max
-MAX_GIN_HAND = 11
+MAX_GIN_HAND = GIN.largest_hand  # ten dealt and one drawn
 
 
 # ---------------------------------------------------------------------- requests

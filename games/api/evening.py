@@ -1,4 +1,4 @@
-"""A game's whole evening (games/evening_views.py): the games of its rematch chain with the same
+"""A game's whole evening (games/views/evening.py): the games of its rematch chain with the same
 players, each game's totals, and their settlement at once. Read by anyone with the game's
 address, like the game; computed from the games' stored totals whenever it is asked for."""
 

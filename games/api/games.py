@@ -60,7 +60,7 @@ from games.services.access import (
     role_allows,
     session_game_ids,
 )
-from games.services.errors import ServiceError, StaleEdit
+from games.services.errors import HandTaken, ServiceError, StaleEdit
 from games.services.games import game_delete, game_end, game_rematch, game_start, game_transfer
 from games.services.hands import change_undo, hand_delete, hand_edit, hand_find, hand_record
 from games.sheet import Sheet, SheetRow, marks_only, sheet_ordinals
@@ -830,10 +830,8 @@ class HandList(APIView):
             saved = hand_record(
                 game=game, outcome=outcome, request_id=key, user=request.user, for_hand=for_hand
             )
-        except ServiceError as error:
-            if error.code != "hand_taken":
-                raise
-            raise _hand_taken(game, error) from None
+        except HandTaken as taken:
+            raise _hand_taken(game, taken) from None
         game = _fresh(game)
         body = _hand_body(game, saved.hand)
         response = Response(body, status=status.HTTP_201_CREATED if saved.created else status.HTTP_200_OK)

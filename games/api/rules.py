@@ -1,4 +1,4 @@
-"""A game's rules as its rules page shows them (games/rules_views.py): the house rules in force,
+"""A game's rules as its rules page shows them (games/views/rules.py): the house rules in force,
 how a hand is scored under them, and the family's example hand scored under them. Read by anyone
 with the game's address, like the game; texts in the request's language."""
 

@@ -1,4 +1,4 @@
-from games.api import arrange, clubs, engine, evening, games, rules, tokens
+from games.api import arrange, audit, clubs, engine, evening, games, rules, tokens
 
 urlpatterns = [
     *games.urlpatterns,
@@ -8,4 +8,5 @@ urlpatterns = [
     *engine.urlpatterns,
     *clubs.urlpatterns,
     *tokens.urlpatterns,
+    *audit.urlpatterns,
 ]

@@ -1,4 +1,6 @@
-"""Lists of games as pages read them."""
+"""The games pages read: a user's list of games, one game with its owner and club, the row a
+page's ETag check needs (both written out in SQL with the columns read from the models'
+``_meta``, since every poll makes one), and one change of a game's history."""
 
 from __future__ import annotations
 

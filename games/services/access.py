@@ -175,7 +175,7 @@ def token_matches(*, game: Game, token: str) -> bool:
 
 def edit_url(game: Game) -> str:
     """The path of the game's edit link (the one place that builds it). The token travels in the
-    fragment, which browsers never send, so it stays out of access logs (games/link_views.py)."""
+    fragment, which browsers never send, so it stays out of access logs (games/views/links.py)."""
     return reverse("games:edit_link_page", kwargs={"public_id": game.public_id}) + "#" + game.edit_token
 
 

@@ -13,12 +13,14 @@ import uuid
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import slugify
 
-from games.models import Club, ClubChange, Invite, Membership, Player
+from games.models import AuditEntry, Club, ClubChange, Invite, Membership, Player
 from games.names import clean_name, has_control
 
+from .audit import record
 from .errors import ServiceError
 from .players import Actor, idempotent, record_change, remerge, rename_back, unmerge
 
@@ -64,7 +66,9 @@ def club_create(*, name: str, user: User) -> Club:
     raise ServiceError("slug_taken", "that address is taken", field="slug")
 
 
-def club_update(*, club: Club, name: str, slug: str, visibility: str, version: int | None) -> Club:
+def club_update(
+    *, club: Club, name: str, slug: str, visibility: str, version: int | None, user: Actor = None
+) -> Club:
     clean = check_club_name(name)
     slug = slugify(slug)[:50]
     if not slug or slug in RESERVED_SLUGS:
@@ -79,10 +83,26 @@ def club_update(*, club: Club, name: str, slug: str, visibility: str, version: i
             raise ServiceError("slug_taken", "that address is taken", field="slug", slug=slug)
         if (current.name, current.slug, current.visibility) == (clean, slug, visibility):
             return current
+        before = {"name": current.name, "slug": current.slug, "visibility": current.visibility}
         current.name, current.slug, current.visibility = clean, slug, visibility
         current.version += 1
         current.save(update_fields=["name", "slug", "visibility", "version"])
+        _record_settings(current, before, user)
     return current
+
+
+def _record_settings(club: Club, before: dict[str, str], user: Actor) -> None:
+    after = {"name": club.name, "slug": club.slug, "visibility": club.visibility}
+    if before["visibility"] != after["visibility"]:
+        data = {"before": before["visibility"], "after": after["visibility"]}
+        record(club=club, action=AuditEntry.Action.VISIBILITY_CHANGED, actor=user, data=data)
+    changed = {
+        key: {"before": before[key], "after": after[key]}
+        for key in ("name", "slug")
+        if before[key] != after[key]
+    }
+    if changed:
+        record(club=club, action=AuditEntry.Action.SETTINGS_CHANGED, actor=user, data=changed)
 
 
 # ---------------------------------------------------------------------- invites
@@ -93,14 +113,36 @@ INVITE_DAYS = (1, 7, 30)
 def invite_create(*, club: Club, user: User, days: int | None) -> Invite:
     """An invite link; ``days``: it expires after so many days (None: when revoked)."""
     expires = timezone.now() + datetime.timedelta(days=days) if days else None
-    return Invite.objects.create(club=club, created_by=user, expires_at=expires)
-
-
-def invite_revoke(*, invite: Invite) -> Invite:
-    if invite.revoked_at is None:
-        invite.revoked_at = timezone.now()
-        invite.save(update_fields=["revoked_at"])
+    with transaction.atomic():
+        invite = Invite.objects.create(club=club, created_by=user, expires_at=expires)
+        record(
+            club=club,
+            action=AuditEntry.Action.INVITE_CREATED,
+            actor=user,
+            target=f"#{invite.pk}",
+            data={"days": days},
+        )
     return invite
+
+
+def invite_revoke(*, invite: Invite, user: Actor = None) -> Invite:
+    if invite.revoked_at is None:
+        with transaction.atomic():
+            invite.revoked_at = timezone.now()
+            invite.save(update_fields=["revoked_at"])
+            record(
+                club=invite.club_id,
+                action=AuditEntry.Action.INVITE_REVOKED,
+                actor=user,
+                target=f"#{invite.pk}",
+            )
+    return invite
+
+
+def invite_url(invite: Invite) -> str:
+    """The path of an invite link (the one place that builds it). The token travels in the
+    fragment, which browsers never send, so it stays out of access logs, as the edit link's."""
+    return reverse("games:club_join_page") + "#" + invite.token
 
 
 def invite_find(*, token: str) -> Invite:
@@ -122,6 +164,13 @@ def club_join(*, token: str, user: User) -> Membership:
         if created:
             invite.uses += 1
             invite.save(update_fields=["uses"])
+            record(
+                club=invite.club,
+                action=AuditEntry.Action.MEMBER_JOINED,
+                actor=user,
+                target=user.get_username(),
+                data={"invite": invite.pk},
+            )
     return membership
 
 
@@ -175,12 +224,19 @@ def _set_role(
     data = {"membership": current.pk, "member": current.user.username, "before": before, "after": role}
     change = record_change(current.club, ClubChange.Action.ROLE, data, user, request_id, undoes=undoes)
     assert change is not None
+    record(
+        club=current.club_id,
+        action=AuditEntry.Action.ROLE_CHANGED,
+        actor=user,
+        target=current.user.username,
+        data={"before": before, "after": role, "undo": undoes is not None},
+    )
     return change
 
 
-def membership_remove(*, membership: Membership) -> None:
-    """Remove a member (or leave). His player stays, with its games, no longer linked to his
-    account."""
+def membership_remove(*, membership: Membership, user: Actor = None) -> None:
+    """Remove a member (or leave: ``user`` is the member). His player stays, with its games,
+    no longer linked to his account."""
     with transaction.atomic():
         Club.objects.select_for_update().filter(pk=membership.club_id).first()
         current = Membership.objects.select_related("user").filter(pk=membership.pk).first()
@@ -190,6 +246,14 @@ def membership_remove(*, membership: Membership) -> None:
             raise ServiceError("last_organiser", "a club needs an organiser", member=current.user.username)
         Player.objects.filter(club_id=current.club_id, user_id=current.user_id).update(user=None)
         current.delete()
+        leaving = user is not None and user.pk == current.user_id
+        record(
+            club=current.club_id,
+            action=AuditEntry.Action.MEMBER_LEFT if leaving else AuditEntry.Action.MEMBER_REMOVED,
+            actor=user,
+            target=current.user.username,
+            data={"role": current.role},
+        )
 
 
 def club_change_undo(*, change: ClubChange, user: Actor) -> ClubChange:

@@ -17,3 +17,30 @@ class StaleEdit(ServiceError):
     def __init__(self, *, hand: int, current: Mapping[str, object] | None) -> None:
         super().__init__("stale_edit", f"hand {hand} was changed by someone else meanwhile", hand=hand)
         self.current = current
+
+
+class HandGone(ServiceError):
+    """The hand was deleted meanwhile (a correction or a second delete from another phone)."""
+
+    def __init__(self, *, hand: int) -> None:
+        super().__init__("hand_gone", f"hand {hand} was deleted meanwhile", hand=hand)
+
+
+class HandTaken(ServiceError):
+    """Another phone recorded the hand this form was for; ``number`` and ``version`` name it."""
+
+    def __init__(self, *, hand: int, number: int = 0, version: int = 0) -> None:
+        super().__init__(
+            "hand_taken",
+            f"hand {hand} was just recorded on another phone",
+            hand=hand,
+            number=number,
+            version=version,
+        )
+
+
+class StalePlayer(ServiceError):
+    """Someone changed the player since the form was loaded."""
+
+    def __init__(self, *, player: str) -> None:
+        super().__init__("stale_player", f"{player} was changed meanwhile", player=player)

@@ -19,11 +19,23 @@ from django.utils import timezone
 
 from engine.errors import EngineError
 from engine.rules import rule_set, table_options
-from games.models import Change, Club, Game, Membership, Player, Result, Score, Seat, new_edit_token
+from games.models import (
+    AuditEntry,
+    Change,
+    Club,
+    Game,
+    Membership,
+    Player,
+    Result,
+    Score,
+    Seat,
+    new_edit_token,
+)
 from games.names import name_key
 from games.signals import results_changed
 from scoring.game import start
 
+from .audit import record
 from .errors import ServiceError
 from .players import check_name, seat_players
 from .results import rebuild, score, store_derived
@@ -158,6 +170,21 @@ def set_owner(
         owner_id = None  # the account was deleted since: nobody
     locked.owner_id = owner_id
     locked.save(update_fields=["owner", "updated_at"])
+    if locked.club_id is not None:
+        names: dict[int | None, str] = dict(
+            User.objects.filter(pk__in=[before, owner_id]).values_list("pk", "username")
+        )
+        record(
+            club=locked.club_id,
+            action=AuditEntry.Action.GAME_TRANSFERRED,
+            actor=user,
+            target=locked.public_id,
+            data={
+                "before": names.get(before, ""),
+                "after": names.get(owner_id, ""),
+                "undo": undoes is not None,
+            },
+        )
     return Change.objects.create(
         game=locked,
         action=Change.Action.TRANSFER,
@@ -214,6 +241,15 @@ def set_present(
         locked.save(update_fields=["deleted_at", "updated_at"])
         if locked.club_id is not None:
             results_changed.send(sender=Game, game=locked, finished=finished)
+    if locked.club_id is not None:
+        action = AuditEntry.Action.GAME_RESTORED if present else AuditEntry.Action.GAME_DELETED
+        record(
+            club=locked.club_id,
+            action=action,
+            actor=user,
+            target=locked.public_id,
+            data={"undo": undoes is not None},
+        )
     return Change.objects.create(
         game=locked,
         action=Change.Action.RESTORED if present else Change.Action.REMOVED,

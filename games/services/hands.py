@@ -25,7 +25,7 @@ from games.sheet import Sheet, build_sheet, game_rules, marks_only, sheet_ordina
 from games.sheet_cache import remember_sheet
 from scoring.game import GameState, rescore, unmarked
 
-from .errors import ServiceError, StaleEdit
+from .errors import HandGone, HandTaken, ServiceError, StaleEdit
 from .games import set_ended, set_owner, set_present
 from .results import store_derived
 
@@ -223,13 +223,7 @@ def hand_record(
             taken = hand_taken(game=locked, for_hand=for_hand) if for_hand is not None else None
             if taken is not None:
                 other, ordinal = taken
-                raise ServiceError(
-                    "hand_taken",
-                    f"hand {ordinal} was just recorded on another phone",
-                    hand=ordinal,
-                    number=other.number,
-                    version=other.version,
-                )
+                raise HandTaken(hand=ordinal, number=other.number, version=other.version)
             stored = dict(outcome)
             _check_counts(stored, (), ordinal=len(hands) + 1)
             # games.rows: the hand and its change are inserted by statements written out, as
@@ -286,7 +280,7 @@ def _current(game: Game, number: int, version: int | None, ordinal: int) -> Hand
     """The hand as stored, if it is still the ``version`` the form was shown with."""
     hand = Hand.objects.filter(game=game, number=number).first()
     if hand is None:
-        raise ServiceError("hand_gone", f"hand {ordinal} was deleted meanwhile", hand=ordinal)
+        raise HandGone(hand=ordinal)
     if version is None:
         # A correction or delete must say which version it was made against; without it two
         # phones' edits would both land, the last one silently winning.
@@ -298,14 +292,14 @@ def _current(game: Game, number: int, version: int | None, ordinal: int) -> Hand
 
 def hand_find(*, game: Game, number: int) -> tuple[Hand, int]:
     """The hand with this number and its place on the score sheet. A hand that was deleted
-    raises ServiceError ``hand_gone`` (a correction or a second delete from another phone);
+    raises HandGone (a correction or a second delete from another phone);
     a number the game never had raises Hand.DoesNotExist."""
     hand = Hand.objects.filter(game=game, number=number).first()
     if hand is None:
         if not Change.objects.filter(game=game, hand_number=number).exists():
             raise Hand.DoesNotExist
         ordinal = _ordinal(game, number)
-        raise ServiceError("hand_gone", f"hand {ordinal} was deleted meanwhile", hand=ordinal)
+        raise HandGone(hand=ordinal)
     return hand, _ordinal(game, number)
 
 
@@ -429,7 +423,7 @@ def counts_fill(*, game: Game, fills: Mapping[int, Fill], user: Actor) -> list[H
             ordinal = ordinals[number]
             hand = by_number.get(number)
             if hand is None:
-                raise ServiceError("hand_gone", f"hand {ordinal} was deleted meanwhile", hand=ordinal)
+                raise HandGone(hand=ordinal)
             if not fill.left or _is_filled(hand.outcome, fill):
                 continue
             if fill.version is None:

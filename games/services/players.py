@@ -19,7 +19,7 @@ from games.models import Club, ClubChange, Game, Player, Result, Seat
 from games.names import MAX_NAME, clean_name, has_control, loose_key, name_key
 from games.signals import seats_moved
 
-from .errors import ServiceError
+from .errors import ServiceError, StalePlayer
 
 Actor = User | AnonymousUser | None
 
@@ -122,7 +122,7 @@ def _locked_players(*players: Player) -> dict[int, Player]:
 
 def _check_version(player: Player, version: int | None) -> None:
     if version is not None and player.version != version:
-        raise ServiceError("stale_player", f"{player.name} was changed meanwhile", player=player.name)
+        raise StalePlayer(player=player.name)
 
 
 def _check_free(player: Player, key: str) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.db import connection, transaction
 
 from games.models import RateCount
@@ -37,3 +38,9 @@ def rate_hit(key: str, *, limit: int, seconds: int, now: float | None = None) ->
             # A new window for this client: its older ones are done with.
             RateCount.objects.filter(key=key[:200], window__lt=window).delete()
     return Hit(count=count, allowed=count <= limit, wait=(window + 1) * seconds - now)
+
+
+def invite_lookup_allowed(address: str) -> bool:
+    """Counts one look-up of an invite token from ``address``; False once there were too many
+    this hour (a script trying tokens), the right token included, so guessing gains nothing."""
+    return rate_hit(f"invite:{address}", limit=settings.INVITE_TRIES_PER_HOUR, seconds=3600).allowed

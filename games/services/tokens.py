@@ -9,11 +9,14 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from games.models import ApiToken, new_api_token
+from games.models import ApiToken, AuditEntry, Membership, new_api_token
 
+from .audit import record_for_user
 from .errors import ServiceError
 
 MAX_TOKENS = 20
+# A token acts for its owner in every club: the clubs where he records or organises log it.
+LOGGED_ROLES = (Membership.Role.SCOREKEEPER, Membership.Role.ORGANISER)
 
 
 def token_digest(token: str) -> str:
@@ -34,11 +37,23 @@ def token_create(*, user: User, name: str, scope: str) -> tuple[ApiToken, str]:
         row = ApiToken.objects.create(
             user=user, name=name, digest=token_digest(token), prefix=token[:10], scope=scope
         )
+        data = {"prefix": row.prefix, "scope": scope}
+        record_for_user(
+            user=user, action=AuditEntry.Action.TOKEN_CREATED, roles=LOGGED_ROLES, target=name, data=data
+        )
     return row, token
 
 
 def token_revoke(*, token: ApiToken) -> ApiToken:
     if token.revoked_at is None:
-        token.revoked_at = timezone.now()
-        token.save(update_fields=["revoked_at"])
+        with transaction.atomic():
+            token.revoked_at = timezone.now()
+            token.save(update_fields=["revoked_at"])
+            record_for_user(
+                user=token.user,
+                action=AuditEntry.Action.TOKEN_REVOKED,
+                roles=LOGGED_ROLES,
+                target=token.name,
+                data={"prefix": token.prefix},
+            )
     return token

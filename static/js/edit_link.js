@@ -1,6 +1,6 @@
-// The edit link carries its token after "#", which browsers never send to the server (so it is
-// in no access log). Post it, with the page's CSRF token, and let the server check it; without
-// JavaScript the page asks for the link to be pasted into the same field instead.
+// The edit link and the invite link carry their token after "#", which browsers never send to
+// the server (so it is in no access log). Post it, with the page's CSRF token, and let the
+// server check it; without JavaScript the page asks for the link to be pasted instead.
 (function () {
   "use strict";
   var form = document.getElementById("edit-link-form");

@@ -31,7 +31,7 @@
   document.addEventListener("DOMContentLoaded", all);
   document.addEventListener("htmx:afterSettle", all);
 
-  // The notice "this hand ends the game" (games/ending_views.py) arrived or went: Save says so.
+  // The notice "this hand ends the game" (the ending preview the server sends) arrived or went: Save says so.
   document.addEventListener("htmx:afterSwap", function (event) {
     var box = event.target;
     if (!box || box.id !== "hand-ending") { return; }

@@ -1,7 +1,7 @@
 // The live view: a game page follows the game while other phones record hands.
 //
 // Every few seconds (and at once when the phone wakes, comes back online or the tab gets the
-// focus) it asks the page's live address (data-live-url, games/live_views.py) with the tag of
+// focus) it asks the page's live address (data-live-url: the game's /live/ view) with the tag of
 // what it shows (If-None-Match: #game-body's data-live-etag); "304 Not Modified" while nothing
 // changed, else the new #game-body and #game-end, which replace the old ones. Nothing is asked
 // while the page is hidden. A hand form in use (typed into, focused, being saved, or drawn again
@@ -34,7 +34,7 @@
   function body() { return document.getElementById("game-body"); }
 
   // A #game-body drawn without a tag is a screen waiting for the user (two versions of one
-  // hand: games/conflict.py): it is left alone until a save draws the sheet again.
+  // hand: the conflict screen): it is left alone until a save draws the sheet again.
   function followed() {
     var b = body();
     return !!b && b.hasAttribute("data-live-etag");

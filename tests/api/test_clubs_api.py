@@ -322,3 +322,56 @@ def test_read_only_token_cannot_merge(world: World) -> None:
     assert_problem(
         merge(read, world.bob, world.ann.pk, HTTP_IF_MATCH=tag(world.bob)), 403, "permission_denied"
     )
+
+
+# ---------------------------------------------------------------------- joining by invite
+
+
+def test_an_invite_link_joins_its_club_over_the_api() -> None:
+    from games.services.clubs import invite_create, invite_revoke
+
+    organiser = UserFactory.create()
+    club = ClubFactory.create(organiser=organiser, name="Tuesday club")
+    invite = invite_create(club=club, user=organiser, days=None)
+    newcomer = UserFactory.create()
+    link = f"https://rummy.example.org/clubs/join/#{invite.token}"
+    joined = bearer(newcomer, "write").post("/api/v1/clubs/join/", {"token": link}, format="json")
+    assert joined.status_code == 200, joined.content
+    assert joined.json() == {
+        "name": "Tuesday club",
+        "slug": club.slug,
+        "visibility": club.visibility,
+        "role": "member",
+    }
+    assert Membership.objects.get(club=club, user=newcomer).role == Role.MEMBER
+    again = session(newcomer).post("/api/v1/clubs/join/", {"token": invite.token}, format="json")
+    assert again.status_code == 200 and Membership.objects.filter(user=newcomer).count() == 1
+
+    assert_problem(
+        APIClient().post("/api/v1/clubs/join/", {"token": invite.token}, format="json"),
+        401,
+        "not_authenticated",
+    )
+    reader = bearer(UserFactory.create(), "read")
+    assert_problem(
+        reader.post("/api/v1/clubs/join/", {"token": invite.token}, format="json"), 403, "permission_denied"
+    )
+    invite_revoke(invite=invite)
+    late = session(UserFactory.create()).post("/api/v1/clubs/join/", {"token": invite.token}, format="json")
+    assert_problem(late, 404, "invite_invalid")
+
+
+def test_invite_look_ups_over_the_api_are_throttled_per_address(settings: Any) -> None:
+    from games.services.clubs import invite_create
+
+    settings.INVITE_TRIES_PER_HOUR = 2
+    organiser = UserFactory.create()
+    invite = invite_create(club=ClubFactory.create(organiser=organiser), user=organiser, days=None)
+    guesser = session(UserFactory.create())
+    for guess in ("a" * 43, "b" * 43):
+        assert_problem(
+            guesser.post("/api/v1/clubs/join/", {"token": guess}, format="json"), 404, "invite_invalid"
+        )
+    refused = guesser.post("/api/v1/clubs/join/", {"token": invite.token}, format="json")
+    assert_problem(refused, 429, "throttled")
+    assert int(refused["Retry-After"]) > 0

@@ -117,7 +117,7 @@ def test_the_two_versions_screen_is_left_alone(phones: Any, live_server: Any) ->
     save(a, "12")
     expect(totals(b)).to_have_text(["12", "−12"], timeout=SOON)
     # B saves the hand it kept typing: the place was taken, so the screen with both versions
-    # comes (games/conflict.py). The live view leaves it on screen while the user chooses.
+    # comes (games/views/conflict.py). The live view leaves it on screen while the user chooses.
     b.locator("button.save").click()
     expect(b.locator("[data-conflict]")).to_be_visible()
     save(a, "5")

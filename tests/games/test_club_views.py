@@ -18,6 +18,7 @@ from django.utils import timezone, translation
 from games.forms import NewGameForm
 from games.messages import error_message
 from games.models import Club, ClubChange, Game, Hand, Invite, Membership, Player, Result, Seat
+from games.services.clubs import invite_create, invite_revoke
 from games.services.errors import ServiceError
 from tests.factories import ClubFactory, GameFactory, UserFactory, add_member
 
@@ -142,8 +143,65 @@ def test_invite_sign_up_and_join() -> None:
     response = boss.post(f"/c/{club.slug}/invites/", {"days": ""}, follow=True)
     assert shown_messages(response) == ["Invite link created. Share it with the new members."]
     invite = Invite.objects.get(club=club)
+    # The members page shows the link to share, its token in the fragment (never sent).
+    assert f"http://testserver/clubs/join/#{invite.token}" in page(response)
+
+    # The phone opens /clubs/join/; the page's script posts the fragment's token, once.
+    guest = Client()
+    opened = page(guest.get("/clubs/join/"))
+    assert 'name="token"' in opened and "js/edit_link.js" in opened
+    posted = guest.post("/clubs/join/", {"token": invite.token})
+    assert posted.status_code == 302 and posted["Location"] == "/clubs/join/"
+    offer = page(guest.get("/clubs/join/"))
+    assert invite.token not in offer
+    assert 'href="/accounts/signup/?next=/clubs/join/"' in offer
+    assert 'href="/accounts/login/?next=/clubs/join/"' in offer
+    response = guest.post(
+        "/accounts/signup/",
+        {
+            "username": "newbie",
+            "password1": "Rummy-table-42",
+            "password2": "Rummy-table-42",
+            "next": "/clubs/join/",
+        },
+    )
+    assert response.status_code == 302 and response["Location"] == "/clubs/join/"
+    newbie = User.objects.get(username="newbie")
+    assert not Membership.objects.filter(user=newbie).exists()
+    assert "Join Tuesday club" in page(guest.get("/clubs/join/"))
+    joined = guest.post("/clubs/join/", follow=True)
+    assert joined.redirect_chain == [(f"/c/{club.slug}/", 302)]
+    assert shown_messages(joined) == ["Welcome to Tuesday club."]
+    assert Membership.objects.get(club=club, user=newbie).role == Role.MEMBER
+    assert Invite.objects.get(pk=invite.pk).uses == 1
+
+
+def test_a_pasted_invite_link_opens_the_invite_and_a_dead_one_says_so() -> None:
+    club, organiser, _keeper = club_with_keeper()
+    invite = invite_create(club=club, user=organiser, days=None)
+    guest = Client()
+    posted = guest.post("/clubs/join/", {"token": f"http://192.168.1.5:8000/clubs/join/#{invite.token}"})
+    assert posted.status_code == 302
+    assert "Join Tuesday club" in page(guest.get("/clubs/join/"))
+    invite_revoke(invite=invite)
+    assert "Join Tuesday club" not in page(guest.get("/clubs/join/"))  # the session's invite is dead
+    # Another invite opened while one is held: its page posts the new link's token.
+    other = invite_create(
+        club=ClubFactory.create(organiser=organiser, name="Friday club"), user=organiser, days=None
+    )
+    held = page(guest.post("/clubs/join/", {"token": other.token}, follow=True))
+    assert "Join Friday club" in held
+    assert 'id="edit-link-form"' in held and "js/edit_link.js" in held
+    dead = guest.post("/clubs/join/", {"token": invite.token})
+    assert dead.status_code == 404
+    assert "This invite link is not valid any more." in page(dead)
+    assert 'aria-invalid="true"' in page(dead)
+
+
+def test_an_older_invite_link_with_its_token_in_the_path_still_works() -> None:
+    club, organiser, _keeper = club_with_keeper()
+    invite = invite_create(club=club, user=organiser, days=None)
     link = f"/clubs/join/{invite.token}/"
-    assert f"http://testserver{link}" in page(response)  # the members page shows the link to share
 
     # Opened without an account: offered to sign up or log in, and come back.
     guest = Client()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from pathlib import Path
 
 import pytest
 from django.test import Client
@@ -139,3 +140,32 @@ def test_the_live_view_and_the_history_answer_304_from_one_query(
         with django_assert_num_queries(1):
             response = viewer.get(url, HTTP_IF_NONE_MATCH=tag)
         assert response.status_code == 304 and response["ETag"] == tag
+
+
+def test_a_new_release_answers_the_page_again_not_304(settings: object) -> None:
+    """A phone that kept the sheet and the live part from before a release gets them drawn by the
+    new release's templates and translations, not a 304 for the old drawing."""
+    game = GameFactory.create(family="rummikub", players=["Ann", "Bob"])
+    viewer = Client()
+    page, live = f"/g/{game.public_id}/", f"/g/{game.public_id}/live/"
+    settings.RELEASE = "release-1"  # type: ignore[attr-defined]
+    tags = {url: etag(viewer, url) for url in (page, live)}
+    assert all(viewer.get(url, HTTP_IF_NONE_MATCH=tag).status_code == 304 for url, tag in tags.items())
+    settings.RELEASE = "release-2"  # type: ignore[attr-defined]
+    for url, tag in tags.items():
+        response = viewer.get(url, HTTP_IF_NONE_MATCH=tag)
+        assert response.status_code == 200 and response["ETag"] != tag
+
+
+def test_without_a_release_setting_the_sources_name_the_release(settings: object, tmp_path: Path) -> None:
+    """Two servers of one release agree on its name; a changed template changes it."""
+    from games import release
+
+    (tmp_path / "templates").mkdir()
+    sheet = tmp_path / "templates" / "sheet.html"
+    sheet.write_text("<p>totals</p>")
+    settings.RELEASE, settings.BASE_DIR, settings.DEBUG = "", tmp_path, True  # type: ignore[attr-defined]
+    first = release.release_id()
+    assert release.release_id() == first
+    sheet.write_text("<p>totals, new</p>")
+    assert release.release_id() != first

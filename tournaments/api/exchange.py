@@ -32,9 +32,10 @@ from rest_framework.views import APIView
 
 from games.api.auth import TokenScope
 from games.api.common import ApiError, problems
-from games.models import Membership
+from games.models import AuditEntry, Membership
 from games.selectors.clubs import club_by_slug
 from games.services.access import can_view_club, club_role, role_allows
+from games.services.audit import record
 from tournaments.exchange import ImportInvalid, export_club, export_csv, export_user, import_club
 
 
@@ -122,7 +123,9 @@ class ClubExportView(APIView):
                 code="permission_denied",
                 message=_("Only the club's organisers can do this."),
             )
-        if request.accepted_renderer.format == "csv":
+        fmt = "csv" if request.accepted_renderer.format == "csv" else "json"
+        record(club=club, action=AuditEntry.Action.EXPORTED, actor=request.user, data={"format": fmt})
+        if fmt == "csv":
             response = Response(export_csv(club), content_type="text/csv; charset=utf-8")
             response["Content-Disposition"] = f'attachment; filename="{club.slug}-score-sheets.csv"'
             return response

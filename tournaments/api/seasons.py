@@ -2,7 +2,7 @@
 settings and one page of its standings (read, change), a player's ratings per rule family with
 the history of one, and two players head to head.
 
-The same rules as the league pages (tournaments.season_views): whoever sees the club reads (a
+The same rules as the league pages (tournaments.views.seasons): whoever sees the club reads (a
 members-only club answers 404 to outsiders); only its organisers create or change a season,
 through ``tournaments.services`` (``season_create`` / ``season_update``: the row locked, the
 Idempotency-Key as request id, the version from ``If-Match``)."""

@@ -2,7 +2,7 @@
 registered, the rounds (seating, moves, start, confirm), the standings, "where do I sit?" and
 the history.
 
-The same rules as the pages (tournaments.views, tournaments.public_views): whoever sees the
+The same rules as the pages (tournaments.views.tournaments, tournaments.views.public): whoever sees the
 club reads (a members-only club's tournaments answer 404 to outsiders); only the club's
 organisers write. Every write goes through ``tournaments.services`` (one transaction, the
 tournament's row locked) with the ``Idempotency-Key`` as the service's request id; a change to

@@ -18,6 +18,7 @@ from django.middleware.csrf import get_token
 from django.utils.translation import get_language
 
 from games.models import Game
+from games.release import release_id
 from games.services.access import can_rematch
 from games.sheet_cache import sheet_version
 
@@ -31,17 +32,18 @@ def live_etag(request: HttpRequest, game: Game, role: str | None, editable: bool
     rematch = can_rematch(request=request, game=game, role=role, known=True)
     seen = (
         "live",
+        release_id(),
         *sheet_version(game),
         editable,
         rematch,
         get_language(),
         request.user.pk,
-        _csrf_secret(request) if editable or rematch else "",
+        csrf_secret(request) if editable or rematch else "",
     )
     return '"' + hashlib.sha256(repr(seen).encode()).hexdigest()[:32] + '"'
 
 
-def _csrf_secret(request: HttpRequest) -> str:
+def csrf_secret(request: HttpRequest) -> str:
     """The CSRF secret the forms are signed with (made now, and sent as a cookie, if the
     browser has none)."""
     if "CSRF_COOKIE" not in request.META:

@@ -33,7 +33,7 @@ from games.models import Game, Hand
 from games.selectors.games import game_by_public_id
 from games.selectors.sheets import game_sheet
 from games.services.access import can_edit
-from games.services.errors import ServiceError, StaleEdit
+from games.services.errors import HandGone, HandTaken, ServiceError, StaleEdit
 from games.services.hands import hand_edit, hand_find, hand_record, hand_taken
 from games.sheet import Sheet
 from scoring.families import family_info
@@ -173,7 +173,7 @@ def _screen(
         theirs_points = dict(zip(sheet.players, row.points, strict=True)) if row is not None else None
         mine_points = _scored_in_place(sheet, ordinal, mine)
         players = sheet.players_before(ordinal)
-        title = error_message(ServiceError("hand_taken", "", hand=ordinal))
+        title = error_message(HandTaken(hand=ordinal))
     else:
         ordinal = len(sheet.rows) + 1
         theirs_points = None
@@ -271,11 +271,12 @@ def conflict_resolve(request: HttpRequest, public_id: str) -> HttpResponse:
             user=request.user,
             for_hand=form.cleaned_data["for_hand"],
         )
+    except HandTaken as taken:
+        game.refresh_from_db()
+        notice = _("Another hand was recorded meanwhile. Check it and choose again.")
+        return _screen(request, game, form, mine, _theirs(game, taken.params.get("number")), notice)
     except EngineError as error:
         game.refresh_from_db()
-        if error.code == "hand_taken":
-            notice = _("Another hand was recorded meanwhile. Check it and choose again.")
-            return _screen(request, game, form, mine, _theirs(game, error.params.get("number")), notice)
         return _screen(request, game, form, mine, theirs, error_message(error))
     _hand, ordinal = hand_find(game=game, number=saved.hand.number)
     messages.success(request, _("Your hand was recorded as hand %(number)s.") % {"number": ordinal})
@@ -299,11 +300,12 @@ def _replace(
             "Its values now are shown below: choose again."
         ) % {"number": theirs.ordinal}
         return _screen(request, game, form, mine, _theirs(game, theirs.hand.number), notice)
+    except HandGone:
+        game.refresh_from_db()
+        notice = _("The other hand was deleted meanwhile. You can record yours as the next hand.")
+        return _screen(request, game, form, mine, None, notice)
     except EngineError as error:
         game.refresh_from_db()
-        if error.code == "hand_gone":
-            notice = _("The other hand was deleted meanwhile. You can record yours as the next hand.")
-            return _screen(request, game, form, mine, None, notice)
         return _screen(request, game, form, mine, theirs, error_message(error))
     return _replaced(request, game, theirs)
 

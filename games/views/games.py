@@ -1,4 +1,6 @@
-"""Game pages: thin views over games.services. Writes need ownership or the edit link.
+"""Game pages: the sheet, a hand's form, corrections and the history. Reads come from
+games.selectors, writes from games.services, who may do what from games.services.access; what
+stays here is drawing the page and its ETag (an unchanged page answers 304).
 
 Every form works without JavaScript (post, redirect, get); with htmx the same views answer
 with just the part of the page that changed.
@@ -12,7 +14,6 @@ import uuid
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
-from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -28,17 +29,14 @@ from engine import notation, values
 from engine.errors import EngineError
 from engine.laydown import check_laydown
 from engine.rules import OPTIONS
-from games.after_save_web import remember_saved, saved_from_messages
-from games.conflict import conflict_before_check, conflict_page
-from games.ending_views import confirmed, ending_refused
 from games.extensions import panels
 from games.families import family_table
 from games.forms import HandForm, MissingCountsForm, NewGameForm, NewHandForm
 from games.links import ShareLinks, site_url
-from games.live import live_etag
-from games.manage_views import deleted_page
+from games.live_etag import csrf_secret, live_etag
 from games.messages import error_message
 from games.models import Change, Game, Hand
+from games.release import release_id
 from games.selectors.after_save import (
     corrected_line,
     correction_moves_settlement,
@@ -72,7 +70,7 @@ from games.services.access import (
     session_game_ids,
     token_matches,
 )
-from games.services.errors import ServiceError, StaleEdit
+from games.services.errors import HandGone, HandTaken, ServiceError, StaleEdit
 from games.services.games import edit_link_renew, game_end, game_start
 from games.services.hands import (
     Fill,
@@ -86,6 +84,10 @@ from games.services.hands import (
 from games.services.players import similar_players
 from games.sheet import Sheet, game_rules
 from games.sheet_cache import FIELDS, PARTS, sheet_version
+from games.views.after_save import remember_saved, saved_from_messages
+from games.views.conflict import conflict_before_check, conflict_page
+from games.views.ending import confirmed, ending_refused
+from games.views.manage import deleted_page
 from scoring.families import family_info
 
 
@@ -210,23 +212,16 @@ def _etag(request: HtmxHttpRequest, game: Game, *parts: object) -> str | None:
     owner = game.owner
     club = game.club
     seen = (
+        release_id(),
         *sheet_version(game),
         request.user.pk,
         get_language(),
-        _csrf_secret(request),
+        csrf_secret(request),
         owner and (owner.username, owner.first_name),
         club and (club.slug, club.name, club.visibility, club.version),
         *parts,
     )
     return '"' + hashlib.sha256(repr(seen).encode()).hexdigest()[:32] + '"'
-
-
-def _csrf_secret(request: HtmxHttpRequest) -> str:
-    """The CSRF secret the page's forms are signed with (made now if the browser has none,
-    and then sent with the page): a 304 keeps a page whose tokens still match the cookie."""
-    if "CSRF_COOKIE" not in request.META:
-        get_token(request)
-    return str(request.META.get("CSRF_COOKIE", ""))
 
 
 def _not_modified(request: HtmxHttpRequest, etag: str | None) -> bool:
@@ -290,7 +285,7 @@ def _detail_context(
     club = game.club if game.club is not None and can_view_club(club=game.club, role=role) else None
     manage = _manages(game, role)
     return {
-        # A club's organisers: give the game another starter, delete it (games/manage_views.py).
+        # A club's organisers: give the game another starter, delete it (games/views/manage.py).
         "manage": manage,
         "recorders": club_recorders(club=game.club, besides=game.owner_id) if manage and game.club else [],
         "deletable": manage and not (game.event_path or game.event_name),
@@ -298,7 +293,7 @@ def _detail_context(
         "game": game,
         "sheet": sheet,
         "parts": parts[1],
-        "live_etag": live_etag(request, sheet.game, role, editable),  # games/live_views.py
+        "live_etag": live_etag(request, sheet.game, role, editable),  # games/views/polling.py
         "editable": editable,
         "form": form,
         "form_fields": fields and fields[1],
@@ -365,9 +360,9 @@ def hand_create(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
                     for_hand=form.cleaned_data["for_hand"],
                     confirm_end=confirmed(request),
                 )
+            except HandTaken as taken:  # another phone recorded this hand meanwhile
+                return conflict_page(request, game, form, outcome, taken)
             except EngineError as error:
-                if error.code == "hand_taken":  # another phone recorded this hand meanwhile
-                    return conflict_page(request, game, form, outcome, error)
                 ending = ending_refused(error)
                 if ending is None:
                     form.add_engine_error(error)
@@ -456,9 +451,9 @@ def hand_edit_view(request: HtmxHttpRequest, public_id: str, number: int) -> Htt
                         missing=hand.outcome.get("missing") or [],
                     )
                     notice = error_message(stale)
+                except HandGone as gone:
+                    return _gone(request, game, gone)
                 except EngineError as error:
-                    if error.code == "hand_gone":
-                        return _gone(request, game, error)
                     form.add_engine_error(error)
                 else:
                     if edited.version == hand.version:  # the same hand sent again: nothing changed
@@ -500,9 +495,9 @@ def hand_delete_view(request: HtmxHttpRequest, public_id: str, number: int) -> H
     )
     try:
         hand_delete(hand=hand, version=version, user=request.user)
+    except HandGone as gone:
+        return _gone(request, game, gone)
     except EngineError as error:
-        if error.code == "hand_gone":
-            return _gone(request, game, error)
         reason = error_message(error)
         messages.error(
             request, _("Hand %(number)s was not deleted: %(reason)s") % {"number": ordinal, "reason": reason}
@@ -578,9 +573,9 @@ def missing_counts(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
                 notice = error_message(stale)
                 sheet = game_sheet(game=game)
                 forms = _fill_forms(sheet)
+            except HandGone as gone:
+                return _gone(request, game, gone)
             except EngineError as error:
-                if error.code == "hand_gone":
-                    return _gone(request, game, error)
                 shown = error.params.get("hand")  # the hand as the sheet shows it
                 number = next((row.hand.number for row in sheet.rows if row.ordinal == shown), None)
                 target = next((f for f in forms if f.number == number), None)

@@ -3,7 +3,7 @@
 A fragment never reaches the server, so the token stays out of access logs, proxies and
 Referer headers. ``static/js/edit_link.js`` reads it and posts it (with the CSRF token) to the
 same address; without JavaScript the page asks for the link to be pasted. The older form
-``/g/<id>/edit/<token>/`` (links already shared) still works: ``games.views.edit_link``.
+``/g/<id>/edit/<token>/`` (links already shared) still works: ``games.views.games.edit_link``.
 """
 
 from __future__ import annotations
@@ -13,17 +13,8 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
-from games import views
-
-
-def token_from(text: str) -> str:
-    """The token from what was pasted: the token itself, a new-style link (after ``#``) or an
-    old-style one (its last path segment)."""
-    text = text.strip()
-    if "#" in text:
-        return text.rsplit("#", 1)[1].strip()
-    parts = [part for part in text.split("?", 1)[0].split("/") if part]
-    return parts[-1] if parts else ""
+from games.links import token_from
+from games.views import games as views
 
 
 @never_cache

@@ -38,9 +38,9 @@ from games.club_forms import (
 )
 from games.extensions import panels
 from games.input import read_int
-from games.links import absolute_url, qr_svg
+from games.links import absolute_url, qr_svg, token_from
 from games.messages import error_message
-from games.models import ApiToken, Club, Membership, Player
+from games.models import ApiToken, Club, Invite, Membership, Player
 from games.selectors.clubs import (
     active_invites,
     club_by_slug,
@@ -62,11 +62,14 @@ from games.services.clubs import (
     invite_create,
     invite_find,
     invite_revoke,
+    invite_url,
     membership_remove,
     membership_set_role,
 )
+from games.services.errors import StalePlayer
 from games.services.players import account_rename, player_claim, player_merge, player_rename
-from games.services.rates import rate_hit
+from games.services.rates import invite_lookup_allowed, rate_hit
+from games.services.resets import account_set_email
 from games.services.tokens import token_create, token_revoke
 
 Role = Membership.Role
@@ -134,6 +137,7 @@ def club_settings(request: HttpRequest, slug: str) -> HttpResponse:
                 slug=data["slug"],
                 visibility=data["visibility"],
                 version=data["version"],
+                user=request.user,
             )
         except EngineError as error:
             put_error(form, error)
@@ -158,7 +162,7 @@ def club_members_view(request: HttpRequest, slug: str) -> HttpResponse:
     # the game's share links name it, with a code to scan across the table.
     invites = []
     for invite in active_invites(club=club):
-        link = absolute_url(request, reverse("games:club_join", kwargs={"token": invite.token}))
+        link = absolute_url(request, invite_url(invite))
         invites.append((invite, link, qr_svg(link, label=_("QR code of the invite link"))))
     context = {"club": club, "role": role, "rows": rows, "invites": invites, "invite_form": InviteForm()}
     return render(request, "clubs/members.html", context)
@@ -184,7 +188,7 @@ def invite_revoke_view(request: HttpRequest, slug: str, pk: int) -> HttpResponse
     invite = club_invite(club=club, pk=pk)
     if invite is None:
         raise Http404
-    invite_revoke(invite=invite)
+    invite_revoke(invite=invite, user=request.user)
     messages.success(request, _("Invite link revoked: it no longer lets anyone join."))
     return redirect("games:club_members", slug=club.slug)
 
@@ -230,7 +234,7 @@ def member_remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     if not leaving and not role_allows(role, Role.ORGANISER):
         raise PermissionDenied(_("Only the club's organisers can do this."))
     try:
-        membership_remove(membership=membership)
+        membership_remove(membership=membership, user=request.user)
     except EngineError as error:
         messages.error(request, error_message(error))
         return redirect("games:club", slug=club.slug)
@@ -241,21 +245,81 @@ def member_remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     return redirect("games:club_members", slug=club.slug)
 
 
+# The invite a browser opened (its link's token, from the fragment): kept in the session while
+# its owner logs in or makes an account, so the token is in no address the server sees.
+INVITE_SESSION_KEY = "invite_token"
+
+
+def _invite_tries_left(request: HttpRequest) -> bool:
+    return invite_lookup_allowed(get_client_ip_address(request) or "unknown")
+
+
+def _too_many_invite_tries(request: HttpRequest) -> HttpResponse:
+    error = _("Too many invite links tried from this address: try again in an hour.")
+    response = render(request, "clubs/join.html", {"error": error}, status=429)
+    response["Retry-After"] = "3600"
+    return response
+
+
+def _join(request: HttpRequest, invite: Invite, token: str) -> HttpResponse:
+    """The join button's answer: log in first, then join the invite's club."""
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('login')}?next={request.path}")
+    try:
+        club_join(token=token, user=request.user)  # type: ignore[arg-type]
+    except EngineError as error:
+        return render(request, "clubs/join.html", {"error": error_message(error)}, status=404)
+    messages.success(request, _("Welcome to %(club)s.") % {"club": invite.club.name})
+    return redirect("games:club", slug=invite.club.slug)
+
+
+@never_cache
+def club_join_page(request: HttpRequest) -> HttpResponse:
+    """The invite link's page, ``/clubs/join/#<token>``, like the edit link's: the token in the
+    fragment never reaches the server, so it is in no access log. static/js/edit_link.js posts
+    it; without JavaScript the page asks for the link to be pasted. A valid token is kept in the
+    session (post, redirect, get), and the page then offers to join, or to log in or sign up
+    and come back here."""
+    if request.method == "POST" and "token" in request.POST:
+        if not _invite_tries_left(request):
+            return _too_many_invite_tries(request)
+        token = token_from(request.POST["token"])
+        try:
+            invite_find(token=token)
+        except EngineError as error:
+            return render(request, "clubs/join_link.html", {"error": error_message(error)}, status=404)
+        request.session[INVITE_SESSION_KEY] = token
+        return redirect("games:club_join_page")
+    held = request.session.get(INVITE_SESSION_KEY)
+    invite = None
+    if isinstance(held, str):
+        try:
+            invite = invite_find(token=held)
+        except EngineError:
+            request.session.pop(INVITE_SESSION_KEY, None)
+    if invite is None or not isinstance(held, str):
+        return render(request, "clubs/join_link.html", {})
+    if request.method == "POST":
+        response = _join(request, invite, held)
+        if response.status_code == 302 and request.user.is_authenticated:
+            request.session.pop(INVITE_SESSION_KEY, None)
+        return response
+    member = is_member(user=request.user, club=invite.club)
+    context = {"invite": invite, "club": invite.club, "member": member, "fragment_form": True}
+    return render(request, "clubs/join.html", context)
+
+
 @never_cache  # its links carry the invite token
 def club_join_view(request: HttpRequest, token: str) -> HttpResponse:
+    """The older invite link, with the token in its path (links already shared still work)."""
+    if not _invite_tries_left(request):
+        return _too_many_invite_tries(request)
     try:
         invite = invite_find(token=token)
     except EngineError as error:
         return render(request, "clubs/join.html", {"error": error_message(error)}, status=404)
     if request.method == "POST":
-        if not request.user.is_authenticated:
-            return redirect(f"{reverse('login')}?next={request.path}")
-        try:
-            club_join(token=token, user=request.user)  # type: ignore[arg-type]
-        except EngineError as error:
-            return render(request, "clubs/join.html", {"error": error_message(error)}, status=404)
-        messages.success(request, _("Welcome to %(club)s.") % {"club": invite.club.name})
-        return redirect("games:club", slug=invite.club.slug)
+        return _join(request, invite, token)
     member = is_member(user=request.user, club=invite.club)
     return render(request, "clubs/join.html", {"invite": invite, "club": invite.club, "member": member})
 
@@ -388,8 +452,10 @@ def player_merge_view(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
                 request_id=form.cleaned_data["request_id"],
                 user=request.user,
             )
+        except StalePlayer as stale:
+            form.add_error(None, error_message(stale))
         except EngineError as error:
-            form.add_error("keep" if error.code != "stale_player" else None, error_message(error))
+            form.add_error("keep", error_message(error))
         else:
             messages.success(
                 request,
@@ -468,14 +534,22 @@ def account(request: HttpRequest) -> HttpResponse:
     action = request.POST.get("action") if request.method == "POST" else None
     form = AccountForm(
         request.POST if action is None and request.method == "POST" else None,
-        initial={"display_name": getattr(user, "first_name", "")},
+        initial={"display_name": getattr(user, "first_name", ""), "email": getattr(user, "email", "")},
     )
+    if not settings.EMAIL_ENABLED:
+        del form.fields["email"]
     token_form = TokenForm(request.POST if action == "token_create" else None)
     new_token = None
     if action is None and request.method == "POST" and form.is_valid():
-        account_rename(user=user, name=form.cleaned_data["display_name"])  # type: ignore[arg-type]
-        messages.success(request, _("Saved."))
-        return redirect("account")
+        try:
+            if "email" in form.cleaned_data:
+                account_set_email(user=user, email=form.cleaned_data["email"])  # type: ignore[arg-type]
+        except EngineError as error:
+            put_error(form, error)
+        else:
+            account_rename(user=user, name=form.cleaned_data["display_name"])  # type: ignore[arg-type]
+            messages.success(request, _("Saved."))
+            return redirect("account")
     if action == "token_create" and token_form.is_valid():
         try:
             _row, new_token = token_create(
@@ -500,18 +574,23 @@ def account(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/account.html", context)
 
 
-def signup_allowed(target: str) -> bool:
-    """Sign-up is open, or the account is made to follow a club's current invite link."""
+def signup_allowed(target: str, request: HttpRequest | None = None) -> bool:
+    """Sign-up is open, or the account is made to follow a club's current invite link (an
+    older one with its token in ``target``, or the one this browser opened)."""
     if settings.SIGNUP_OPEN:
         return True
     try:
         match = resolve(urlsplit(target).path)
     except Resolver404:
         return False
-    if match.view_name != "games:club_join":
+    if match.view_name == "games:club_join":
+        token = match.kwargs["token"]
+    elif match.view_name == "games:club_join_page" and request is not None:
+        token = request.session.get(INVITE_SESSION_KEY)
+    else:
         return False
     try:
-        invite_find(token=match.kwargs["token"])
+        invite_find(token=token if isinstance(token, str) else "")
     except EngineError:
         return False
     return True
@@ -523,7 +602,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     target = request.POST.get("next") or request.GET.get("next") or ""
     if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
         target = ""
-    if not signup_allowed(target):
+    if not signup_allowed(target, request):
         return render(request, "registration/signup_closed.html", status=403)
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
