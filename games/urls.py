@@ -7,6 +7,7 @@ from games.views import clubs as club_views
 from games.views import conflict
 from games.views import dates as date_views
 from games.views import ending as ending_views
+from games.views import evening as evening_views
 from games.views import games as views
 from games.views import links as link_views
 from games.views import manage as manage_views
@@ -30,6 +31,7 @@ urlpatterns = [
     path("g/<str:public_id>/history/<int:change_id>/undo/", views.undo, name="undo"),
     path("g/<str:public_id>/end/", views.end, name="end"),
     path("g/<str:public_id>/settlement/", views.settlement, name="settlement"),
+    path("g/<str:public_id>/evening/", evening_views.evening, name="evening"),
     path("g/<str:public_id>/rematch/", rematch_views.rematch, name="rematch"),
     path("g/<str:public_id>/transfer/", manage_views.transfer, name="transfer"),
     path("g/<str:public_id>/delete/", manage_views.delete, name="delete"),

@@ -263,6 +263,8 @@ LANGUAGE_NAMES = {
     "nb": "Norsk bokmål",
 }
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# English dates in the European order (rummy_site/formats/en); the other languages keep Django's.
+FORMAT_MODULE_PATH = ["rummy_site.formats"]
 TIME_ZONE = os.environ.get("TIME_ZONE", "").strip() or "Europe/Prague"
 try:
     zoneinfo.ZoneInfo(TIME_ZONE)

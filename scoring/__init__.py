@@ -9,6 +9,7 @@ service API for the web layer is keyword-only:
 - ``rescore(rules=..., players=[...], hands=[...], as_typed=...) -> Game``: after a change,
   with counts marked missing in hands recorded before a correction brought a player back
 - ``settle(rules=..., totals={...}) -> Settlement``
+- ``settle_evening(rules=..., games=[{...}, ...]) -> Settlement``: the evening's games at once
 
 Every impossible input raises ``ScoringError`` (an ``EngineError``: ``code``, ``params``,
 English ``message``; templates in ``scoring.messages.MESSAGES``). The JSON contract is in
@@ -16,6 +17,7 @@ README.md beside this file and in ``python -m scoring --help``.
 """
 
 from .errors import ScoringError
+from .evening import evening_totals, settle_evening
 from .game import (
     Bonus,
     Elimination,
@@ -44,6 +46,7 @@ __all__ = [
     "Payment",
     "ScoringError",
     "Settlement",
+    "evening_totals",
     "fewest_transfers",
     "mark_missing_counts",
     "parse_outcome",
@@ -51,6 +54,7 @@ __all__ = [
     "score_game",
     "score_hand",
     "settle",
+    "settle_evening",
     "start",
     "to_crowns",
     "unmarked",

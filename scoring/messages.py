@@ -78,6 +78,8 @@ MESSAGES: dict[str, str] = {
     # Settlement.
     "no_settlement": gettext_noop("only Žolíky is settled in crowns, not {family}"),
     "bad_total": gettext_noop("the total of {player} must be a whole number, not '{value}'"),
+    "evening_empty": gettext_noop("an evening needs at least one game"),
+    "evening_players": gettext_noop("game {game} of the evening has other players than the first"),
     # seating
     "seating_limits": gettext_noop(
         "tables of {minimum} to {maximum} players preferring {preferred} do not make sense: "

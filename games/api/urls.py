@@ -1,8 +1,9 @@
-from games.api import arrange, audit, clubs, engine, games, rules, tokens
+from games.api import arrange, audit, clubs, engine, evening, games, rules, tokens
 
 urlpatterns = [
     *games.urlpatterns,
     *rules.urlpatterns,
+    *evening.urlpatterns,
     *arrange.urlpatterns,
     *engine.urlpatterns,
     *clubs.urlpatterns,

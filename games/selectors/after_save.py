@@ -2,6 +2,8 @@
 
 ``saved_line``: the line shown to the phone that saved a hand ("Hand 4 saved — Ann closed
 from hand: Ann −10, Bob +25"), with the change an Undo button takes back.
+``corrected_line``: the line after a correction, what it changed ("Hand 3 corrected: Karel
+22 → 32"), with the correction's Undo.
 ``undo_preview``: the hands an undo changes and every player's total before and after, found
 by scoring the game as it stands and as the undo would leave it (no write).
 """
@@ -59,6 +61,68 @@ def saved_line(*, sheet: Sheet, number: int, change_id: int | None = None) -> Sa
         .first()
     )
     return SavedLine(text=text, change_id=change_id, out=out)
+
+
+def _points(sheet: Sheet, number: int) -> dict[str, str]:
+    """Each player's points in the hand numbered ``number``, as the saved line writes them (a
+    missing count as a dash); empty when the sheet does not score."""
+    row = next((r for r in sheet.rows if r.hand.number == number), None)
+    if row is None or sheet.state is None:
+        return {}
+    result = sheet.state.hands[row.ordinal - 1]
+    return {p: "—" if p in result.missing else _signed(result.points.get(p, 0)) for p in result.points}
+
+
+def corrected_line(*, before: Sheet, after: Sheet, number: int, ordinal: int) -> SavedLine:
+    """The line after the hand numbered ``number`` (``ordinal`` on the sheet) was corrected:
+    each player whose points in it changed, before → after, or what the hand now is when no
+    player's points moved (cards changed, a different closer with the same points); with the
+    correction's Undo (1 query: its change)."""
+    old, new = _points(before, number), _points(after, number)
+    moves = [f"{p} {old.get(p, '0')} → {new.get(p, '0')}" for p in after.players if old.get(p) != new.get(p)]
+    if moves:
+        text = _("Hand %(number)s corrected: %(changes)s.") % {"number": ordinal, "changes": ", ".join(moves)}
+    else:
+        text = _("Hand %(number)s corrected; nobody's points in it changed.") % {"number": ordinal}
+    change_id = (
+        Change.objects.filter(
+            game=after.game, hand_number=number, action=Change.Action.EDITED, undone_by__isnull=True
+        )
+        .order_by("-pk")
+        .values_list("pk", flat=True)
+        .first()
+    )
+    return SavedLine(text=text, change_id=change_id)
+
+
+@dataclass(frozen=True)
+class CrownMove:
+    player: str
+    before: int  # crowns as the game is settled now
+    after: int  # crowns once the correction is saved
+    net_before: int  # receives (+) or pays (−) now
+    net_after: int
+
+
+def correction_moves_settlement(*, sheet: Sheet, number: int, outcome: object) -> tuple[CrownMove, ...]:
+    """What correcting the hand numbered ``number`` to ``outcome`` does to an ended game's
+    settlement in crowns: every player's crowns and net before and after (no query: the sheet
+    has the hands); empty when the game is not ended, has no settlement, the correction would
+    not score (the save says why) or changes no one's crowns or payment."""
+    game = sheet.game
+    settled = sheet.state.settlement if sheet.state is not None else None
+    if not game.ended or settled is None:
+        return ()
+    outcomes = [outcome if row.hand.number == number else row.hand.outcome for row in sheet.rows]
+    try:
+        then = _state(game, list(sheet.players), outcomes, True).settlement
+    except EngineError:
+        return ()
+    if then is None or (then.crowns == settled.crowns and then.net == settled.net):
+        return ()
+    return tuple(
+        CrownMove(p, settled.crowns[p], then.crowns[p], settled.net[p], then.net[p]) for p in sheet.players
+    )
 
 
 def undo_asks(*, change: Change) -> bool:

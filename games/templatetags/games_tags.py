@@ -22,6 +22,7 @@ from games.hand_kinds import kind_label
 from games.messages import error_message
 from games.models import Change, Membership
 from games.sheet import Sheet, marks_only
+from scoring.families import family_info as scoring_family_info
 
 register = template.Library()
 
@@ -39,6 +40,13 @@ def signed(value: int) -> str:
     if value < 0:
         return f"−{-value}"
     return "0"
+
+
+@register.filter
+def total(value: int, family: str) -> str:
+    """A game's total as its family reads it: penalty points (lower is better) plain, as the
+    sheet shows them (16, −10); points won signed (+16), like a hand's points."""
+    return num(value) if scoring_family_info(family).lower_is_better else signed(value)
 
 
 @register.filter

@@ -37,8 +37,15 @@ from games.live_etag import csrf_secret, live_etag
 from games.messages import error_message
 from games.models import Change, Game, Hand
 from games.release import release_id
-from games.selectors.after_save import saved_line, undo_asks, undo_preview
+from games.selectors.after_save import (
+    corrected_line,
+    correction_moves_settlement,
+    saved_line,
+    undo_asks,
+    undo_preview,
+)
 from games.selectors.clubs import club_recorders, recording_clubs
+from games.selectors.evening import evening_of
 from games.selectors.games import (
     game_by_public_id,
     game_change,
@@ -409,8 +416,26 @@ def hand_edit_view(request: HtmxHttpRequest, public_id: str, number: int) -> Htt
         if form.is_valid():
             outcome = form.outcome()
             if outcome is not None:
+                if request.POST.get("confirm") != "1" and (
+                    moves := correction_moves_settlement(sheet=sheet, number=number, outcome=outcome)
+                ):
+                    # An ended game's settlement may have been paid: said first, saved once confirmed.
+                    posted = [
+                        (k, v)
+                        for k, values in request.POST.lists()
+                        if k != "csrfmiddlewaretoken"
+                        for v in values
+                    ]
+                    context = {
+                        "game": game,
+                        "hand": hand,
+                        "ordinal": ordinal,
+                        "moves": moves,
+                        "posted": posted,
+                    }
+                    return render(request, "games/hand_edit_confirm.html", context)
                 try:
-                    hand_edit(
+                    edited = hand_edit(
                         hand=hand, outcome=outcome, version=form.cleaned_data["version"], user=request.user
                     )
                 except StaleEdit as stale:
@@ -432,7 +457,13 @@ def hand_edit_view(request: HtmxHttpRequest, public_id: str, number: int) -> Htt
                 except EngineError as error:
                     form.add_engine_error(error)
                 else:
-                    messages.success(request, _("Hand %(number)s corrected.") % {"number": ordinal})
+                    if edited.version == hand.version:  # the same hand sent again: nothing changed
+                        messages.success(request, _("Hand %(number)s corrected.") % {"number": ordinal})
+                    else:  # say what the correction changed, with its Undo, as after a new hand
+                        after = game_sheet(game=game)
+                        remember_saved(
+                            request, corrected_line(before=sheet, after=after, number=number, ordinal=ordinal)
+                        )
                     return redirect("games:detail", public_id=game.public_id)
     else:
         initial = {**HandForm.initial_from(hand.outcome, sheet.players), "version": hand.version}
@@ -728,6 +759,7 @@ def settlement(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
             "settled": settled,
             "rows": rows,
             "editable": can_edit(request=request, game=game),
+            "evening": evening_of(game=game),
         },
     )
 

@@ -133,7 +133,7 @@ def test_replace_refused_when_theirs_changed_again(phones: dict[str, Any], live_
     a.goto(f"{live_server.url}/g/{game.public_id}/hands/1/")
     a.locator("input[name=points_1]").fill("12")
     a.locator("button.save").click()
-    expect(a.locator(".messages")).to_contain_text("corrected", timeout=WAIT)
+    expect(a.locator("#saved-line")).to_contain_text("corrected", timeout=WAIT)
     conflict.get_by_role("button", name="Replace hand 1 with mine").click()
     b = phones["B"]
     expect(b.locator("section.conflict [role=alert]")).to_contain_text(

@@ -495,8 +495,8 @@ def test_a_club_game_shows_on_the_club_page_with_results_and_player_links() -> N
     )
     assert results == [
         (' class="winner"', str(people["Ann"]), "Ann", "−10"),
-        ("", str(people["Bob"]), "Bob", "+23"),
-        ("", str(people["Cid"]), "Cid", "+45"),
+        ("", str(people["Bob"]), "Bob", "23"),  # penalty points: unsigned, as on the sheet
+        ("", str(people["Cid"]), "Cid", "45"),
     ]
     assert "in progress" not in html
     # The game's page names its club.

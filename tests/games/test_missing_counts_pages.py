@@ -72,7 +72,7 @@ def test_fixing_a_wrong_elimination_through_the_pages() -> None:
     )
     html = page(response)
     assert alerts(response) == []
-    assert "Hand 1 corrected." in html
+    assert "Hand 1 corrected: Bob +150 → +15." in html
     assert "The totals are incomplete." in html
     assert "Bob's count missing in hands 2, 3, 4" in html
     assert html.count('<td class="missing">') == 3
