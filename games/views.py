@@ -37,7 +37,7 @@ from games.forms import HandForm, MissingCountsForm, NewGameForm, NewHandForm
 from games.links import ShareLinks, site_url
 from games.live import live_etag
 from games.manage_views import deleted_page
-from games.messages import error_message
+from games.messages import error_message, write_refused
 from games.models import Change, Game, Hand
 from games.selectors.after_save import saved_line, undo_asks, undo_preview
 from games.selectors.clubs import club_recorders, recording_clubs
@@ -105,12 +105,7 @@ def _to_revalidate(public_id: str, *, deleted: bool = False) -> Game:
 def _writable(request: HtmxHttpRequest, public_id: str) -> Game:
     game = _game(public_id)
     if not can_edit(request=request, game=game):
-        raise PermissionDenied(
-            _(
-                "Only the person who started this game (a club's game: while he records for the club), "
-                "its club's scorekeepers, or someone with the edit link can change this game."
-            )
-        )
+        raise PermissionDenied(write_refused(game))
     return game
 
 
@@ -624,12 +619,7 @@ def undo(request: HtmxHttpRequest, public_id: str, change_id: int) -> HttpRespon
     elif game.deleted_at is not None:
         raise Http404
     elif not can_edit(request=request, game=game):
-        raise PermissionDenied(
-            _(
-                "Only the person who started this game (a club's game: while he records for the club), "
-                "its club's scorekeepers, or someone with the edit link can change this game."
-            )
-        )
+        raise PermissionDenied(write_refused(game))
     if change is None:
         raise Http404
     back = "game" if request.POST.get("back") == "game" else "history"

@@ -102,7 +102,10 @@ def holds_link(*, request: HttpRequest, game: Game) -> bool:
 
 def can_edit(*, request: HttpRequest, game: Game, role: str | None = None) -> bool:
     """``role``: the user's role in the game's club, if the caller knows it already. A club's
-    game: starting it gave no right of its own (the club's roles decide)."""
+    game: starting it gave no right of its own (the club's roles decide). A game whose results
+    its event confirmed: only the club's organisers (a correction changes the standings)."""
+    if game.results_locked:
+        return _club_allows(request, game, role, Role.ORGANISER)
     if game.club_id is None and _is_owner(request, game):
         return True
     if holds_link(request=request, game=game):
