@@ -108,7 +108,8 @@ def standing_items(
         standing = row.standing
         shared = ranks[row.rank] > 1
         note = ""
-        if standing.separated_by and index > 0:
+        # Points that differ need no note: only a tie-break that decided between equal points.
+        if standing.separated_by and standing.separated_by != "points" and index > 0:
             note = tiebreak_note(standing.separated_by, rows[index - 1].name)
         items.append(
             StandingItem(
