@@ -22,7 +22,7 @@ from games.names import loose_key
 from games.services.clubs import MAX_CLUB_NAME
 from scoring.families import family_info
 from scoring.league import DEFAULT_LEAGUE_TIEBREAKS, LEAGUE_TIEBREAKS
-from scoring.standings import DEFAULT_TIEBREAKS
+from scoring.standings import DEFAULT_TIEBREAKS, TIEBREAKS
 from tournaments.messages import tournament_error
 from tournaments.models import Season, Tournament
 from tournaments.services import (
@@ -38,6 +38,7 @@ from tournaments.services import (
 TIEBREAK_LABELS = {
     "points": _("tournament points"),
     "game_score": _("game score"),
+    "game_score_average": _("game score per table"),
     "average_place": _("average place"),
     "firsts": _("first places"),
     "opponents_points": _("opponents' points"),
@@ -107,12 +108,12 @@ class TournamentForm(forms.Form):
         for name, option in OPTIONS[family].items():
             if not option.derived:
                 self.fields[f"opt_{name}"] = option_field(option)
-        for i, key in enumerate(DEFAULT_TIEBREAKS[1:], start=1):
+        for i in range(1, len(TIEBREAKS)):
             self.fields[f"tiebreak_{i}"] = forms.ChoiceField(
                 label=_("Tie-break %(number)s") % {"number": i},
-                choices=[("", _("(none)")), *((k, TIEBREAK_LABELS[k]) for k in DEFAULT_TIEBREAKS[1:])],
+                choices=[("", _("(none)")), *((k, TIEBREAK_LABELS[k]) for k in TIEBREAKS[1:])],
                 required=False,
-                initial=key,
+                initial=DEFAULT_TIEBREAKS[i] if i < len(DEFAULT_TIEBREAKS) else "",
             )
 
     @classmethod
@@ -139,7 +140,7 @@ class TournamentForm(forms.Form):
         for name, value in tournament.options.items():
             initial[f"opt_{name}"] = str(value) if not isinstance(value, bool | int) else value
         chosen = [k for k in (tournament.tiebreaks or DEFAULT_TIEBREAKS) if k != "points"]
-        for i in range(1, len(DEFAULT_TIEBREAKS)):
+        for i in range(1, len(TIEBREAKS)):
             initial[f"tiebreak_{i}"] = chosen[i - 1] if i <= len(chosen) else ""
         return initial
 
@@ -160,7 +161,7 @@ class TournamentForm(forms.Form):
     def settings(self) -> Settings:
         data = self.cleaned_data
         tiebreaks = ["points"]
-        for i in range(1, len(DEFAULT_TIEBREAKS)):
+        for i in range(1, len(TIEBREAKS)):
             key = data.get(f"tiebreak_{i}")
             if key and key not in tiebreaks:
                 tiebreaks.append(key)

@@ -141,10 +141,12 @@ def test_standings_lists_players_in_rank_order_with_points(
     assert re.search(r'class="rank">=1</td>', page)
     assert "Shared place" in page
     assert re.search(r'class="points">7</td>', page)
-    # The second places have 5 each; game score (10 left against 11) separates them.
+    # The second places have 5 each; game score per table (the default: 10 left against 11)
+    # separates them, and the column shows it.
     second = [row for row in rows if row.standing.points == 5]
-    assert second[1].standing.separated_by == "game_score"
-    assert f"Below {second[0].name} on game score" in page
+    assert second[1].standing.separated_by == "game_score_average"
+    assert f"Below {second[0].name} on game score per table" in page
+    assert "Game score per table" in page
     assert "Provisional" not in page
 
 

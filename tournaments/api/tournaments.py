@@ -453,6 +453,9 @@ class StandingSerializer(serializers.Serializer[Any]):
     points = serializers.CharField(help_text='Exact, as a fraction: "7", "9/2".')
     points_value = serializers.FloatField()
     game_score = serializers.IntegerField()
+    game_score_average = serializers.CharField(
+        allow_null=True, help_text='The game score per table he sat at, exact: "-21", "59/2"; null: none.'
+    )
     average_place = serializers.CharField(allow_null=True)
     average_place_value = serializers.FloatField(allow_null=True)
     firsts = serializers.IntegerField()
@@ -1006,6 +1009,7 @@ class Standings(APIView):
                             "points": "13",
                             "points_value": 13.0,
                             "game_score": -42,
+                            "game_score_average": "-21",
                             "average_place": "1",
                             "average_place_value": 1.0,
                             "firsts": 2,
@@ -1024,6 +1028,7 @@ class Standings(APIView):
                             "points": "9/2",
                             "points_value": 4.5,
                             "game_score": 118,
+                            "game_score_average": "59",
                             "average_place": "5/2",
                             "average_place_value": 2.5,
                             "firsts": 0,
@@ -1056,6 +1061,9 @@ class Standings(APIView):
                     "points": _fraction(s.points),
                     "points_value": float(s.points),
                     "game_score": s.game_score,
+                    "game_score_average": (
+                        _fraction(s.game_score_average) if s.game_score_average is not None else None
+                    ),
                     "average_place": _fraction(s.average_place) if s.average_place is not None else None,
                     "average_place_value": float(s.average_place) if s.average_place is not None else None,
                     "firsts": s.firsts,
