@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 from django import forms
 from django.http import QueryDict
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
 
 from engine.errors import EngineError
@@ -22,7 +23,7 @@ from games.names import loose_key
 from games.services.clubs import MAX_CLUB_NAME
 from scoring.families import family_info
 from scoring.league import DEFAULT_LEAGUE_TIEBREAKS, LEAGUE_TIEBREAKS
-from scoring.standings import DEFAULT_TIEBREAKS, TIEBREAKS
+from scoring.standings import DEFAULT_TIEBREAKS, TIEBREAKS, place_points
 from tournaments.messages import tournament_error
 from tournaments.models import Season, Tournament
 from tournaments.services import (
@@ -82,7 +83,10 @@ class TournamentForm(forms.Form):
     seat_order = forms.ChoiceField(
         label=_("Who deals first at a table"), choices=Tournament.SeatOrder.choices
     )
-    points = forms.ChoiceField(label=_("Table points"), choices=Tournament.Points.choices)
+    # Radios, not a select: a closed select cuts the long choices on a phone.
+    points = forms.ChoiceField(
+        label=_("Table points"), choices=Tournament.Points.choices, widget=forms.RadioSelect
+    )
     custom_points = forms.CharField(
         label=_("Custom points per table size"),
         help_text=_("Points by place for each table size, e.g. 4: 5 3 2 0; 3: 4 2 0; 2: 3 0"),
@@ -105,6 +109,7 @@ class TournamentForm(forms.Form):
             field.widget.attrs.update(min=info.min_players, max=info.max_players)
             field.initial = size
         self.fields["date"].initial = timezone.localdate()
+        self.fields["points"].help_text = table_points_text(info.min_players, info.max_players)
         for name, option in OPTIONS[family].items():
             if not option.derived:
                 self.fields[f"opt_{name}"] = option_field(option)
@@ -190,6 +195,25 @@ class TournamentForm(forms.Form):
             field = "custom_points"
         field = ERROR_FIELDS.get(error.code, field)
         self.add_error(field, tournament_error(error))
+
+
+def _plain_number(value: Fraction) -> str:
+    """7, 5.5, 4.67: at most two decimals, in the language's format."""
+    rounded = round(float(value), 2)
+    return formats.localize(int(rounded) if rounded.is_integer() else rounded)
+
+
+def table_points_text(smallest: int, largest: int) -> str:
+    """The table points by place for each table size the game allows, largest first."""
+    sizes = [
+        _("%(size)s players: %(points)s")
+        % {
+            "size": size,
+            "points": " · ".join(_plain_number(p) for p in place_points(size, scheme="table")),
+        }
+        for size in range(largest, max(smallest, 2) - 1, -1)
+    ]
+    return _("Table points by place: %(sizes)s.") % {"sizes": "; ".join(sizes)}
 
 
 class VersionedForm(_Write):

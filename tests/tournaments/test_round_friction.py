@@ -137,3 +137,17 @@ def test_a_table_game_leads_back_to_its_tournament_without_rematch_or_settlement
     assert "Rematch" not in page and "Settle the evening" not in page and "/settlement/" not in page
     again = client.post(f"/g/{game.public_id}/rematch/", {"request_id": uuid.uuid4()})
     assert again.status_code in (403, 404)
+
+
+def test_the_settings_page_spells_out_table_points_per_table_size() -> None:
+    organiser = UserFactory.create()
+    club = ClubFactory.create(organiser=organiser)
+    cup = tournament(club, organiser, 8, family="zoliky")
+    client = Client()
+    client.force_login(organiser)
+    page = client.get(f"/t/{cup.public_id}/settings/").content.decode()
+    # Radios (each choice wraps on a phone), not a select that cuts them.
+    assert 'type="radio" name="points"' in page and '<select name="points"' not in page
+    assert "<legend>Table points</legend>" in page
+    assert "4 players: 7 · 5 · 3 · 1" in page and "3 players: 7 · 4 · 1" in page
+    assert "6 players: 7 · 5.8 · 4.6 · 3.4 · 2.2 · 1" in page and "2 players: 7 · 1" in page
