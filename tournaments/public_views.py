@@ -1,6 +1,7 @@
 """The tournament's pages for everyone who may see its club: the standings, "Where do I sit?",
-the projector screen and the history. Read-only; a members-only club's tournament answers 404
-to outsiders (like the club's own pages), so nobody learns it exists.
+the projector screen, the history and each player's own page. Read-only; a members-only
+club's tournament answers 404 to outsiders (like the club's own pages), so nobody learns it
+exists.
 
 Each page reads the tournament once (``selectors.tournament_view``): a fixed number of queries,
 whatever the number of players.
@@ -69,3 +70,20 @@ def history(request: HttpRequest, public_id: str) -> HttpResponse:
     context = _context(request, public_id, "history")
     context["items"] = selectors.tournament_history(tournament=context["tournament"])
     return render(request, "tournaments/history.html", context)
+
+
+def player(request: HttpRequest, public_id: str, entry_id: int) -> HttpResponse:
+    """One player's tournament, round by round (linked from the standings and "Where do I
+    sit?")."""
+    tournament, role = _tournament(request, public_id)
+    found = selectors.player_rounds(tournament=tournament, entry_id=entry_id)
+    if found is None:
+        raise Http404
+    context = {
+        "tournament": tournament,
+        "role": role,
+        "can_manage": access.can_manage(role=role),
+        "section": "standings",
+        "found": found,
+    }
+    return render(request, "tournaments/player.html", context)

@@ -18,6 +18,7 @@ urlpatterns = [
     path("t/<str:public_id>/r/<int:number>/links/", views.round_links, name="round_links"),
     path("t/<str:public_id>/standings/", public_views.standings, name="standings"),
     path("t/<str:public_id>/seat/", public_views.find_seat_view, name="find_seat"),
+    path("t/<str:public_id>/p/<int:entry_id>/", public_views.player, name="player"),
     path("t/<str:public_id>/screen/", public_views.screen, name="screen"),
     path("t/<str:public_id>/history/", public_views.history, name="history"),
     path("clubs/import/", exchange_views.club_import, name="club_import"),

@@ -491,6 +491,32 @@ class FoundSeatsSerializer(serializers.Serializer[Any]):
     results = FoundSeatSerializer(many=True)
 
 
+class PlayerRoundSerializer(serializers.Serializer[Any]):
+    round = serializers.IntegerField()
+    status = serializers.CharField(help_text="The round's status: seated, playing or confirmed.")
+    table = serializers.IntegerField(allow_null=True, help_text="null: a bye, or not seated this round.")
+    seat = serializers.IntegerField(allow_null=True, help_text="1-based; seat 1 deals first.")
+    game = serializers.CharField(allow_null=True, help_text="The public id of the table's game.")
+    bye = serializers.BooleanField()
+    counted = serializers.BooleanField(help_text="The table (or bye) counts for the standings yet.")
+    place = serializers.IntegerField(allow_null=True)
+    total = serializers.IntegerField(
+        allow_null=True, help_text="His total at the table, as the game counts it."
+    )
+    points = serializers.CharField(allow_null=True, help_text='The table points earned, exact: "7", "9/2".')
+    rank = serializers.IntegerField(allow_null=True, help_text="His rank in the standings after this round.")
+
+
+class PlayerRoundsSerializer(serializers.Serializer[Any]):
+    entry = serializers.IntegerField()
+    player_id = serializers.IntegerField()
+    name = serializers.CharField()
+    dropped_after = serializers.IntegerField(allow_null=True)
+    rank = serializers.IntegerField(allow_null=True, help_text="His rank in the standings now.")
+    points = serializers.CharField(allow_null=True, help_text="His tournament points now, exact.")
+    rounds = PlayerRoundSerializer(many=True)
+
+
 class HistoryItemSerializer(serializers.Serializer[Any]):
     kind = serializers.CharField(
         help_text="change (the organiser's) or correction (at a table after its round was confirmed)."
@@ -1116,6 +1142,50 @@ class FindSeat(APIView):
         return Response({"query": query, "results": results})
 
 
+class PlayerRounds(APIView):
+    @extend_schema(
+        operation_id="tournament_player",
+        summary="One player's tournament round by round: table, seat, place, table points, rank",
+        tags=TAGS,
+        parameters=[
+            PUBLIC_ID,
+            OpenApiParameter("entry", int, OpenApiParameter.PATH, description="The entry's id."),
+        ],
+        responses={200: PlayerRoundsSerializer, **problems(404)},
+    )
+    def get(self, request: Request, public_id: str, entry: int) -> Response:
+        tournament, _role = _tournament(request, public_id)
+        found = selectors.player_rounds(tournament=tournament, entry_id=entry)
+        if found is None:
+            raise Http404
+        standing = found.standing
+        body = {
+            "entry": found.entry.pk,
+            "player_id": found.entry.player_id,
+            "name": found.entry.player.name,
+            "dropped_after": found.entry.dropped_after,
+            "rank": standing.rank if standing is not None else None,
+            "points": _fraction(standing.points) if standing is not None else None,
+            "rounds": [
+                {
+                    "round": r.round,
+                    "status": r.status,
+                    "table": r.table,
+                    "seat": r.seat,
+                    "game": r.game,
+                    "bye": r.bye,
+                    "counted": r.counted,
+                    "place": r.place,
+                    "total": r.total,
+                    "points": _fraction(r.points) if r.points is not None else None,
+                    "rank": r.rank,
+                }
+                for r in found.rounds
+            ],
+        }
+        return Response(body)
+
+
 class History(APIView):
     @extend_schema(
         operation_id="tournament_history",
@@ -1200,5 +1270,8 @@ urlpatterns = [
     ],
     path("tournaments/<str:public_id>/standings/", Standings.as_view(), name="tournament-standings"),
     path("tournaments/<str:public_id>/seat/", FindSeat.as_view(), name="tournament-find-seat"),
+    path(
+        "tournaments/<str:public_id>/players/<int:entry>/", PlayerRounds.as_view(), name="tournament-player"
+    ),
     path("tournaments/<str:public_id>/history/", History.as_view(), name="tournament-history"),
 ]

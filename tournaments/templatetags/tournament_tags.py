@@ -110,8 +110,10 @@ def standing_items(
     lower = family_info(tournament.family).lower_is_better
     average = per_table_score(tournament)
     ranks = Counter(row.rank for row in rows)
-    # A player's page is the club's player list + his id: one reverse for the whole table.
-    players_url = reverse("games:club_players", kwargs={"slug": tournament.club.slug})
+    # A player's page in the tournament is its prefix + his entry's id: one reverse for the table.
+    players_url = reverse("tournaments:player", kwargs={"public_id": tournament.public_id, "entry_id": 0})[
+        :-2
+    ]
     first = int(start or 0)  # a variable missing from the include's context reads ""
     end = first + int(limit) if limit else len(rows)
     items: list[StandingItem] = []
@@ -136,7 +138,7 @@ def standing_items(
                 # Standing.game_score is negated when lower is better (higher always better):
                 # show the totals the players know from their score sheets.
                 game_score=-standing.game_score if lower else standing.game_score,
-                url=f"{players_url}{row.player_id}/",
+                url=f"{players_url}{standing.player}/",
                 points=points(standing.points),
                 game_score_text=points(shown_score),
                 average_place=points(standing.average_place),
