@@ -49,7 +49,8 @@ def test_the_page_lists_each_round_with_table_seat_place_points_and_rank() -> No
     assert first.rank == 1
     assert second.counted and second.rank is not None and second.table is not None
     assert third.status == "seated" and not third.counted and third.points is None and third.rank is None
-    assert found.standing is not None and found.standing.points == first.points + (second.points or 0)
+    assert first.points is not None and second.points is not None and found.standing is not None
+    assert found.standing.points == first.points + second.points
     page = Client().get(f"/t/{cup.public_id}/p/{entry.pk}/").content.decode()
     assert f"<h1>{entry.player.name}</h1>" in page
     assert "Rank after the round" in page
