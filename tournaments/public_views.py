@@ -9,11 +9,17 @@ whatever the number of players.
 
 from __future__ import annotations
 
+import io
+from fractions import Fraction
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
+from games.spreadsheet import SafeDictWriter
+from scoring.families import family_info
 from tournaments import access, selectors
 from tournaments.models import Tournament
 from tournaments.standings import tiebreaks
@@ -87,3 +93,60 @@ def player(request: HttpRequest, public_id: str, entry_id: int) -> HttpResponse:
         "found": found,
     }
     return render(request, "tournaments/player.html", context)
+
+
+def _number(value: Fraction | int | None) -> float | int | str:
+    """A cell a spreadsheet reads as a number in any language (a fraction "9/2" reads as a
+    date): whole numbers as they are, others to two decimals; nothing: empty."""
+    if value is None:
+        return ""
+    rounded = round(float(value), 2)
+    return int(rounded) if rounded.is_integer() else rounded
+
+
+def standings_csv(request: HttpRequest, public_id: str) -> HttpResponse:
+    """The standings as a CSV file (UTF-8 with a byte order mark, so that a spreadsheet reads
+    accented names right; every text cell made safe from formulas)."""
+    context = _context(request, public_id, "standings")
+    tournament: Tournament = context["tournament"]
+    view: selectors.TournamentView = context["view"]
+    lower = family_info(tournament.family).lower_is_better
+    columns = {
+        "rank": _("Rank"),
+        "name": _("Player"),
+        "points": _("Points"),
+        "game_score": _("Game score"),
+        "game_score_average": _("Game score per table"),
+        "average_place": _("Average place"),
+        "firsts": _("First places"),
+        "opponents_points": _("Opponents' points"),
+        "tables": _("Tables"),
+        "byes": _("Byes"),
+        "dropped": _("Dropped out"),
+    }
+    out = io.StringIO()
+    out.write("\ufeff")
+    writer = SafeDictWriter(out, fieldnames=list(columns.values()))
+    writer.writeheader()
+    sign = -1 if lower else 1  # the totals as the players know them from their score sheets
+    for row in view.standings:
+        s = row.standing
+        average = s.game_score_average
+        values = {
+            "rank": s.rank,
+            "name": row.name,
+            "points": _number(s.points),
+            "game_score": sign * s.game_score,
+            "game_score_average": _number(None if average is None else sign * average),
+            "average_place": _number(s.average_place),
+            "firsts": s.firsts,
+            "opponents_points": _number(s.opponents_points),
+            "tables": s.tables,
+            "byes": s.byes,
+            "dropped": _("yes") if row.dropped else "",
+        }
+        writer.writerow({columns[key]: value for key, value in values.items()})
+    response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
+    name = slugify(tournament.name) or "tournament"
+    response["Content-Disposition"] = f'attachment; filename="{name}-standings.csv"'
+    return response

@@ -17,6 +17,7 @@ urlpatterns = [
     path("t/<str:public_id>/r/<int:number>/confirm/", views.round_confirm_view, name="round_confirm"),
     path("t/<str:public_id>/r/<int:number>/links/", views.round_links, name="round_links"),
     path("t/<str:public_id>/standings/", public_views.standings, name="standings"),
+    path("t/<str:public_id>/standings.csv", public_views.standings_csv, name="standings_csv"),
     path("t/<str:public_id>/seat/", public_views.find_seat_view, name="find_seat"),
     path("t/<str:public_id>/p/<int:entry_id>/", public_views.player, name="player"),
     path("t/<str:public_id>/screen/", public_views.screen, name="screen"),
