@@ -9,6 +9,7 @@ whatever the number of players.
 
 from __future__ import annotations
 
+import hashlib
 import io
 from fractions import Fraction
 from typing import Any
@@ -16,6 +17,7 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.text import slugify
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from games.spreadsheet import SafeDictWriter
@@ -24,7 +26,9 @@ from tournaments import access, selectors
 from tournaments.models import Tournament
 from tournaments.standings import tiebreaks
 
-# The projector page reloads itself this often (seconds): a Refresh header, no script.
+# The projector asks for changes this often (seconds, static/js/screen.js); without
+# JavaScript it reloads itself every SCREEN_REFRESH seconds (a <noscript> refresh).
+SCREEN_POLL = 4
 SCREEN_REFRESH = 30
 
 
@@ -63,12 +67,39 @@ def find_seat_view(request: HttpRequest, public_id: str) -> HttpResponse:
     return render(request, "tournaments/find_seat.html", context)
 
 
+def _screen_etag(view: selectors.TournamentView) -> str:
+    """What the projector shows, as a tag: the tables' states, the rounds, the players and
+    byes, the settings and the language. Read from the data, not the drawn page (whose CSRF
+    token differs every time), so an unchanged tournament answers 304."""
+    data = view.data
+    parts = (
+        get_language(),
+        data.tournament.pk,
+        data.tournament.version,
+        [(r.number, r.status, r.version) for r in data.rounds],
+        [(t.round, t.number, t.entries, t.totals, t.places, t.finished, t.hands) for t in data.tables],
+        sorted(data.byes.items()),
+        sorted((e.pk, e.player.name, e.dropped_after, e.checked_in) for e in data.entries.values()),
+    )
+    return '"' + hashlib.sha256(repr(parts).encode()).hexdigest()[:32] + '"'
+
+
 def screen(request: HttpRequest, public_id: str) -> HttpResponse:
+    """The projector: static/js/screen.js asks again every few seconds with the tag of what it
+    shows and swaps the page's content only when the answer is not 304 (no full reload)."""
     context = _context(request, public_id, "screen")
     view: selectors.TournamentView = context["view"]
-    context.update(half=(len(view.standings) + 1) // 2, refresh=SCREEN_REFRESH)
-    response = render(request, "tournaments/screen.html", context)
-    response["Refresh"] = str(SCREEN_REFRESH)
+    etag = _screen_etag(view)
+    # A compressing proxy or middleware may have made the tag weak (W/"…"): the same tag.
+    asked = [tag.strip().removeprefix("W/") for tag in request.headers.get("If-None-Match", "").split(",")]
+    if etag in asked:
+        response = HttpResponse(status=304)
+    else:
+        half = (len(view.standings) + 1) // 2
+        context.update(half=half, refresh=SCREEN_REFRESH, every=SCREEN_POLL, etag=etag)
+        response = render(request, "tournaments/screen.html", context)
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache"
     return response
 
 
