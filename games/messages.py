@@ -7,6 +7,8 @@ parameters. A code without a template falls back to the error's English message.
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from django.utils.translation import gettext, gettext_noop
 
 from engine.errors import EngineError
@@ -175,3 +177,21 @@ def _formats(template: str, params: dict[str, object]) -> bool:
     except (KeyError, IndexError, ValueError):
         return False
     return True
+
+
+class _Lockable(Protocol):
+    results_locked: bool
+
+
+def write_refused(game: _Lockable) -> str:
+    """Why the viewer may not change the game: a table whose round its event confirmed says
+    so (its link no longer writes), any other game who may."""
+    if game.results_locked:
+        return gettext(
+            "This table's round is confirmed: its results are locked. "
+            "Only the tournament's organisers can correct them now."
+        )
+    return gettext(
+        "Only the person who started this game (a club's game: while he records for the club), "
+        "its club's scorekeepers, or someone with the edit link can change this game."
+    )

@@ -180,6 +180,9 @@ class Game(models.Model):
     event_round = models.PositiveSmallIntegerField(null=True, blank=True)
     event_table = models.PositiveSmallIntegerField(null=True, blank=True)
     event_path = models.CharField(max_length=200, blank=True, default="")
+    # The event confirmed the game's results (set and cleared by the event's app): its edit
+    # link and the club's scorekeepers no longer change it, its club's organisers still correct it.
+    results_locked = models.BooleanField(default=False)
     next_hand_number = models.PositiveIntegerField(default=1)
     # A rematch: the game it was started from (same players and rules), and the request id of
     # the rematch, so that a resend finds the game it already started.

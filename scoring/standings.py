@@ -28,13 +28,24 @@ from .errors import ScoringError
 from .ranking import head_to_head
 
 Scheme = Literal["table", "win", "score", "custom"]
-Tiebreak = Literal["points", "game_score", "average_place", "firsts", "opponents_points", "head_to_head"]
+Tiebreak = Literal[
+    "points",
+    "game_score",
+    "average_place",
+    "firsts",
+    "opponents_points",
+    "head_to_head",
+    "game_score_average",
+]
 
 SCHEMES: tuple[Scheme, ...] = get_args(Scheme)
 TIEBREAKS: tuple[Tiebreak, ...] = get_args(Tiebreak)
+# The game score per table, not summed: a player who missed a round (a bye, a late arrival, a
+# drop-out) is neither helped nor hurt by the table he did not sit at. Where everyone sat at
+# every round it orders players exactly as the sum does.
 DEFAULT_TIEBREAKS: tuple[Tiebreak, ...] = (
     "points",
-    "game_score",
+    "game_score_average",
     "average_place",
     "firsts",
     "opponents_points",
@@ -211,6 +222,7 @@ class Standing:
     rank: int  # competition rank ("1224"): shared when every tie-break is equal
     points: Fraction  # tournament points: table points + bye points
     game_score: int  # sum of his table totals, negated when lower is better (higher is better)
+    game_score_average: Fraction | None  # game_score per table he sat at; None: no table
     average_place: Fraction | None  # mean of his places at his tables (lower is better); None: no table
     firsts: int  # tables he placed first at, shared firsts included
     opponents_points: Fraction  # each opponent's tournament points, once per table they met at
@@ -268,8 +280,9 @@ def standings(
     (``(round, player)``), best first.
 
     Players are ordered by ``tiebreaks`` (see ``parse_tiebreaks``; ``points`` always first)
-    one key after another: points, game score, firsts and opponents' points higher first,
-    average place lower first (nobody-played last). ``head_to_head`` applies only to a group
+    one key after another: points, game score (summed, or per table: nobody-played last), firsts
+    and opponents' points higher first, average place lower first (nobody-played last).
+    ``head_to_head`` applies only to a group
     of exactly two players still tied at that point who met: whoever placed better at more of
     their shared tables is ahead; a larger group or a level record is not separated by it.
     Players equal on every key share the rank; they are listed in the order of ``players``.
@@ -340,12 +353,18 @@ def standings(
         tally[player].points = Fraction(units[player], scale)
     opponents = {p: Fraction(opponent_units[p], scale) for p in players}
     average = {p: Fraction(tally[p].places, tally[p].tables) if tally[p].tables else None for p in players}
+    per_table = {
+        p: Fraction(tally[p].game_score, tally[p].tables) if tally[p].tables else None for p in players
+    }
 
     def sort_key(key: str, p: int) -> tuple[object, ...]:
         if key == "points":
             return (-units[p],)
         if key == "game_score":
             return (-tally[p].game_score,)
+        if key == "game_score_average":
+            score = per_table[p]
+            return (1, Fraction(0)) if score is None else (0, -score)
         if key == "average_place":
             mean = average[p]
             return (1, Fraction(0)) if mean is None else (0, mean)
@@ -368,6 +387,7 @@ def standings(
                 rank=rank,
                 points=t.points,
                 game_score=t.game_score,
+                game_score_average=per_table[p],
                 average_place=average[p],
                 firsts=t.firsts,
                 opponents_points=opponents[p],

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 from django import forms
 from django.http import QueryDict
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
 
 from engine.errors import EngineError
@@ -22,7 +23,7 @@ from games.names import loose_key
 from games.services.clubs import MAX_CLUB_NAME
 from scoring.families import family_info
 from scoring.league import DEFAULT_LEAGUE_TIEBREAKS, LEAGUE_TIEBREAKS
-from scoring.standings import DEFAULT_TIEBREAKS
+from scoring.standings import DEFAULT_TIEBREAKS, TIEBREAKS, place_points
 from tournaments.messages import tournament_error
 from tournaments.models import Season, Tournament
 from tournaments.services import (
@@ -39,6 +40,7 @@ from tournaments.services import (
 TIEBREAK_LABELS = {
     "points": _("tournament points"),
     "game_score": _("game score"),
+    "game_score_average": _("game score per table"),
     "average_place": _("average place"),
     "firsts": _("first places"),
     "opponents_points": _("opponents' points"),
@@ -82,7 +84,10 @@ class TournamentForm(forms.Form):
     seat_order = forms.ChoiceField(
         label=_("Who deals first at a table"), choices=Tournament.SeatOrder.choices
     )
-    points = forms.ChoiceField(label=_("Table points"), choices=Tournament.Points.choices)
+    # Radios, not a select: a closed select cuts the long choices on a phone.
+    points = forms.ChoiceField(
+        label=_("Table points"), choices=Tournament.Points.choices, widget=forms.RadioSelect
+    )
     custom_points = forms.CharField(
         label=_("Custom points per table size"),
         help_text=_("Points by place for each table size, e.g. 4: 5 3 2 0; 3: 4 2 0; 2: 3 0"),
@@ -105,15 +110,16 @@ class TournamentForm(forms.Form):
             field.widget.attrs.update(min=info.min_players, max=info.max_players)
             field.initial = size
         self.fields["date"].initial = timezone.localdate()
+        self.fields["points"].help_text = table_points_text(info.min_players, info.max_players)
         for name, option in OPTIONS[family].items():
             if not option.derived:
                 self.fields[f"opt_{name}"] = option_field(option)
-        for i, key in enumerate(DEFAULT_TIEBREAKS[1:], start=1):
+        for i in range(1, len(TIEBREAKS)):
             self.fields[f"tiebreak_{i}"] = forms.ChoiceField(
                 label=_("Tie-break %(number)s") % {"number": i},
-                choices=[("", _("(none)")), *((k, TIEBREAK_LABELS[k]) for k in DEFAULT_TIEBREAKS[1:])],
+                choices=[("", _("(none)")), *((k, TIEBREAK_LABELS[k]) for k in TIEBREAKS[1:])],
                 required=False,
-                initial=key,
+                initial=DEFAULT_TIEBREAKS[i] if i < len(DEFAULT_TIEBREAKS) else "",
             )
 
     @classmethod
@@ -140,7 +146,7 @@ class TournamentForm(forms.Form):
         for name, value in tournament.options.items():
             initial[f"opt_{name}"] = str(value) if not isinstance(value, bool | int) else value
         chosen = [k for k in (tournament.tiebreaks or DEFAULT_TIEBREAKS) if k != "points"]
-        for i in range(1, len(DEFAULT_TIEBREAKS)):
+        for i in range(1, len(TIEBREAKS)):
             initial[f"tiebreak_{i}"] = chosen[i - 1] if i <= len(chosen) else ""
         return initial
 
@@ -161,7 +167,7 @@ class TournamentForm(forms.Form):
     def settings(self) -> Settings:
         data = self.cleaned_data
         tiebreaks = ["points"]
-        for i in range(1, len(DEFAULT_TIEBREAKS)):
+        for i in range(1, len(TIEBREAKS)):
             key = data.get(f"tiebreak_{i}")
             if key and key not in tiebreaks:
                 tiebreaks.append(key)
@@ -190,6 +196,25 @@ class TournamentForm(forms.Form):
             field = "custom_points"
         field = ERROR_FIELDS.get(error.code, field)
         self.add_error(field, tournament_error(error))
+
+
+def _plain_number(value: Fraction) -> str:
+    """7, 5.5, 4.67: at most two decimals, in the language's format."""
+    rounded = round(float(value), 2)
+    return formats.localize(int(rounded) if rounded.is_integer() else rounded)
+
+
+def table_points_text(smallest: int, largest: int) -> str:
+    """The table points by place for each table size the game allows, largest first."""
+    sizes = [
+        _("%(size)s players: %(points)s")
+        % {
+            "size": size,
+            "points": " · ".join(_plain_number(p) for p in place_points(size, scheme="table")),
+        }
+        for size in range(largest, max(smallest, 2) - 1, -1)
+    ]
+    return _("Table points by place: %(sizes)s.") % {"sizes": "; ".join(sizes)}
 
 
 class VersionedForm(_Write):

@@ -54,7 +54,7 @@ MESSAGES: dict[str, str] = {
         "Table {table} cannot start with {players} players: move players first."
     ),
     "table_no_hands": gettext_noop(
-        "Table {table} has not recorded a hand yet: record its hands (or move its players) before confirming."
+        "Table {table} has not recorded a hand yet: record its hands before confirming."
     ),
     "season_name": gettext_noop("Give the season a name."),
     "season_dates": gettext_noop("The last day must not be before the first."),

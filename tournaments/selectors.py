@@ -7,8 +7,10 @@ import datetime
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cached_property, partial
 from itertools import pairwise
+from typing import cast
 
 from django.utils.translation import gettext as _
 
@@ -18,7 +20,7 @@ from scoring.families import family_info
 from scoring.ranking import HeadToHead, head_to_head
 from scoring.ratings import START, Rating, display, display_sigma, win_chances
 from scoring.seating import repeated_pairs
-from scoring.standings import Standing
+from scoring.standings import Scheme, Standing, bye_points, table_points
 from tournaments.derived import freshness
 from tournaments.models import (
     Entry,
@@ -31,7 +33,13 @@ from tournaments.models import (
 )
 from tournaments.ratings import ratings_of
 from tournaments.seasons import evenings, standings_after
-from tournaments.standings import TableState, TournamentData, compute_standings, tournament_data
+from tournaments.standings import (
+    TableState,
+    TournamentData,
+    compute_standings,
+    custom_points,
+    tournament_data,
+)
 
 
 def tournament_by_public_id(*, public_id: str) -> Tournament | None:
@@ -208,6 +216,7 @@ class SeatFound:
     game: Game | None
     bye: bool = False  # sits this round out
     dropped_after: int | None = None  # dropped out after this round (then never seated again)
+    entry_id: int = 0  # his entry (his own page in the tournament)
 
 
 def find_seat(*, view: TournamentView, query: str) -> list[SeatFound]:
@@ -231,7 +240,7 @@ def find_seat(*, view: TournamentView, query: str) -> list[SeatFound]:
                     table, seat, game = t.number, ids.index(entry.pk) + 1, t.game
         number = current.round.number if current else 0
         bye = entry.pk in view.data.byes.get(number, [])
-        found.append(SeatFound(player.name, number, table, seat, game, bye, entry.dropped_after))
+        found.append(SeatFound(player.name, number, table, seat, game, bye, entry.dropped_after, entry.pk))
     return found
 
 
@@ -281,6 +290,96 @@ def tournament_history(*, tournament: Tournament, limit: int = 200) -> list[Hist
 def separations(rows: Sequence[StandingRow]) -> list[tuple[StandingRow, StandingRow]]:
     """Neighbouring rows (above, below), for the page's "what separated them" notes."""
     return list(pairwise(rows))
+
+
+@dataclass(frozen=True)
+class PlayerRound:
+    """One round of a player's tournament: where he sat and what it gave him."""
+
+    round: int
+    status: str  # the round's status
+    table: int | None  # None: a bye, or not seated in this round
+    seat: int | None  # 1-based; seat 1 deals first
+    game: str | None  # the public id of the table's game (its score sheet)
+    bye: bool
+    counted: bool  # the table (or the bye) counts for the standings yet
+    place: int | None
+    total: int | None  # his total at the table, as the game counts it
+    points: Fraction | None  # the table points (or the bye's) he earned
+    rank: int | None  # his rank in the standings after this round; None: nothing counted yet
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    entry: Entry
+    rounds: list[PlayerRound]
+    standing: Standing | None  # his line in the standings now
+
+
+def player_rounds(*, tournament: Tournament, entry_id: int) -> PlayerView | None:
+    """A player's tournament round by round: table, seat, place, table points and the rank
+    after each round (the standings as they stood then); None if he is not registered (6
+    queries, whatever the number of players and rounds)."""
+    data = tournament_data(tournament)
+    entry = data.entries.get(entry_id)
+    if entry is None:
+        return None
+    earn = partial(
+        table_points,
+        scheme=cast(Scheme, tournament.points),
+        lower_is_better=family_info(tournament.family).lower_is_better,
+        custom=custom_points(tournament),
+    )
+    started = [r for r in data.rounds if r.status != Round.Status.SEATED]
+    ids = [t.game_id for t in data.tables if entry_id in t.entries and t.game_id is not None]
+    games = dict(Game.objects.filter(pk__in=ids).values_list("pk", "public_id")) if ids else {}
+    rounds: list[PlayerRound] = []
+    for played in data.rounds:
+        number = played.number
+        table = next((t for t in data.tables_of(number) if entry_id in t.entries), None)
+        bye = entry_id in data.byes.get(number, [])
+        place = total = points = None
+        counted = False
+        if table is not None and data.counted(table):
+            at = table.entries.index(entry_id)
+            earned = earn(table.places, table.totals)
+            place, total, points, counted = table.places[at], table.totals[at], earned[at], True
+        elif bye and played in started:
+            seats = [p for t in data.tables_of(number) if data.counted(t) for p in earn(t.places, t.totals)]
+            points, counted = bye_points(seats), True
+        rank = None
+        if played in started:
+            upto = _standings_after(data, number)
+            rank = next((s.rank for s in upto if s.player == entry_id), None)
+        rounds.append(
+            PlayerRound(
+                round=number,
+                status=played.status,
+                table=table.number if table is not None else None,
+                seat=table.entries.index(entry_id) + 1 if table is not None else None,
+                game=games.get(table.game_id) if table is not None and table.game_id else None,
+                bye=bye,
+                counted=counted,
+                place=place,
+                total=total,
+                points=points,
+                rank=rank,
+            )
+        )
+    now = next((s for s in compute_standings(data) if s.player == entry_id), None)
+    return PlayerView(entry=entry, rounds=rounds, standing=now)
+
+
+def _standings_after(data: TournamentData, number: int) -> tuple[Standing, ...]:
+    """The standings counting the rounds up to ``number`` only."""
+    upto = TournamentData(
+        tournament=data.tournament,
+        entries=data.entries,
+        rounds=[r for r in data.rounds if r.number <= number],
+        tables=[t for t in data.tables if t.round <= number],
+        byes={n: ids for n, ids in data.byes.items() if n <= number},
+    )
+    return compute_standings(upto)
 
 
 # ---------------------------------------------------------------------- seasons and ratings

@@ -24,7 +24,7 @@ from django.utils import timezone
 
 from engine.errors import EngineError
 from engine.rules import FAMILIES, rule_set
-from games.models import Club, Player
+from games.models import Club, Game, Player
 from games.names import clean_name, has_control
 from games.services.errors import ServiceError
 from games.services.games import EventLabel, game_end, game_start
@@ -675,7 +675,8 @@ def round_confirm(
 ) -> Round:
     """Make a round's results final: the tables still open are ended after their last hand
     (each recorded in its game's history, so it can be reopened there), and the next round can
-    be seated. A correction at a table afterwards changes the standings, and the tournament's
+    be seated. The tables' results are locked for their links (and the club's scorekeepers);
+    a correction by an organiser afterwards changes the standings, and the tournament's
     history says so."""
 
     def write(locked: Tournament) -> Round:
@@ -693,6 +694,9 @@ def round_confirm(
                     raise ServiceError("table_no_hands", "a table has no hand", table=table.number)
                 game_end(game=game, ended=True, user=user)
                 closed.append(table.number)
+        # The tables' links write no more: only the organisers correct a confirmed result.
+        tables_games = Game.objects.filter(tournament_table__round=current)
+        tables_games.update(results_locked=True, updated_at=timezone.now())
         current.status = Round.Status.CONFIRMED
         current.confirmed_at = timezone.now()
         current.version += 1

@@ -44,7 +44,7 @@ from games.api.common import (
 )
 from games.families import FAMILY_CHOICES
 from games.links import absolute_url
-from games.messages import error_message
+from games.messages import error_message, write_refused
 from games.models import Change, Club, Game, Hand, Membership, Result, Seat
 from games.selectors.clubs import club_by_slug
 from games.selectors.games import game_by_public_id, game_change
@@ -330,7 +330,8 @@ def _with_deleted(request: Request, public_id: str) -> tuple[Game, bool | None]:
 def _may_write(request: Request, game: Game) -> bool:
     auth = request.auth
     if isinstance(auth, GameLink):
-        return auth.game_id == game.pk
+        # A link's results its event confirmed are locked (games.services.access.can_edit).
+        return auth.game_id == game.pk and not game.results_locked
     # DRF sets the authenticated user (session or token) on the underlying request too.
     return can_edit(request=request._request, game=game)
 
@@ -341,12 +342,7 @@ def _writable(request: Request, public_id: str) -> Game:
     if not _may_write(request, game):
         if anonymous_session:
             raise exceptions.NotAuthenticated()
-        raise exceptions.PermissionDenied(
-            _(
-                "Only the person who started this game (a club's game: while he records for the club), "
-                "its club's scorekeepers, or someone with the edit link can change this game."
-            )
-        )
+        raise exceptions.PermissionDenied(write_refused(game))
     if anonymous_session:
         # Allowed by the edit link this browser's session holds: DRF checks CSRF only for a
         # logged-in session, so check it here (another site must not write with that session).

@@ -110,7 +110,19 @@ def _revalidation_sql() -> str:
 
 
 # The game's fields an ETag check reads, in the order game_to_revalidate unpacks them.
-_REVALIDATED = ("id", "public_id", "owner", "club", "edit_token", "updated_at", "deleted_at")
+_REVALIDATED = (
+    "id",
+    "public_id",
+    "owner",
+    "club",
+    "edit_token",
+    "updated_at",
+    "deleted_at",
+    # What decides who writes (a confirmed event's table) and whether a rematch is offered.
+    "results_locked",
+    "event_name",
+    "event_path",
+)
 
 
 def _partial[M: Model](model: type[M], **given: object) -> M:
@@ -136,7 +148,8 @@ def game_to_revalidate(*, public_id: str, deleted: bool = False) -> Game | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    pk, public_id, owner_id, club_id, token, updated_at, deleted_at, username, first_name, *club = row
+    pk, public_id, owner_id, club_id, token, updated_at, deleted_at, locked, event, path, *people = row
+    username, first_name, *club = people
     if deleted_at is not None and not deleted:
         return None
     game = _partial(
@@ -148,6 +161,9 @@ def game_to_revalidate(*, public_id: str, deleted: bool = False) -> Game | None:
         edit_token=token,
         updated_at=rows.aware(updated_at),
         deleted_at=rows.aware(deleted_at),
+        results_locked=bool(locked),
+        event_name=event,
+        event_path=path,
     )
     if owner_id is not None:
         game.owner = _partial(User, id=owner_id, username=username, first_name=first_name)

@@ -102,7 +102,10 @@ def holds_link(*, request: HttpRequest, game: Game) -> bool:
 
 def can_edit(*, request: HttpRequest, game: Game, role: str | None = None) -> bool:
     """``role``: the user's role in the game's club, if the caller knows it already. A club's
-    game: starting it gave no right of its own (the club's roles decide)."""
+    game: starting it gave no right of its own (the club's roles decide). A game whose results
+    its event confirmed: only the club's organisers (a correction changes the standings)."""
+    if game.results_locked:
+        return _club_allows(request, game, role, Role.ORGANISER)
     if game.club_id is None and _is_owner(request, game):
         return True
     if holds_link(request=request, game=game):
@@ -159,7 +162,9 @@ def can_rematch(*, request: HttpRequest, game: Game, role: str | None = None, kn
     it anew. A club's game: the club's scorekeepers and organisers (a game in the club's name);
     a private game: its owner; a game started without an account: a browser holding its edit
     link. ``role``: the user's role in the game's club, if the caller knows it already (then
-    ``known``: None means none)."""
+    ``known``: None means none). A table of an event is not played again outside it."""
+    if game.event_name or game.event_path:
+        return False
     if game.club_id is not None:
         if known:
             return request.user.is_authenticated and role_allows(role, Role.SCOREKEEPER)

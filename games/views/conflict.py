@@ -28,7 +28,7 @@ from django.views.decorators.http import require_POST
 from engine.errors import EngineError
 from games.forms import FLAG_LABELS, NOBODY_LABELS, ROLE_LABELS, NewHandForm
 from games.input import read_json
-from games.messages import error_message
+from games.messages import error_message, write_refused
 from games.models import Game, Hand
 from games.selectors.games import game_by_public_id
 from games.selectors.sheets import game_sheet
@@ -67,6 +67,8 @@ def _game(request: HttpRequest, public_id: str) -> Game:
     if game is None:
         raise Http404
     if not can_edit(request=request, game=game):
+        if game.results_locked:
+            raise PermissionDenied(write_refused(game))
         raise PermissionDenied(_("Only the owner, or someone with the edit link, can change this game."))
     return game
 

@@ -34,7 +34,7 @@ from games.families import family_table
 from games.forms import HandForm, MissingCountsForm, NewGameForm, NewHandForm
 from games.links import ShareLinks, site_url
 from games.live_etag import csrf_secret, live_etag
-from games.messages import error_message
+from games.messages import error_message, write_refused
 from games.models import Change, Game, Hand
 from games.release import release_id
 from games.selectors.after_save import (
@@ -114,12 +114,7 @@ def _to_revalidate(public_id: str, *, deleted: bool = False) -> Game:
 def _writable(request: HtmxHttpRequest, public_id: str) -> Game:
     game = _game(public_id)
     if not can_edit(request=request, game=game):
-        raise PermissionDenied(
-            _(
-                "Only the person who started this game (a club's game: while he records for the club), "
-                "its club's scorekeepers, or someone with the edit link can change this game."
-            )
-        )
+        raise PermissionDenied(write_refused(game))
     return game
 
 
@@ -651,12 +646,7 @@ def undo(request: HtmxHttpRequest, public_id: str, change_id: int) -> HttpRespon
     elif game.deleted_at is not None:
         raise Http404
     elif not can_edit(request=request, game=game):
-        raise PermissionDenied(
-            _(
-                "Only the person who started this game (a club's game: while he records for the club), "
-                "its club's scorekeepers, or someone with the edit link can change this game."
-            )
-        )
+        raise PermissionDenied(write_refused(game))
     if change is None:
         raise Http404
     back = "game" if request.POST.get("back") == "game" else "history"

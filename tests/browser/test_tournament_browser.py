@@ -194,9 +194,14 @@ def test_a_whole_tournament_from_three_table_phones(
     organiser.goto(f"{base}/t/{public_id}/")
     expect(organiser.locator("form[action*='/r/'][action$='/seat/']")).to_have_count(0)  # none left
 
-    # After round 1 is confirmed, table 1's phone corrects its hand: seat 2 went out, not seat 1.
-    phone = tables[0]
+    # After round 1 is confirmed, table 1's phone can no longer change its hand: the results
+    # are locked for the table's link. The organiser corrects it: seat 2 went out, not seat 1.
+    tables[0].goto(first_sheet)
+    expect(tables[0].locator("p.hint")).to_contain_text("results are locked" if language == "en" else "")
+    expect(tables[0].locator("a[href$='/hands/1/']")).to_have_count(0)
+    phone = organiser
     phone.goto(first_sheet)
+    expect(phone.locator("div.errors[role=note]")).to_have_count(1)  # the standings change
     phone.locator("a[href$='/hands/1/']").click()
     expect(phone).to_have_url(re.compile(r"/hands/1/$"))
     names = seated(phone)

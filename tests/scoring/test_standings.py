@@ -18,8 +18,10 @@ from scoring import ScoringError
 from scoring.ranking import competition_places
 from scoring.standings import (
     DEFAULT_TIEBREAKS,
+    TIEBREAKS,
     Standing,
     TableResult,
+    Tiebreak,
     bye_points,
     parse_custom_points,
     parse_tiebreaks,
@@ -28,6 +30,15 @@ from scoring.standings import (
 )
 
 Draw = Callable[..., Any]
+# The tie-breaks with the game score summed over the tables (the worked examples below).
+SUMMED: tuple[Tiebreak, ...] = (
+    "points",
+    "game_score",
+    "average_place",
+    "firsts",
+    "opponents_points",
+    "head_to_head",
+)
 F = Fraction
 
 
@@ -189,7 +200,7 @@ def test_parse_tiebreaks() -> None:
 @pytest.mark.parametrize(
     ("keys", "code", "params"),
     [
-        (["points", "wins"], "tiebreak_unknown", {"key": "wins", "known": ", ".join(DEFAULT_TIEBREAKS)}),
+        (["points", "wins"], "tiebreak_unknown", {"key": "wins", "known": ", ".join(TIEBREAKS)}),
         (["firsts", "points", "firsts"], "tiebreak_duplicate", {"key": "firsts"}),
     ],
 )
@@ -217,7 +228,7 @@ def test_six_players_game_score_separates() -> None:
         table(2, {1: 10, 4: 50, 5: 20}),
         table(2, {2: 60, 3: 30, 6: 30}),
     ]
-    result = standings([1, 2, 3, 4, 5, 6], tables, [], lower_is_better=False)
+    result = standings([1, 2, 3, 4, 5, 6], tables, [], lower_is_better=False, tiebreaks=SUMMED)
     assert rows(result) == [
         (4, 1, 14, None),
         (2, 2, 11, "points"),
@@ -278,7 +289,7 @@ def test_nine_players_with_byes_penalty_points() -> None:
         table(2, {1: 5, 5: 0, 9: 0, 2: 40}, lower_is_better=True),
         table(2, {3: 10, 4: 10, 6: 10, 7: 10}, lower_is_better=True),
     ]
-    result = standings(list(range(1, 11)), tables, [(1, 9), (2, 8)], lower_is_better=True)
+    result = standings(list(range(1, 11)), tables, [(1, 9), (2, 8)], lower_is_better=True, tiebreaks=SUMMED)
     assert rows(result) == [
         (5, 1, 13, None),
         (9, 2, 10, "points"),
@@ -335,7 +346,7 @@ PAIRS = [
 
 
 def test_head_to_head_separates_two_who_met() -> None:
-    result = standings([2, 4, 1, 3], PAIRS, [], lower_is_better=False)
+    result = standings([2, 4, 1, 3], PAIRS, [], lower_is_better=False, tiebreaks=SUMMED)
     assert rows(result) == [
         (1, 1, 8, None),
         (2, 2, 8, "head_to_head"),
@@ -419,7 +430,7 @@ def tournaments(draw: Draw) -> dict[str, Any]:
             at, rest = rest[:size], rest[size:]
             totals = {p: draw(st.integers(0, 3)) for p in at}
             tables.append(table(round_, totals, lower_is_better=lower_is_better))
-    tiebreaks = draw(st.permutations(DEFAULT_TIEBREAKS[1:]))
+    tiebreaks = draw(st.permutations(TIEBREAKS[1:]))
     tiebreaks = tiebreaks[: draw(st.integers(0, len(tiebreaks)))]
     if draw(st.booleans()):  # head-to-head early, where pairs still tied are common
         tiebreaks = ["head_to_head", *(key for key in tiebreaks if key != "head_to_head")]
@@ -471,6 +482,8 @@ def reference(t: dict[str, Any]) -> tuple[Callable[[int, int], int], dict[int, F
             return -points[p]
         if key == "game_score":
             return -scores[p]
+        if key == "game_score_average":  # per table sat at; nobody-played last
+            return (0, -F(scores[p], len(stats[p]))) if stats[p] else (1, 0)
         if key == "average_place":
             return (0, F(sum(stats[p]), len(stats[p]))) if stats[p] else (1, 0)
         if key == "firsts":
@@ -569,3 +582,22 @@ def test_reference_smoke() -> None:
     order = sorted([4, 3, 2, 1], key=functools.cmp_to_key(compare))
     assert order == [1, 2, 3, 4]
     assert compare(1, 2) == -1 and compare(3, 4) == -1 and compare(2, 3) == -1
+
+
+def test_game_score_per_table_neither_rewards_nor_punishes_a_missed_round() -> None:
+    # Higher is better. Ann played two tables (+10, +10); Bob arrived late and played one (+15).
+    # Both have one win. Summed, Ann is ahead (20 > 15); per table, Bob is (15 > 10).
+    tables = [
+        TableResult(1, (1, 3), (1, 2), (10, -10)),
+        TableResult(2, (1, 2), (2, 1), (10, 15)),
+    ]
+    byes: list[tuple[int, int]] = []
+    by_sum = standings(
+        [1, 2, 3], tables, byes, lower_is_better=False, scheme="win", tiebreaks=["points", "game_score"]
+    )
+    per_table = standings(
+        [1, 2, 3], tables, byes, lower_is_better=False, scheme="win", tiebreaks=DEFAULT_TIEBREAKS
+    )
+    assert [s.player for s in by_sum][:2] == [1, 2] and by_sum[1].separated_by == "game_score"
+    assert [s.player for s in per_table][:2] == [2, 1] and per_table[1].separated_by == "game_score_average"
+    assert per_table[0].game_score_average == 15 and per_table[1].game_score_average == 10

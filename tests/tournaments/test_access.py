@@ -17,7 +17,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from engine.rules import OPTIONS
-from games.models import Club, Hand, Membership
+from games.models import Club, Game, Hand, Membership
 from games.services.access import edit_url
 from tests.factories import ClubFactory, UserFactory, add_member
 from tests.tournaments.support import play_round, rummikub_hand, season_settings, tournament
@@ -238,6 +238,7 @@ def test_a_table_link_writes_its_own_table_only() -> None:
     assert organiser is not None
     played = Round.objects.get(tournament=w.tournament, number=1)
     Round.objects.filter(pk=played.pk).update(status=Round.Status.PLAYING)  # reopen for the test
+    Game.objects.filter(tournament_table__round=played).update(results_locked=False)
     tables = list(Table.objects.filter(round=played).select_related("game").order_by("number"))
     mine, other = tables[0].game, tables[1].game
     assert mine is not None and other is not None

@@ -20,7 +20,7 @@ from games.services.hands import hand_edit, hand_record
 from scoring.standings import DEFAULT_TIEBREAKS
 from tests.factories import ClubFactory, UserFactory, add_member
 from tournaments import selectors
-from tournaments.models import Round, Tournament
+from tournaments.models import Round, Table, Tournament
 from tournaments.services import (
     Settings,
     entries_add,
@@ -141,10 +141,12 @@ def test_standings_lists_players_in_rank_order_with_points(
     assert re.search(r'class="rank">=1</td>', page)
     assert "Shared place" in page
     assert re.search(r'class="points">7</td>', page)
-    # The second places have 5 each; game score (10 left against 11) separates them.
+    # The second places have 5 each; game score per table (the default: 10 left against 11)
+    # separates them, and the column shows it.
     second = [row for row in rows if row.standing.points == 5]
-    assert second[1].standing.separated_by == "game_score"
-    assert f"Below {second[0].name} on game score" in page
+    assert second[1].standing.separated_by == "game_score_average"
+    assert f"Below {second[0].name} on game score per table" in page
+    assert "Game score per table" in page
     assert "Provisional" not in page
 
 
@@ -233,12 +235,25 @@ def test_screen_refreshes_itself(client: Client) -> None:
     play_round(tournament, 1, organiser, confirm=False)
     response = client.get(url("screen", tournament))
     assert response.status_code == 200
-    assert response["Refresh"] == "30"
+    assert "Refresh" not in response  # no full reload: static/js/screen.js swaps the content
     page = text(response)
-    assert "css/screen.css" in page
+    assert "css/screen.css" in page and "js/screen.js" in page
+    assert '<noscript><meta http-equiv="refresh" content="30"></noscript>' in page
     assert "Table 1" in page and "Table 2" in page
     assert "1 hand played" in page
     assert "<script>" not in page and "style=" not in page
+    etag = response["ETag"]
+    assert f'data-etag="{etag}"' in page.replace("&quot;", '"')
+    # Nothing changed: 304, nothing drawn. A hand at a table: a new tag and the new page.
+    assert client.get(url("screen", tournament), HTTP_IF_NONE_MATCH=etag).status_code == 304
+    table = Table.objects.filter(round__tournament=tournament, round__number=1).order_by("number").first()
+    assert table is not None and table.game is not None
+    hand = table.game.hands.get()
+    outcome = dict(hand.outcome)
+    outcome["left"] = {name: count + 1 for name, count in outcome["left"].items()}
+    hand_edit(hand=hand, outcome=outcome, version=hand.version, user=organiser)
+    moved = client.get(url("screen", tournament), HTTP_IF_NONE_MATCH=etag)
+    assert moved.status_code == 200 and moved["ETag"] != etag
 
 
 def test_history_shows_a_correction_after_confirmation(client: Client, cup: tuple[Tournament, User]) -> None:
@@ -327,3 +342,17 @@ def test_standings_rows_escape_names_and_mark_who_dropped_out() -> None:
     assert html.startswith('<tr class="dropped">') and "&lt;b&gt;Eve&lt;/b&gt;" in html
     assert "Below &lt;i&gt;Ann&lt;/i&gt; on points" in html and '<td class="points">4</td>' in html
     assert "+1 bye" in html
+
+
+def test_the_projector_styles_names_for_a_hall() -> None:
+    """1920 × 1080 is wider than 75rem: there the type is 1.75rem (28 px names), and names
+    are never link-coloured or underlined."""
+    from django.contrib.staticfiles import finders
+
+    path = finders.find("css/screen.css")
+    assert path
+    with open(path, encoding="utf-8") as handle:
+        css = handle.read()
+    assert ".screen a { color: inherit; text-decoration: none; }" in css
+    wide = css[css.index("@media (min-width: 75rem)") :]
+    assert ".screen { font-size: 1.75rem; }" in wide

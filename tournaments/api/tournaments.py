@@ -459,6 +459,9 @@ class StandingSerializer(serializers.Serializer[Any]):
     points = serializers.CharField(help_text='Exact, as a fraction: "7", "9/2".')
     points_value = serializers.FloatField()
     game_score = serializers.IntegerField()
+    game_score_average = serializers.CharField(
+        allow_null=True, help_text='The game score per table he sat at, exact: "-21", "59/2"; null: none.'
+    )
     average_place = serializers.CharField(allow_null=True)
     average_place_value = serializers.FloatField(allow_null=True)
     firsts = serializers.IntegerField()
@@ -492,6 +495,32 @@ class FoundSeatSerializer(serializers.Serializer[Any]):
 class FoundSeatsSerializer(serializers.Serializer[Any]):
     query = serializers.CharField()
     results = FoundSeatSerializer(many=True)
+
+
+class PlayerRoundSerializer(serializers.Serializer[Any]):
+    round = serializers.IntegerField()
+    status = serializers.CharField(help_text="The round's status: seated, playing or confirmed.")
+    table = serializers.IntegerField(allow_null=True, help_text="null: a bye, or not seated this round.")
+    seat = serializers.IntegerField(allow_null=True, help_text="1-based; seat 1 deals first.")
+    game = serializers.CharField(allow_null=True, help_text="The public id of the table's game.")
+    bye = serializers.BooleanField()
+    counted = serializers.BooleanField(help_text="The table (or bye) counts for the standings yet.")
+    place = serializers.IntegerField(allow_null=True)
+    total = serializers.IntegerField(
+        allow_null=True, help_text="His total at the table, as the game counts it."
+    )
+    points = serializers.CharField(allow_null=True, help_text='The table points earned, exact: "7", "9/2".')
+    rank = serializers.IntegerField(allow_null=True, help_text="His rank in the standings after this round.")
+
+
+class PlayerRoundsSerializer(serializers.Serializer[Any]):
+    entry = serializers.IntegerField()
+    player_id = serializers.IntegerField()
+    name = serializers.CharField()
+    dropped_after = serializers.IntegerField(allow_null=True)
+    rank = serializers.IntegerField(allow_null=True, help_text="His rank in the standings now.")
+    points = serializers.CharField(allow_null=True, help_text="His tournament points now, exact.")
+    rounds = PlayerRoundSerializer(many=True)
 
 
 class HistoryItemSerializer(serializers.Serializer[Any]):
@@ -1013,6 +1042,7 @@ class Standings(APIView):
                             "points": "13",
                             "points_value": 13.0,
                             "game_score": -42,
+                            "game_score_average": "-21",
                             "average_place": "1",
                             "average_place_value": 1.0,
                             "firsts": 2,
@@ -1031,6 +1061,7 @@ class Standings(APIView):
                             "points": "9/2",
                             "points_value": 4.5,
                             "game_score": 118,
+                            "game_score_average": "59",
                             "average_place": "5/2",
                             "average_place_value": 2.5,
                             "firsts": 0,
@@ -1063,6 +1094,9 @@ class Standings(APIView):
                     "points": _fraction(s.points),
                     "points_value": float(s.points),
                     "game_score": s.game_score,
+                    "game_score_average": (
+                        _fraction(s.game_score_average) if s.game_score_average is not None else None
+                    ),
                     "average_place": _fraction(s.average_place) if s.average_place is not None else None,
                     "average_place_value": float(s.average_place) if s.average_place is not None else None,
                     "firsts": s.firsts,
@@ -1120,6 +1154,50 @@ class FindSeat(APIView):
             for f in found
         ]
         return Response({"query": query, "results": results})
+
+
+class PlayerRounds(APIView):
+    @extend_schema(
+        operation_id="tournament_player",
+        summary="One player's tournament round by round: table, seat, place, table points, rank",
+        tags=TAGS,
+        parameters=[
+            PUBLIC_ID,
+            OpenApiParameter("entry", int, OpenApiParameter.PATH, description="The entry's id."),
+        ],
+        responses={200: PlayerRoundsSerializer, **problems(404)},
+    )
+    def get(self, request: Request, public_id: str, entry: int) -> Response:
+        tournament, _role = _tournament(request, public_id)
+        found = selectors.player_rounds(tournament=tournament, entry_id=entry)
+        if found is None:
+            raise Http404
+        standing = found.standing
+        body = {
+            "entry": found.entry.pk,
+            "player_id": found.entry.player_id,
+            "name": found.entry.player.name,
+            "dropped_after": found.entry.dropped_after,
+            "rank": standing.rank if standing is not None else None,
+            "points": _fraction(standing.points) if standing is not None else None,
+            "rounds": [
+                {
+                    "round": r.round,
+                    "status": r.status,
+                    "table": r.table,
+                    "seat": r.seat,
+                    "game": r.game,
+                    "bye": r.bye,
+                    "counted": r.counted,
+                    "place": r.place,
+                    "total": r.total,
+                    "points": _fraction(r.points) if r.points is not None else None,
+                    "rank": r.rank,
+                }
+                for r in found.rounds
+            ],
+        }
+        return Response(body)
 
 
 class History(APIView):
@@ -1206,5 +1284,8 @@ urlpatterns = [
     ],
     path("tournaments/<str:public_id>/standings/", Standings.as_view(), name="tournament-standings"),
     path("tournaments/<str:public_id>/seat/", FindSeat.as_view(), name="tournament-find-seat"),
+    path(
+        "tournaments/<str:public_id>/players/<int:entry>/", PlayerRounds.as_view(), name="tournament-player"
+    ),
     path("tournaments/<str:public_id>/history/", History.as_view(), name="tournament-history"),
 ]

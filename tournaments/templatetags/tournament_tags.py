@@ -21,6 +21,7 @@ from django.utils.translation import ngettext
 from games.models import Game
 from scoring.families import family_info
 from scoring.ratings import Rating, display
+from scoring.standings import DEFAULT_TIEBREAKS
 from tournaments.models import RatingEvent, Tournament, TournamentChange
 from tournaments.selectors import StandingRow, game_name
 
@@ -54,6 +55,7 @@ def tiebreak_note(key: str, above: str) -> str:
     notes = {
         "points": _("Below %(name)s on points"),
         "game_score": _("Below %(name)s on game score"),
+        "game_score_average": _("Below %(name)s on game score per table"),
         "average_place": _("Below %(name)s on average place"),
         "firsts": _("Below %(name)s on first places"),
         "opponents_points": _("Below %(name)s on opponents' points"),
@@ -67,6 +69,7 @@ def tiebreak_name(key: str) -> str:
     names = {
         "points": _("points"),
         "game_score": _("game score"),
+        "game_score_average": _("game score per table"),
         "average_place": _("average place"),
         "firsts": _("first places"),
         "opponents_points": _("opponents' points"),
@@ -92,24 +95,39 @@ class StandingItem:
 
 
 @register.simple_tag
+def per_table_score(tournament: Tournament) -> bool:
+    """The standings show the game score per table (the tie-break the tournament uses), not
+    the sum: the column then means what the tie-break notes say."""
+    order = tournament.tiebreaks or DEFAULT_TIEBREAKS
+    return "game_score_average" in order and "game_score" not in order
+
+
+@register.simple_tag
 def standing_items(
     rows: Sequence[StandingRow], tournament: Tournament, start: int | str = 0, limit: int | str | None = None
 ) -> list[StandingItem]:
     """The standings' rows ``start`` to ``start + limit`` for the table: each with its rank as
     shown and a note saying which tie-break put it below the row above."""
     lower = family_info(tournament.family).lower_is_better
+    average = per_table_score(tournament)
     ranks = Counter(row.rank for row in rows)
-    # A player's page is the club's player list + his id: one reverse for the whole table.
-    players_url = reverse("games:club_players", kwargs={"slug": tournament.club.slug})
+    # A player's page in the tournament is its prefix + his entry's id: one reverse for the table.
+    players_url = reverse("tournaments:player", kwargs={"public_id": tournament.public_id, "entry_id": 0})[
+        :-2
+    ]
     first = int(start or 0)  # a variable missing from the include's context reads ""
     end = first + int(limit) if limit else len(rows)
     items: list[StandingItem] = []
     for index in range(first, min(end, len(rows))):
         row = rows[index]
         standing = row.standing
+        shown_score = standing.game_score_average if average else standing.game_score
+        if shown_score is not None and lower:
+            shown_score = -shown_score
         shared = ranks[row.rank] > 1
         note = ""
-        if standing.separated_by and index > 0:
+        # Points that differ need no note: only a tie-break that decided between equal points.
+        if standing.separated_by and standing.separated_by != "points" and index > 0:
             note = tiebreak_note(standing.separated_by, rows[index - 1].name)
         items.append(
             StandingItem(
@@ -121,9 +139,9 @@ def standing_items(
                 # Standing.game_score is negated when lower is better (higher always better):
                 # show the totals the players know from their score sheets.
                 game_score=-standing.game_score if lower else standing.game_score,
-                url=f"{players_url}{row.player_id}/",
+                url=f"{players_url}{standing.player}/",
                 points=points(standing.points),
-                game_score_text=points(-standing.game_score if lower else standing.game_score),
+                game_score_text=points(shown_score),
                 average_place=points(standing.average_place),
                 opponents_points=points(standing.opponents_points),
             )

@@ -1,6 +1,7 @@
 """The tournament's pages for everyone who may see its club: the standings, "Where do I sit?",
-the projector screen and the history. Read-only; a members-only club's tournament answers 404
-to outsiders (like the club's own pages), so nobody learns it exists.
+the projector screen, the history and each player's own page. Read-only; a members-only
+club's tournament answers 404 to outsiders (like the club's own pages), so nobody learns it
+exists.
 
 Each page reads the tournament once (``selectors.tournament_view``): a fixed number of queries,
 whatever the number of players.
@@ -8,16 +9,26 @@ whatever the number of players.
 
 from __future__ import annotations
 
+import hashlib
+import io
+from fractions import Fraction
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.text import slugify
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
+from games.spreadsheet import SafeDictWriter
+from scoring.families import family_info
 from tournaments import access, selectors
 from tournaments.models import Tournament
 from tournaments.standings import tiebreaks
 
-# The projector page reloads itself this often (seconds): a Refresh header, no script.
+# The projector asks for changes this often (seconds, static/js/screen.js); without
+# JavaScript it reloads itself every SCREEN_REFRESH seconds (a <noscript> refresh).
+SCREEN_POLL = 4
 SCREEN_REFRESH = 30
 
 
@@ -56,12 +67,39 @@ def find_seat_view(request: HttpRequest, public_id: str) -> HttpResponse:
     return render(request, "tournaments/find_seat.html", context)
 
 
+def _screen_etag(view: selectors.TournamentView) -> str:
+    """What the projector shows, as a tag: the tables' states, the rounds, the players and
+    byes, the settings and the language. Read from the data, not the drawn page (whose CSRF
+    token differs every time), so an unchanged tournament answers 304."""
+    data = view.data
+    parts = (
+        get_language(),
+        data.tournament.pk,
+        data.tournament.version,
+        [(r.number, r.status, r.version) for r in data.rounds],
+        [(t.round, t.number, t.entries, t.totals, t.places, t.finished, t.hands) for t in data.tables],
+        sorted(data.byes.items()),
+        sorted((e.pk, e.player.name, e.dropped_after, e.checked_in) for e in data.entries.values()),
+    )
+    return '"' + hashlib.sha256(repr(parts).encode()).hexdigest()[:32] + '"'
+
+
 def screen(request: HttpRequest, public_id: str) -> HttpResponse:
+    """The projector: static/js/screen.js asks again every few seconds with the tag of what it
+    shows and swaps the page's content only when the answer is not 304 (no full reload)."""
     context = _context(request, public_id, "screen")
     view: selectors.TournamentView = context["view"]
-    context.update(half=(len(view.standings) + 1) // 2, refresh=SCREEN_REFRESH)
-    response = render(request, "tournaments/screen.html", context)
-    response["Refresh"] = str(SCREEN_REFRESH)
+    etag = _screen_etag(view)
+    # A compressing proxy or middleware may have made the tag weak (W/"…"): the same tag.
+    asked = [tag.strip().removeprefix("W/") for tag in request.headers.get("If-None-Match", "").split(",")]
+    if etag in asked:
+        response = HttpResponse(status=304)
+    else:
+        half = (len(view.standings) + 1) // 2
+        context.update(half=half, refresh=SCREEN_REFRESH, every=SCREEN_POLL, etag=etag)
+        response = render(request, "tournaments/screen.html", context)
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache"
     return response
 
 
@@ -69,3 +107,77 @@ def history(request: HttpRequest, public_id: str) -> HttpResponse:
     context = _context(request, public_id, "history")
     context["items"] = selectors.tournament_history(tournament=context["tournament"])
     return render(request, "tournaments/history.html", context)
+
+
+def player(request: HttpRequest, public_id: str, entry_id: int) -> HttpResponse:
+    """One player's tournament, round by round (linked from the standings and "Where do I
+    sit?")."""
+    tournament, role = _tournament(request, public_id)
+    found = selectors.player_rounds(tournament=tournament, entry_id=entry_id)
+    if found is None:
+        raise Http404
+    context = {
+        "tournament": tournament,
+        "role": role,
+        "can_manage": access.can_manage(role=role),
+        "section": "standings",
+        "found": found,
+    }
+    return render(request, "tournaments/player.html", context)
+
+
+def _number(value: Fraction | int | None) -> float | int | str:
+    """A cell a spreadsheet reads as a number in any language (a fraction "9/2" reads as a
+    date): whole numbers as they are, others to two decimals; nothing: empty."""
+    if value is None:
+        return ""
+    rounded = round(float(value), 2)
+    return int(rounded) if rounded.is_integer() else rounded
+
+
+def standings_csv(request: HttpRequest, public_id: str) -> HttpResponse:
+    """The standings as a CSV file (UTF-8 with a byte order mark, so that a spreadsheet reads
+    accented names right; every text cell made safe from formulas)."""
+    context = _context(request, public_id, "standings")
+    tournament: Tournament = context["tournament"]
+    view: selectors.TournamentView = context["view"]
+    lower = family_info(tournament.family).lower_is_better
+    columns = {
+        "rank": _("Rank"),
+        "name": _("Player"),
+        "points": _("Points"),
+        "game_score": _("Game score"),
+        "game_score_average": _("Game score per table"),
+        "average_place": _("Average place"),
+        "firsts": _("First places"),
+        "opponents_points": _("Opponents' points"),
+        "tables": _("Tables"),
+        "byes": _("Byes"),
+        "dropped": _("Dropped out"),
+    }
+    out = io.StringIO()
+    out.write("\ufeff")
+    writer = SafeDictWriter(out, fieldnames=list(columns.values()))
+    writer.writeheader()
+    sign = -1 if lower else 1  # the totals as the players know them from their score sheets
+    for row in view.standings:
+        s = row.standing
+        average = s.game_score_average
+        values = {
+            "rank": s.rank,
+            "name": row.name,
+            "points": _number(s.points),
+            "game_score": sign * s.game_score,
+            "game_score_average": _number(None if average is None else sign * average),
+            "average_place": _number(s.average_place),
+            "firsts": s.firsts,
+            "opponents_points": _number(s.opponents_points),
+            "tables": s.tables,
+            "byes": s.byes,
+            "dropped": _("yes") if row.dropped else "",
+        }
+        writer.writerow({columns[key]: value for key, value in values.items()})
+    response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
+    name = slugify(tournament.name) or "tournament"
+    response["Content-Disposition"] = f'attachment; filename="{name}-standings.csv"'
+    return response

@@ -414,6 +414,28 @@ def round_start_view(request: HttpRequest, public_id: str, number: int) -> HttpR
 @login_required
 def round_confirm_view(request: HttpRequest, public_id: str, number: int) -> HttpResponse:
     standings = reverse("tournaments:standings", kwargs={"public_id": public_id})
+    if request.POST.get("confirm") != "1":
+        # Tables still playing would be ended: name them and ask first (the same request id
+        # and version go back with the answer, so the confirmed post stays idempotent).
+        tournament, role = _tournament(request, public_id, manage=True)
+        view = selectors.tournament_view(tournament=tournament)
+        played = view.round(number)
+        if played is None:
+            raise Http404
+        open_tables = [t for t in played.tables if t.game is not None and not t.finished]
+        if open_tables and played.round.status == Round.Status.PLAYING:
+            context = {
+                "tournament": tournament,
+                "view": view,
+                "played": played,
+                "role": role,
+                "can_manage": True,
+                "section": f"round-{number}",
+                "open_tables": open_tables,
+                "request_id": request.POST.get("request_id", ""),
+                "version": request.POST.get("version", ""),
+            }
+            return render(request, "tournaments/round_confirm.html", context)
     done = _("Round %(number)d confirmed: its results are final.")
     return _round_step(request, public_id, number, round_confirm, done, standings)
 
