@@ -352,6 +352,8 @@ def test_an_invite_link_joins_its_club_over_the_api() -> None:
         "name": "Tuesday club",
         "slug": club.slug,
         "visibility": club.visibility,
+        "provisional_games": club.provisional_games,
+        "inactive_days": club.inactive_days,
         "role": "member",
     }
     assert Membership.objects.get(club=club, user=newcomer).role == Role.MEMBER
