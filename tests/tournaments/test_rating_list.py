@@ -158,3 +158,17 @@ def test_the_page_the_csv_and_the_api_and_strangers_of_a_members_only_club(clien
     first = api["rows"][0]
     assert first["player_id"] == top.player_id and first["rating"] == top.rating
     assert first["uncertainty"] == top.uncertainty and first["provisional"] is True
+
+
+def test_a_players_name_is_shown_as_text_not_markup(client: Client) -> None:
+    club = rated_club(4)
+    player = Player.objects.filter(club=club).order_by("pk").first()
+    assert player is not None
+    player.name = '<img src=x onerror="alert(1)">'
+    player.save()
+    member = UserFactory.create()
+    add_member(club, member, Membership.Role.MEMBER)
+    client.force_login(member)
+    text = client.get(f"/c/{club.slug}/ratings/").content.decode()
+    assert "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;" in text and "<img src=x" not in text
+    assert f"/players/{player.pk}/ratings/?family=rummikub" in text  # his row still links to him
