@@ -26,7 +26,7 @@ from django.utils import timezone
 from games.client import client_ip
 from games.models import AuditEntry, Membership, UserSession
 from games.services.audit import current_address, record_for_user
-from games.services.errors import ServiceError
+from games.services.errors import ServiceError, SessionUnknown
 
 SEEN_KEY = "_seen"
 SEEN_EVERY = 300  # seconds: how stale "last seen" may get, to keep requests free of writes
@@ -123,7 +123,7 @@ def session_end(*, user: User, pk: int, current_key: str | None) -> None:
     """End one of the user's other sessions (ServiceError if it is not his, or is this one)."""
     row = UserSession.objects.filter(user=user, pk=pk).first()
     if row is None:
-        raise ServiceError("session_unknown", "there is no such session")
+        raise SessionUnknown
     if current_key is not None and row.session_key == current_key:
         raise ServiceError("session_current", "this is the session you are using: log out instead")
     _store_delete(row.session_key)

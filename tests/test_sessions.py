@@ -88,6 +88,8 @@ def test_the_api_lists_and_ends_sessions_and_a_token_may_end_them_all() -> None:
     assert refused.status_code == 400 and refused.json()["code"] == "session_current"
     assert laptop.delete(f"/api/v1/me/sessions/{other['id']}/").status_code == 204
     assert not acts(phone)
+    gone = laptop.delete(f"/api/v1/me/sessions/{other['id']}/")  # ended already: nothing there
+    assert gone.status_code == 404 and gone.json()["code"] == "not_found"
     _row, secret = token_create(user=ann, name="script", scope="write")
     script = APIClient(HTTP_AUTHORIZATION=f"Bearer {secret}")
     assert script.post("/api/v1/me/sessions/end-others/").json() == {"ended": 1}

@@ -85,8 +85,13 @@ class TournamentForm(forms.Form):
         label=_("Who deals first at a table"), choices=Tournament.SeatOrder.choices
     )
     # Radios, not a select: a closed select cuts the long choices on a phone.
+    # One checked from the start, as the select had: a required radio group with none checked
+    # stops the browser from sending the form at all.
     points = forms.ChoiceField(
-        label=_("Table points"), choices=Tournament.Points.choices, widget=forms.RadioSelect
+        label=_("Table points"),
+        choices=Tournament.Points.choices,
+        widget=forms.RadioSelect,
+        initial=Tournament.Points.TABLE,
     )
     custom_points = forms.CharField(
         label=_("Custom points per table size"),

@@ -27,11 +27,13 @@ from rest_framework.views import APIView
 from games.api.auth import TokenScope
 from games.api.common import CursorPage, problems
 from games.links import absolute_url
+from games.messages import error_message
 from games.models import AuditEntry, Club, Membership, UserSession
 from games.selectors.audit import audit_entries
 from games.selectors.clubs import club_by_slug, club_membership
 from games.services.access import can_view_club, club_role, role_allows
 from games.services.audit import audit_export
+from games.services.errors import SessionUnknown
 from games.services.resets import reset_link_create
 from games.sessions import active_sessions, session_end, session_end_others
 
@@ -211,12 +213,15 @@ class SessionDetail(APIView):
         parameters=[
             OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH, description="The session's id.")
         ],
-        responses={204: None, **problems(400, 401, 403, 429)},
+        responses={204: None, **problems(400, 401, 403, 404, 429)},
         tags=["account"],
     )
     def delete(self, request: Request, pk: int) -> Response:
         assert isinstance(request.user, User)
-        session_end(user=request.user, pk=pk, current_key=_current_key(request))
+        try:
+            session_end(user=request.user, pk=pk, current_key=_current_key(request))
+        except SessionUnknown as unknown:
+            raise exceptions.NotFound(error_message(unknown)) from None
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -44,3 +44,10 @@ class StalePlayer(ServiceError):
 
     def __init__(self, *, player: str) -> None:
         super().__init__("stale_player", f"{player} was changed meanwhile", player=player)
+
+
+class SessionUnknown(ServiceError):
+    """No session of this user has that id (ended already, or someone else's)."""
+
+    def __init__(self) -> None:
+        super().__init__("session_unknown", "there is no such session")

@@ -68,7 +68,7 @@ def seat_start_and_link(organiser: Any, base: str, public_id: str, number: int) 
     tables = organiser.locator("ul.tables li.table-card")
     expect(tables).to_have_count(3)
     for i in range(3):
-        expect(tables.nth(i).locator("ol.results > li")).to_have_count(4)
+        expect(tables.nth(i).locator("ul.results > li")).to_have_count(4)
     assert no_horizontal_scroll(organiser)
     organiser.locator(f"form[action$='/r/{number}/start/'] button[type=submit]").click()
     expect(organiser).to_have_url(re.compile(rf"/r/{number}/links/$"))
