@@ -57,7 +57,7 @@ from games.services.games import game_start  # noqa: E402
 from games.services.hands import hand_edit, hand_record  # noqa: E402
 from scoring.league import DEFAULT_LEAGUE_TIEBREAKS  # noqa: E402
 from tournaments.models import RatingEvent  # noqa: E402
-from tournaments.ratings import mark_dirty, rebuild, refresh  # noqa: E402
+from tournaments.rating_history import mark_dirty, rebuild, refresh  # noqa: E402
 from tournaments.seasons import rebuild_seasons  # noqa: E402
 from tournaments.services import SeasonSettings, season_create  # noqa: E402
 

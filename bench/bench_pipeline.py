@@ -316,7 +316,7 @@ def measure(engine: str) -> dict[str, Any]:
     from django.core.management import call_command
     from django.db import connection
 
-    import tournaments.ratings as ratings_module
+    import tournaments.rating_history as ratings_module
     from games.models import Club, Game, Hand
     from games.services.clubs import club_create
     from games.services.games import game_start

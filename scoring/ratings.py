@@ -4,7 +4,7 @@ Pure code (no Django): a rating is a belief about a player's skill, a mean ``mu`
 uncertainty ``sigma``; every game moves the ratings of those who played it, each player his
 own team, by the places they finished in (a shared place is a tie). ``replay`` rates a
 sequence of games from given starting ratings; the database side
-(``tournaments.ratings``) decides which games, in which order, and stores each step.
+(``tournaments.rating_history``) decides which games, in which order, and stores each step.
 """
 
 from __future__ import annotations

@@ -62,7 +62,7 @@ from tournaments.models import (
     SeasonStanding,
     Tournament,
 )
-from tournaments.ratings import GameKey, _mark, derive, mark_dirty, refresh
+from tournaments.rating_history import GameKey, _mark, derive, mark_dirty, refresh
 from tournaments.seasons import standing_rows, store_standings
 
 # The first key of the advisory lock a worker takes per club (PostgreSQL): one worker at a

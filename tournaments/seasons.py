@@ -25,8 +25,8 @@ from games.models import Club, Result
 from scoring.league import DEFAULT_LEAGUE_TIEBREAKS, LeagueEvent, league_standings
 from scoring.ratings import Rating, display
 from tournaments.models import RatingEvent, Round, Season, SeasonStanding, Tournament
-from tournaments.ratings import update_rows
-from tournaments.standings import compute_standings, tournament_data
+from tournaments.rating_history import update_rows
+from tournaments.tournament_data import compute_standings, tournament_data
 
 ALL = ""  # the SeasonStanding rows of every family together
 

@@ -31,9 +31,9 @@ from tournaments.models import (
     Tournament,
     TournamentChange,
 )
-from tournaments.ratings import ratings_of
+from tournaments.rating_history import ratings_of
 from tournaments.seasons import evenings, standings_after
-from tournaments.standings import (
+from tournaments.tournament_data import (
     TableState,
     TournamentData,
     compute_standings,

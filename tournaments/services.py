@@ -35,7 +35,7 @@ from scoring.seating import TableLimits, seat_round
 from scoring.standings import parse_custom_points, parse_tiebreaks
 from tournaments import derived
 from tournaments.models import Bye, Entry, Round, Season, Table, TableSeat, Tournament, TournamentChange
-from tournaments.standings import TournamentData, compute_standings, tournament_data
+from tournaments.tournament_data import TournamentData, compute_standings, tournament_data
 
 Actor = User | AnonymousUser | None
 Action = TournamentChange.Action

@@ -37,10 +37,10 @@ from tests.tournaments.pipeline import drain
 from tournaments.api import exchange as exchange_api
 from tournaments.exchange import ImportInvalid, export_club, export_csv, export_user, import_club, validate
 from tournaments.models import RatingEvent, Season, SeasonStanding, Tournament
-from tournaments.ratings import rebuild_club
+from tournaments.rating_history import rebuild_club
 from tournaments.seasons import rebuild_seasons
 from tournaments.services import SeasonSettings, season_create
-from tournaments.standings import compute_standings, tournament_data
+from tournaments.tournament_data import compute_standings, tournament_data
 
 # The API module is routed by games/api/urls.py; the tests route it themselves too, so they do
 # not depend on that.

@@ -18,7 +18,7 @@ from tests.factories import ClubFactory, UserFactory, add_member
 from tests.tournaments.pipeline import drain
 from tests.tournaments.support import play_round, tournament
 from tournaments.models import Season
-from tournaments.ratings import rebuild_club
+from tournaments.rating_history import rebuild_club
 
 pytestmark = pytest.mark.django_db
 PROBLEM = "application/problem+json"

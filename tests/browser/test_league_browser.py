@@ -24,7 +24,7 @@ from tests.factories import ClubFactory, UserFactory, add_member
 from tests.tournaments.support import season_settings
 from tournaments.derived import apply
 from tournaments.models import RatingDirty, RatingEvent, Season, SeasonStanding
-from tournaments.ratings import mark_dirty
+from tournaments.rating_history import mark_dirty
 from tournaments.services import season_create
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -23,7 +23,7 @@ from tests.factories import ClubFactory, UserFactory, add_member
 from tests.tournaments.support import season_settings
 from tournaments.exchange import export_club
 from tournaments.models import RatingDirty, RatingEvent, SeasonStanding
-from tournaments.ratings import rebuild_club
+from tournaments.rating_history import rebuild_club
 from tournaments.seasons import rebuild_seasons
 from tournaments.services import season_create
 

@@ -23,7 +23,7 @@ from tests.tournaments.pipeline import drain
 from tests.tournaments.support import season_settings
 from tournaments import selectors
 from tournaments.models import RatingEvent, Season, SeasonStanding
-from tournaments.ratings import ratings_of
+from tournaments.rating_history import ratings_of
 from tournaments.services import season_create, season_update
 
 pytestmark = pytest.mark.django_db

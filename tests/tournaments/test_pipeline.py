@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, example, given
 from hypothesis import settings as examples
 from hypothesis import strategies as st
 
-import tournaments.ratings as ratings_module
+import tournaments.rating_history as ratings_module
 from games.models import Club, ClubChange, Game, Player
 from games.services.clubs import club_change_undo
 from games.services.games import game_end, game_start

@@ -1,4 +1,4 @@
-"""Ratings per club and family (tournaments.ratings): rebuilt from the games' results, equal to
+"""Ratings per club and family (tournaments.rating_history): rebuilt from the games' results, equal to
 openskill called directly, and incremental rebuilds equal to full ones."""
 
 from __future__ import annotations
@@ -19,14 +19,14 @@ from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
 import scoring.ratings
-import tournaments.ratings as ratings_module
+import tournaments.rating_history as ratings_module
 from games.models import Club, Game, Result
 from games.services.games import game_start
 from games.services.hands import hand_edit, hand_record
 from scoring.ratings import START, Rating
 from tests.factories import ClubFactory, UserFactory
 from tournaments.models import RatingDirty, RatingEvent
-from tournaments.ratings import (
+from tournaments.rating_history import (
     game_key,
     history,
     mark_dirty,

@@ -14,7 +14,7 @@ from django.utils import timezone
 from games.models import Club, Result, Score
 from scoring.league import DEFAULT_LEAGUE_TIEBREAKS
 from tournaments.models import RatingEvent, SeasonStanding
-from tournaments.ratings import rebuild_club
+from tournaments.rating_history import rebuild_club
 from tournaments.seasons import rebuild_seasons
 from tournaments.services import SeasonSettings, season_create
 

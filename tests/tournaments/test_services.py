@@ -27,7 +27,7 @@ from tournaments.services import (
     tournament_create,
     tournament_update,
 )
-from tournaments.standings import tournament_data
+from tournaments.tournament_data import tournament_data
 
 pytestmark = pytest.mark.django_db
 

@@ -60,7 +60,7 @@ from tournaments.services import (
     tournament_create,
     tournament_update,
 )
-from tournaments.standings import tiebreaks as tournament_tiebreaks
+from tournaments.tournament_data import tiebreaks as tournament_tiebreaks
 
 STALE_CODES = ("stale_tournament", "stale_entry", "stale_round", "stale_season")
 

@@ -24,7 +24,7 @@ from games.spreadsheet import SafeDictWriter
 from scoring.families import family_info
 from tournaments import access, selectors
 from tournaments.models import Tournament
-from tournaments.standings import tiebreaks
+from tournaments.tournament_data import tiebreaks
 
 # The projector asks for changes this often (seconds, static/js/screen.js); without
 # JavaScript it reloads itself every SCREEN_REFRESH seconds (a <noscript> refresh).

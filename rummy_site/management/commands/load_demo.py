@@ -22,7 +22,7 @@ from scoring.league import DEFAULT_LEAGUE_TIEBREAKS
 from scoring.standings import DEFAULT_TIEBREAKS
 from tournaments import derived
 from tournaments.models import Season, Tournament
-from tournaments.ratings import rebuild_club
+from tournaments.rating_history import rebuild_club
 from tournaments.services import (
     SeasonSettings,
     Settings,

@@ -7,7 +7,7 @@ Everything it writes is derived, so it is always safe to run; it is the one way 
 number back in line with the hands (after a rule fix, a merge of players, or a rebuild after a
 write that failed). The games are re-derived two hundred to a transaction (a game whose rows
 already match its hands is left as it is), then each club's ratings
-per family in one transaction (``tournaments.ratings.rebuild_club``, which also clears the
+per family in one transaction (``tournaments.rating_history.rebuild_club``, which also clears the
 "updating" marks), then its seasons, each in one transaction: an interruption leaves
 every number as it was or as it should be, never a mix within one of them. The rebuild also
 applies whatever the task worker had still to do.
@@ -35,7 +35,7 @@ from tournaments import receivers
 from tournaments.apps import RECEIVER
 from tournaments.derived import differences
 from tournaments.models import SeasonDirty
-from tournaments.ratings import rebuild_club
+from tournaments.rating_history import rebuild_club
 from tournaments.seasons import rebuild_seasons
 
 # Games re-derived per transaction: a few queries read a chunk's seats, hands, scores and
