@@ -26,7 +26,7 @@ from django.utils import timezone
 from games.client import client_ip
 from games.models import AuditEntry, Membership, UserSession
 from games.services.audit import current_address, record_for_user
-from games.services.errors import ServiceError, SessionUnknown
+from games.services.service_errors import ServiceError, SessionUnknown
 
 SEEN_KEY = "_seen"
 SEEN_EVERY = 300  # seconds: how stale "last seen" may get, to keep requests free of writes

@@ -28,7 +28,7 @@ from rest_framework.views import exception_handler
 from engine.errors import EngineError
 from games.api.common import PROBLEM, ApiError
 from rummy_site.idempotency import REUSED, reused_message
-from tournaments.messages import tournament_error
+from tournaments.tournament_messages import tournament_error
 
 logger = logging.getLogger(__name__)
 API_PREFIX = "/api/"

@@ -55,7 +55,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
 
-from .errors import ScoringError
+from .scoring_errors import ScoringError
 
 Method = Literal["random", "balanced", "swiss"]
 SeatOrder = Literal["random", "rotating"]

@@ -50,9 +50,9 @@ from games.services.results import rebuild
 from games.spreadsheet import SafeDictWriter
 from scoring.game import score_game
 from tournaments import derived
-from tournaments.messages import tournament_error
 from tournaments.models import Bye, Entry, Round, Season, Table, TableSeat, Tournament, TournamentChange
 from tournaments.services import SeasonSettings, Settings, checked_season, checked_settings
+from tournaments.tournament_messages import tournament_error
 
 FORMAT = "rummy-club-export"
 VERSION = 1

@@ -24,7 +24,6 @@ from games.services.clubs import MAX_CLUB_NAME
 from scoring.families import family_info
 from scoring.league import DEFAULT_LEAGUE_TIEBREAKS, LEAGUE_TIEBREAKS
 from scoring.standings import DEFAULT_TIEBREAKS, TIEBREAKS, place_points
-from tournaments.messages import tournament_error
 from tournaments.models import Season, Tournament
 from tournaments.services import (
     MAX_CUSTOM_POINTS,
@@ -36,6 +35,7 @@ from tournaments.services import (
     SeasonSettings,
     Settings,
 )
+from tournaments.tournament_messages import tournament_error
 
 TIEBREAK_LABELS = {
     "points": _("tournament points"),

@@ -26,9 +26,9 @@ from engine.errors import EngineError
 from engine.rules import FAMILIES, rule_set
 from games.models import Club, Game, Player
 from games.names import clean_name, has_control
-from games.services.errors import ServiceError
 from games.services.games import EventLabel, game_end, game_start
 from games.services.players import check_name, seat_players
+from games.services.service_errors import ServiceError
 from scoring.families import family_info
 from scoring.league import parse_league_tiebreaks, parse_place_points
 from scoring.seating import TableLimits, seat_round

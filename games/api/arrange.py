@@ -20,7 +20,7 @@ from engine.cards import Card
 from engine.notation import code, codes
 from engine.rules import RuleSet
 from games.api.common import problems
-from games.messages import error_message
+from games.error_messages import error_message
 from games.selectors.games import game_by_public_id
 from games.sheet import game_rules
 from games.solver import MAX_TEXT, Advice, TooManyCards, advise

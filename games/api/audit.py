@@ -26,15 +26,15 @@ from rest_framework.views import APIView
 
 from games.api.auth import TokenScope
 from games.api.common import CursorPage, problems
+from games.error_messages import error_message
 from games.links import absolute_url
-from games.messages import error_message
 from games.models import AuditEntry, Club, Membership, UserSession
 from games.selectors.audit import audit_entries
 from games.selectors.clubs import club_by_slug, club_membership
 from games.services.access import can_view_club, club_role, role_allows
 from games.services.audit import audit_export
-from games.services.errors import SessionUnknown
 from games.services.resets import reset_link_create
+from games.services.service_errors import SessionUnknown
 from games.sessions import active_sessions, session_end, session_end_others
 
 SLUG = OpenApiParameter("slug", OpenApiTypes.STR, OpenApiParameter.PATH, description="The club's address.")

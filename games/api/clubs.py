@@ -37,8 +37,8 @@ from games.api.common import (
     if_match,
     problems,
 )
+from games.error_messages import error_message
 from games.links import token_from
-from games.messages import error_message
 from games.models import Club, Membership, Player
 from games.names import loose_key
 from games.selectors.clubs import club_by_slug
@@ -51,9 +51,9 @@ from games.services.clubs import (
     club_join,
     club_update,
 )
-from games.services.errors import ServiceError, StalePlayer
 from games.services.players import player_merge, player_rename
 from games.services.rates import invite_lookup_allowed
+from games.services.service_errors import ServiceError, StalePlayer
 
 Role = Membership.Role
 MAX_QUERY = 40

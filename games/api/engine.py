@@ -25,7 +25,7 @@ from engine.melds import Meld
 from engine.notation import check_pack, code, codes, parse_hand, parse_melds
 from engine.rules import FAMILIES, GIN, RUMMIKUB, ZOLIKY, RuleSet, rule_set
 from games.api.common import problems
-from games.messages import error_message
+from games.error_messages import error_message
 from scoring.families import family_info
 
 MAX_TEXT = 500  # characters of a cards or melds text

@@ -42,9 +42,9 @@ from games.api.common import (
     if_match,
     problems,
 )
+from games.error_messages import error_message, write_refused
 from games.families import FAMILY_CHOICES
 from games.links import absolute_url
-from games.messages import error_message, write_refused
 from games.models import Change, Club, Game, Hand, Membership, Result, Seat
 from games.selectors.clubs import club_by_slug
 from games.selectors.games import game_by_public_id, game_change
@@ -61,7 +61,6 @@ from games.services.access import (
     role_allows,
     session_game_ids,
 )
-from games.services.errors import HandTaken, ServiceError, StaleEdit
 from games.services.games import (
     CLOCK_SLACK,
     game_date_set,
@@ -72,11 +71,12 @@ from games.services.games import (
     game_transfer,
 )
 from games.services.hands import change_undo, hand_delete, hand_edit, hand_find, hand_record
+from games.services.service_errors import HandTaken, ServiceError, StaleEdit
 from games.sheet import Sheet, SheetRow, marks_only, sheet_ordinals
 from games.sheet_charts import chart_line_data
-from scoring.errors import ScoringError
 from scoring.families import family_info
 from scoring.roles import unstated_roles
+from scoring.scoring_errors import ScoringError
 
 MAX_ID = 2**31 - 1  # hand numbers and change ids beyond this cannot exist
 

@@ -21,8 +21,8 @@ from games.models import AuditEntry, Club, ClubChange, Invite, Membership, Playe
 from games.names import clean_name, has_control
 
 from .audit import record
-from .errors import ServiceError
 from .players import Actor, idempotent, record_change, remerge, rename_back, unmerge
+from .service_errors import ServiceError
 
 MAX_CLUB_NAME = 80
 RESERVED_SLUGS = frozenset({"new", "join", "mine", "import"})

@@ -37,9 +37,9 @@ from games.signals import game_dated, results_changed
 from scoring.game import start
 
 from .audit import record
-from .errors import ServiceError
 from .players import check_name, seat_players
 from .results import rebuild, score, store_derived
+from .service_errors import ServiceError
 
 
 class EventLabel(NamedTuple):

@@ -25,9 +25,9 @@ from games.sheet import Sheet, build_sheet, game_rules, marks_only, sheet_ordina
 from games.sheet_cache import remember_sheet
 from scoring.game import GameState, rescore, unmarked
 
-from .errors import HandGone, HandTaken, ServiceError, StaleEdit
 from .games import set_ended, set_owner, set_present, undo_date
 from .results import store_derived
+from .service_errors import HandGone, HandTaken, ServiceError, StaleEdit
 
 Actor = User | AnonymousUser | None
 Outcome = Mapping[str, object]

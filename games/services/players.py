@@ -19,7 +19,7 @@ from games.models import Club, ClubChange, Game, Player, Result, Seat
 from games.names import MAX_NAME, clean_name, has_control, loose_key, name_key
 from games.signals import seats_moved
 
-from .errors import ServiceError, StalePlayer
+from .service_errors import ServiceError, StalePlayer
 
 Actor = User | AnonymousUser | None
 

@@ -23,8 +23,8 @@ from django.utils import timezone
 from games.models import AuditEntry, Club, Membership, ResetLink, UserSession
 
 from .audit import record
-from .errors import ServiceError
 from .rates import rate_hit
+from .service_errors import ServiceError
 
 RESET_MINUTES = 30
 

@@ -12,7 +12,7 @@ from django.utils import timezone
 from games.models import ApiToken, AuditEntry, Membership, new_api_token
 
 from .audit import record_for_user
-from .errors import ServiceError
+from .service_errors import ServiceError
 
 MAX_TOKENS = 20
 # A token acts for its owner in every club: the clubs where he records or organises log it.

@@ -18,8 +18,8 @@ from engine.cards import COLOUR_LETTERS, RANKS, SUITS, Card
 from engine.errors import EngineError
 from engine.rules import RuleSet, rules_key
 from games import card_names, families
+from games.error_messages import error_message
 from games.hand_kinds import kind_label
-from games.messages import error_message
 from games.models import Change, Membership
 from games.sheet import Sheet, marks_only
 from scoring.families import family_info as scoring_family_info

@@ -26,9 +26,9 @@ from django.views.decorators.http import require_POST
 
 from engine.errors import EngineError
 from games.client import client_ip
+from games.error_messages import error_message
 from games.input import read_int
 from games.links import absolute_url, qr_svg
-from games.messages import error_message
 from games.models import Club, Membership
 from games.selectors.clubs import club_membership
 from games.services.rates import rate_hit

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from engine.errors import EngineError
 from games import card_names
-from games.messages import error_message
+from games.error_messages import error_message
 from games.selectors.games import game_by_public_id
 from games.sheet import game_rules
 from games.solver import MAX_TEXT, TooManyCards, advise

@@ -29,12 +29,12 @@ from engine import notation, values
 from engine.errors import EngineError
 from engine.laydown import check_laydown
 from engine.rules import OPTIONS
+from games.error_messages import error_message, write_refused
 from games.extensions import panels
 from games.families import family_table
 from games.forms import HandForm, MissingCountsForm, NewGameForm, NewHandForm
 from games.links import ShareLinks, site_url
 from games.live_etag import csrf_secret, live_etag
-from games.messages import error_message, write_refused
 from games.models import Change, Game, Hand
 from games.release import release_id
 from games.selectors.after_save import (
@@ -70,7 +70,6 @@ from games.services.access import (
     session_game_ids,
     token_matches,
 )
-from games.services.errors import HandGone, HandTaken, ServiceError, StaleEdit
 from games.services.games import edit_link_renew, game_end, game_start
 from games.services.hands import (
     Fill,
@@ -82,6 +81,7 @@ from games.services.hands import (
     hand_record,
 )
 from games.services.players import similar_players
+from games.services.service_errors import HandGone, HandTaken, ServiceError, StaleEdit
 from games.sheet import Sheet, game_rules
 from games.sheet_cache import FIELDS, PARTS, sheet_version
 from games.views.after_save import remember_saved, saved_from_messages

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from engine.errors import EngineError
-from games.messages import error_message
+from games.error_messages import error_message
 from games.models import Game
 from games.selectors.clubs import game_removal
 from games.selectors.games import game_by_public_id

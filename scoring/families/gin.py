@@ -15,7 +15,6 @@ from engine.gin import layoff
 from engine.messages import gettext_noop
 from engine.rules import GIN, RuleSet
 
-from ..errors import ScoringError, for_player
 from ..reading import (
     Count,
     cards_field,
@@ -27,6 +26,7 @@ from ..reading import (
     require_counts,
 )
 from ..scored import HandKind, HandResult
+from ..scoring_errors import ScoringError, for_player
 from . import Example, Translate, TranslatePlural, make_info
 from .base import StandardFamily, name_of, target_reached
 

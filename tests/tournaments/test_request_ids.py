@@ -15,9 +15,9 @@ from rest_framework.test import APIClient
 from engine.errors import EngineError
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.support import tournament
-from tournaments.messages import tournament_error
 from tournaments.models import Entry, Tournament, TournamentChange
 from tournaments.services import entry_check_in, entry_drop, entry_pin, round_seat, round_start
+from tournaments.tournament_messages import tournament_error
 
 pytestmark = pytest.mark.django_db
 API = "/api/v1"

@@ -16,9 +16,9 @@ from games.models import Club
 from games.services.hands import hand_record
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.support import play_round, rummikub_hand, tournament
-from tournaments.messages import tournament_error
 from tournaments.models import Round, Table, Tournament
 from tournaments.services import round_confirm, round_seat, round_start
+from tournaments.tournament_messages import tournament_error
 
 pytestmark = pytest.mark.django_db
 

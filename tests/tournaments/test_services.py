@@ -14,7 +14,6 @@ from games.models import Hand
 from games.services.hands import hand_edit, hand_record
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.support import play_round, rummikub_hand, settings, tournament
-from tournaments.messages import tournament_error
 from tournaments.models import Bye, Entry, Round, Table, TableSeat, TournamentChange
 from tournaments.selectors import tournament_history, tournament_view
 from tournaments.services import (
@@ -28,6 +27,7 @@ from tournaments.services import (
     tournament_update,
 )
 from tournaments.tournament_data import tournament_data
+from tournaments.tournament_messages import tournament_error
 
 pytestmark = pytest.mark.django_db
 

@@ -33,7 +33,7 @@ from games.models import Club, Membership, Player
 from games.names import name_key
 from games.selectors.clubs import club_by_slug
 from games.services.access import can_view_club, club_role, edit_url, role_allows
-from games.services.errors import ServiceError
+from games.services.service_errors import ServiceError
 from scoring.families import family_info
 from scoring.standings import DEFAULT_TIEBREAKS, TIEBREAKS
 from tournaments import selectors

@@ -32,7 +32,6 @@ from scoring.seating import table_sizes
 from tournaments import selectors
 from tournaments.access import can_manage, can_view, tournament_role
 from tournaments.forms import AddPlayersForm, EntryActionForm, MoveForm, TournamentForm, VersionedForm
-from tournaments.messages import tournament_error
 from tournaments.models import Entry, Round, Tournament
 from tournaments.services import (
     eligible,
@@ -48,6 +47,7 @@ from tournaments.services import (
     tournament_create,
     tournament_update,
 )
+from tournaments.tournament_messages import tournament_error
 
 
 def _tournament(

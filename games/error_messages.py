@@ -14,7 +14,7 @@ from django.utils.translation import gettext, gettext_noop
 from engine.errors import EngineError
 from engine.messages import MESSAGES as ENGINE_MESSAGES
 from scoring.families import FAMILY_INFO
-from scoring.messages import MESSAGES as SCORING_MESSAGES
+from scoring.scoring_messages import MESSAGES as SCORING_MESSAGES
 
 SERVICE_MESSAGES: dict[str, str] = {
     "stale_edit": gettext_noop(

@@ -1,12 +1,12 @@
 """The tournament services' errors in the user's language (the seating's and standings' own
-are in scoring.messages, translated by games.messages like every engine error)."""
+are in scoring.scoring_messages, translated by games.error_messages like every engine error)."""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext, gettext_noop
 
 from engine.errors import EngineError
-from games.messages import error_message
+from games.error_messages import error_message
 
 MESSAGES: dict[str, str] = {
     "tournament_name": gettext_noop("Give the tournament a name."),
