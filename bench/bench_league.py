@@ -59,7 +59,7 @@ from scoring.league import DEFAULT_LEAGUE_TIEBREAKS  # noqa: E402
 from tournaments.models import RatingEvent  # noqa: E402
 from tournaments.rating_history import mark_dirty, rebuild, refresh  # noqa: E402
 from tournaments.seasons import rebuild_seasons  # noqa: E402
-from tournaments.services import SeasonSettings, season_create  # noqa: E402
+from tournaments.services.seasons import SeasonSettings, season_create  # noqa: E402
 
 
 def median_ms(run: Callable[[], object], times: int) -> float:

@@ -212,7 +212,7 @@ PACE = 0.05  # s between the other club's saves: twenty a second, far more than 
 
 def season(club: Any, user: Any, starts: datetime.date, ends: datetime.date, name: str) -> None:
     from scoring.league import DEFAULT_LEAGUE_TIEBREAKS
-    from tournaments.services import SeasonSettings, season_create
+    from tournaments.services.seasons import SeasonSettings, season_create
 
     season_create(
         club=club,

@@ -48,7 +48,7 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 from games.services.clubs import club_create  # noqa: E402
 from games.services.hands import hand_record  # noqa: E402
 from tournaments.models import Table, Tournament  # noqa: E402
-from tournaments.services import (  # noqa: E402
+from tournaments.services.tournaments import (  # noqa: E402
     entries_add,
     round_confirm,
     round_seat,

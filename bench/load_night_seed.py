@@ -30,7 +30,7 @@ from games.services.clubs import club_create  # noqa: E402
 from scoring.families import family_info  # noqa: E402
 from scoring.standings import DEFAULT_TIEBREAKS  # noqa: E402
 from tournaments.models import Table  # noqa: E402
-from tournaments.services import (  # noqa: E402
+from tournaments.services.tournaments import (  # noqa: E402
     Settings,
     entries_add,
     round_seat,

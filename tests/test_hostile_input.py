@@ -24,7 +24,7 @@ from games.services.tokens import token_create
 from tests.factories import ClubFactory, GameFactory, UserFactory
 from tests.tournaments.support import season_settings, tournament
 from tournaments.models import Season, Tournament
-from tournaments.services import season_create
+from tournaments.services.seasons import season_create
 
 pytestmark = pytest.mark.django_db
 

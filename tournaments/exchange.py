@@ -51,7 +51,8 @@ from games.spreadsheet import SafeDictWriter
 from scoring.game import score_game
 from tournaments import derived
 from tournaments.models import Bye, Entry, Round, Season, Table, TableSeat, Tournament, TournamentChange
-from tournaments.services import SeasonSettings, Settings, checked_season, checked_settings
+from tournaments.services.seasons import SeasonSettings, checked_season
+from tournaments.services.tournaments import Settings, checked_settings
 from tournaments.tournament_messages import tournament_error
 
 FORMAT = "rummy-club-export"

@@ -25,16 +25,9 @@ from scoring.families import family_info
 from scoring.league import DEFAULT_LEAGUE_TIEBREAKS, LEAGUE_TIEBREAKS
 from scoring.standings import DEFAULT_TIEBREAKS, TIEBREAKS, place_points
 from tournaments.models import Season, Tournament
-from tournaments.services import (
-    MAX_CUSTOM_POINTS,
-    MAX_EVENTS,
-    MAX_HANDS,
-    MAX_MIN_GAMES,
-    MAX_QUALIFY,
-    MAX_ROUNDS,
-    SeasonSettings,
-    Settings,
-)
+from tournaments.services.common import MAX_CUSTOM_POINTS, MAX_EVENTS, MAX_MIN_GAMES, MAX_QUALIFY
+from tournaments.services.seasons import SeasonSettings
+from tournaments.services.tournaments import MAX_HANDS, MAX_ROUNDS, Settings
 from tournaments.tournament_messages import tournament_error
 
 TIEBREAK_LABELS = {

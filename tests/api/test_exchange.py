@@ -39,7 +39,7 @@ from tournaments.exchange import ImportInvalid, export_club, export_csv, export_
 from tournaments.models import RatingEvent, Season, SeasonStanding, Tournament
 from tournaments.rating_history import rebuild_club
 from tournaments.seasons import rebuild_seasons
-from tournaments.services import SeasonSettings, season_create
+from tournaments.services.seasons import SeasonSettings, season_create
 from tournaments.tournament_data import compute_standings, tournament_data
 
 # The API module is routed by games/api/urls.py; the tests route it themselves too, so they do

@@ -25,7 +25,7 @@ from tests.tournaments.support import season_settings
 from tournaments.derived import apply
 from tournaments.models import RatingDirty, RatingEvent, Season, SeasonStanding
 from tournaments.rating_history import mark_dirty
-from tournaments.services import season_create
+from tournaments.services.seasons import season_create
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PASSWORD = "table-Secret-1"

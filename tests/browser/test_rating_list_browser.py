@@ -23,7 +23,7 @@ from tests.conftest import new_page
 from tests.factories import ClubFactory, UserFactory, add_member
 from tests.tournaments.support import season_settings
 from tournaments.models import SeasonStanding
-from tournaments.services import season_create
+from tournaments.services.seasons import season_create
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 GAMES = [

@@ -25,7 +25,7 @@ from tournaments.exchange import export_club
 from tournaments.models import RatingDirty, RatingEvent, SeasonStanding
 from tournaments.rating_history import rebuild_club
 from tournaments.seasons import rebuild_seasons
-from tournaments.services import season_create
+from tournaments.services.seasons import season_create
 
 pytestmark = pytest.mark.django_db
 Role = Membership.Role

@@ -15,8 +15,8 @@ from scoring.families import family_info
 from scoring.league import DEFAULT_LEAGUE_TIEBREAKS
 from scoring.standings import DEFAULT_TIEBREAKS
 from tournaments.models import Round, Table, Tournament
-from tournaments.services import (
-    SeasonSettings,
+from tournaments.services.seasons import SeasonSettings
+from tournaments.services.tournaments import (
     Settings,
     entries_add,
     round_confirm,

@@ -29,7 +29,7 @@ from tests.tournaments.support import season_settings
 from tournaments import derived
 from tournaments.exchange import export_club, import_club
 from tournaments.models import RatingEvent, Season, SeasonStanding
-from tournaments.services import season_create
+from tournaments.services.seasons import season_create
 
 pytestmark = pytest.mark.django_db
 

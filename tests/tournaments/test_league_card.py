@@ -20,7 +20,7 @@ from tests.tournaments.support import play_round, season_settings, tournament
 from tests.tournaments.test_seasons import play
 from tournaments.league_selectors import exact_text, league_card
 from tournaments.models import Season, SeasonStanding
-from tournaments.services import season_create
+from tournaments.services.seasons import season_create
 
 
 def reference_marks(points: list[int], best: int, drop: int) -> list[str]:

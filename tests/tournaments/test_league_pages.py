@@ -24,7 +24,7 @@ from tests.tournaments.support import season_settings
 from tournaments import selectors
 from tournaments.models import RatingEvent, Season, SeasonStanding
 from tournaments.rating_history import ratings_of
-from tournaments.services import season_create, season_update
+from tournaments.services.seasons import season_create, season_update
 
 pytestmark = pytest.mark.django_db
 

@@ -40,7 +40,8 @@ from tournaments.models import (
     SeasonStanding,
     Table,
 )
-from tournaments.services import round_confirm, season_create, season_update, tournament_update
+from tournaments.services.seasons import season_create, season_update
+from tournaments.services.tournaments import round_confirm, tournament_update
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("queue_in_database")]
 

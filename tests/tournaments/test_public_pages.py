@@ -21,7 +21,7 @@ from scoring.standings import DEFAULT_TIEBREAKS
 from tests.factories import ClubFactory, UserFactory, add_member
 from tournaments import selectors
 from tournaments.models import Round, Table, Tournament
-from tournaments.services import (
+from tournaments.services.tournaments import (
     Settings,
     entries_add,
     entry_drop,

@@ -16,7 +16,7 @@ from scoring.league import DEFAULT_LEAGUE_TIEBREAKS
 from tournaments.models import RatingEvent, SeasonStanding
 from tournaments.rating_history import rebuild_club
 from tournaments.seasons import rebuild_seasons
-from tournaments.services import SeasonSettings, season_create
+from tournaments.services.seasons import SeasonSettings, season_create
 
 pytestmark = pytest.mark.django_db
 

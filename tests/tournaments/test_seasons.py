@@ -19,7 +19,7 @@ from tests.factories import ClubFactory, UserFactory, add_member
 from tests.tournaments.pipeline import drain
 from tests.tournaments.support import season_settings
 from tournaments.models import RatingDirty, RatingEvent, Season, SeasonStanding
-from tournaments.services import season_create, season_update
+from tournaments.services.seasons import season_create, season_update
 
 pytestmark = pytest.mark.django_db
 

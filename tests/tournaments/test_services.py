@@ -16,7 +16,7 @@ from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.support import play_round, rummikub_hand, settings, tournament
 from tournaments.models import Bye, Entry, Round, Table, TableSeat, TournamentChange
 from tournaments.selectors import tournament_history, tournament_view
-from tournaments.services import (
+from tournaments.services.tournaments import (
     entries_add,
     entry_check_in,
     entry_drop,

@@ -40,15 +40,8 @@ from tournaments.api.tournaments import club_for, guarded
 from tournaments.derived import Freshness, freshness
 from tournaments.models import Season
 from tournaments.selectors import FamilyRating
-from tournaments.services import (
-    MAX_CUSTOM_POINTS,
-    MAX_EVENTS,
-    MAX_MIN_GAMES,
-    MAX_QUALIFY,
-    SeasonSettings,
-    season_create,
-    season_update,
-)
+from tournaments.services.common import MAX_CUSTOM_POINTS, MAX_EVENTS, MAX_MIN_GAMES, MAX_QUALIFY
+from tournaments.services.seasons import SeasonSettings, season_create, season_update
 
 TAGS = ["seasons"]
 SLUG = OpenApiParameter("slug", str, OpenApiParameter.PATH, description="The club's slug.")

@@ -39,8 +39,8 @@ from scoring.standings import DEFAULT_TIEBREAKS, TIEBREAKS
 from tournaments import selectors
 from tournaments.access import can_manage, can_view, tournament_role
 from tournaments.models import Entry, Round, Tournament
-from tournaments.services import (
-    MAX_CUSTOM_POINTS,
+from tournaments.services.common import MAX_CUSTOM_POINTS
+from tournaments.services.tournaments import (
     MAX_HANDS,
     MAX_ROUNDS,
     SETTINGS_TARGET,

@@ -25,7 +25,7 @@ from tournaments.charts import rating_chart
 from tournaments.derived import freshness
 from tournaments.forms import SeasonForm, VersionedForm
 from tournaments.models import Season
-from tournaments.services import season_create, season_update
+from tournaments.services.seasons import season_create, season_update
 
 Role = Membership.Role
 

@@ -33,7 +33,7 @@ from tournaments import selectors
 from tournaments.access import can_manage, can_view, tournament_role
 from tournaments.forms import AddPlayersForm, EntryActionForm, MoveForm, TournamentForm, VersionedForm
 from tournaments.models import Entry, Round, Tournament
-from tournaments.services import (
+from tournaments.services.tournaments import (
     eligible,
     entries_add,
     entry_check_in,

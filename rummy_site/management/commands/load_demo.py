@@ -23,14 +23,13 @@ from scoring.standings import DEFAULT_TIEBREAKS
 from tournaments import derived
 from tournaments.models import Season, Tournament
 from tournaments.rating_history import rebuild_club
-from tournaments.services import (
-    SeasonSettings,
+from tournaments.services.seasons import SeasonSettings, season_create
+from tournaments.services.tournaments import (
     Settings,
     entries_add,
     round_confirm,
     round_seat,
     round_start,
-    season_create,
     tournament_create,
 )
 

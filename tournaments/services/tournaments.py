@@ -17,43 +17,29 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from django.contrib.auth.models import AnonymousUser, User
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
 from engine.errors import EngineError
-from engine.rules import FAMILIES, rule_set
+from engine.rules import rule_set
 from games.models import Club, Game, Player
-from games.names import clean_name, has_control
 from games.services.games import EventLabel, game_end, game_start
 from games.services.players import check_name, seat_players
 from games.services.service_errors import ServiceError
 from scoring.families import family_info
-from scoring.league import parse_league_tiebreaks, parse_place_points
 from scoring.seating import TableLimits, seat_round
 from scoring.standings import parse_custom_points, parse_tiebreaks
 from tournaments import derived
-from tournaments.models import Bye, Entry, Round, Season, Table, TableSeat, Tournament, TournamentChange
+from tournaments.models import Bye, Entry, Round, Table, TableSeat, Tournament, TournamentChange
+from tournaments.services.common import Actor, acting_user, check_version, clean_event_name
 from tournaments.tournament_data import TournamentData, compute_standings, tournament_data
 
-Actor = User | AnonymousUser | None
 Action = TournamentChange.Action
 MAX_ROUNDS = 30
 MAX_HANDS = 100
-# A season's event counts and games needed, and the length of custom points typed: the same
-# bounds for the pages and the API, so that a setting made in one can be kept in the other.
-MAX_EVENTS = 1000
-MAX_MIN_GAMES = 10000
-MAX_QUALIFY = 1000
-MAX_CUSTOM_POINTS = 500
-
 # Settings that shape the games and the seating: fixed once the first round has started.
 PLAY_SETTINGS = ("family", "options", "round_hands", "table_min", "table_max", "table_preferred")
-
-
-def _user(user: Actor) -> User | None:
-    return user if user is not None and user.is_authenticated else None
 
 
 def _record(
@@ -69,7 +55,7 @@ def _record(
         tournament=tournament,
         action=action,
         data=data,
-        user=_user(user),
+        user=acting_user(user),
         request_id=request_id,
         target=target,
     )
@@ -137,13 +123,6 @@ def _once[T](
         return replay
 
 
-def _check_version(kind: str, stored: int, version: int | None) -> None:
-    if version is None:
-        raise ServiceError("version_required", "the form did not say which version it changes")
-    if stored != version:
-        raise ServiceError(f"stale_{kind}", f"the {kind} was changed by someone else meanwhile")
-
-
 # ---------------------------------------------------------------------- settings
 
 
@@ -168,17 +147,9 @@ class Settings:
     tiebreaks: Sequence[str]
 
 
-def _clean_event_name(raw: str) -> str:
-    """A tournament's or a season's name, cleaned as player and club names are (no invisible
-    format characters such as bidirectional overrides); control characters are refused."""
-    if has_control(raw):
-        raise ServiceError("name_control", "a name cannot contain control characters", field="name")
-    return clean_name(raw)
-
-
 def checked_settings(settings: Settings) -> dict[str, Any]:
     """The model fields for ``settings``, or a coded error naming what to change."""
-    name = _clean_event_name(settings.name)
+    name = clean_event_name(settings.name)
     if not name:
         raise ServiceError("tournament_name", "a tournament needs a name")
     info = family_info(settings.family)
@@ -225,7 +196,7 @@ def checked_settings(settings: Settings) -> dict[str, Any]:
 def tournament_create(*, club: Club, settings: Settings, user: Actor) -> Tournament:
     fields = checked_settings(settings)
     with transaction.atomic():
-        tournament = Tournament.objects.create(club=club, created_by=_user(user), **fields)
+        tournament = Tournament.objects.create(club=club, created_by=acting_user(user), **fields)
         _record(tournament, Action.CREATED, user, None, name=tournament.name)
     return tournament
 
@@ -244,7 +215,7 @@ def tournament_update(
     fields = checked_settings(settings)
 
     def write(locked: Tournament) -> Tournament:
-        _check_version("tournament", locked.version, version)
+        check_version("tournament", locked.version, version)
         started = Round.objects.filter(tournament=locked).exclude(status=Round.Status.SEATED).exists()
         changed = {k: v for k, v in fields.items() if getattr(locked, k) != v}
         if started and any(k in PLAY_SETTINGS for k in changed):
@@ -358,7 +329,7 @@ def _entry_write(
 
     def write(locked: Tournament) -> Entry:
         current = Entry.objects.select_related("player").get(pk=entry.pk)
-        _check_version("entry", current.version, version)
+        check_version("entry", current.version, version)
         done = change(locked, current)
         if done is None:
             return current
@@ -510,7 +481,7 @@ def round_seat(
                 raise ServiceError("round_started", "the round has started", round=number)
             if round_version is None:
                 raise ServiceError("round_already_seated", "someone seated the round", round=number)
-            _check_version("round", existing.version, round_version)
+            check_version("round", existing.version, round_version)
         elif number > 1:
             before = Round.objects.filter(tournament=locked, number=number - 1).first()
             if before is None or before.status != Round.Status.CONFIRMED:
@@ -564,7 +535,7 @@ def round_move(
         current = Round.objects.select_for_update().get(pk=played.pk)
         if current.status != Round.Status.SEATED:
             raise ServiceError("round_started", "the round has started", round=current.number)
-        _check_version("round", current.version, round_version)
+        check_version("round", current.version, round_version)
         tables = {t.number: t for t in Table.objects.filter(round=current)}
         seat = TableSeat.objects.filter(table__round=current, entry=entry).select_related("table").first()
         bye = Bye.objects.filter(round=current, entry=entry).first()
@@ -632,7 +603,7 @@ def round_start(
         current = Round.objects.select_for_update().get(pk=played.pk)
         if current.status != Round.Status.SEATED:
             raise ServiceError("round_started", "the round has started", round=current.number)
-        _check_version("round", current.version, round_version)
+        check_version("round", current.version, round_version)
         data = tournament_data(locked)
         path = _event_path(locked)
         for table in Table.objects.filter(round=current).order_by("number"):
@@ -683,7 +654,7 @@ def round_confirm(
         current = Round.objects.select_for_update().get(pk=played.pk)
         if current.status != Round.Status.PLAYING:
             raise ServiceError("round_not_playing", "the round is not being played", round=current.number)
-        _check_version("round", current.version, round_version)
+        check_version("round", current.version, round_version)
         closed = []
         for table in Table.objects.filter(round=current).select_related("game").order_by("number"):
             game = table.game
@@ -713,96 +684,3 @@ def round_confirm(
     _once(played.tournament, request_id, target, write)
     played.refresh_from_db()
     return played
-
-
-# ---------------------------------------------------------------------- seasons
-
-
-@dataclass(frozen=True)
-class SeasonSettings:
-    """A season's settings as an organiser's form gives them."""
-
-    name: str
-    starts: date
-    ends: date
-    families: Sequence[str]
-    counts: str
-    game_points: str
-    tournament_points: str
-    custom_points: str  # by final place: "10 8 6 5 4 3 2 1" (custom only)
-    best_events: int
-    drop_worst: int
-    min_games: int
-    tiebreaks: Sequence[str]
-    qualify: int = 0  # the top N qualify; 0: nobody is marked
-
-
-def checked_season(settings: SeasonSettings) -> dict[str, Any]:
-    """The model fields for ``settings``, or a coded error naming what to change."""
-    name = _clean_event_name(settings.name)
-    if not name:
-        raise ServiceError("season_name", "a season needs a name")
-    if settings.ends < settings.starts:
-        raise ServiceError("season_dates", "the last day is before the first")
-    families = [f for f in FAMILIES if f in set(settings.families)]
-    if not families:
-        raise ServiceError("season_families", "choose at least one game")
-    custom: list[str] = []
-    if settings.tournament_points == Season.TournamentPoints.CUSTOM:
-        custom = [str(p) for p in parse_place_points(settings.custom_points)]
-    return {
-        "name": name[:80],
-        "starts": settings.starts,
-        "ends": settings.ends,
-        "families": families,
-        "counts": settings.counts,
-        "game_points": settings.game_points,
-        "tournament_points": settings.tournament_points,
-        "custom_points": custom,
-        "best_events": settings.best_events,
-        "drop_worst": settings.drop_worst,
-        "min_games": settings.min_games,
-        "tiebreaks": list(parse_league_tiebreaks(list(settings.tiebreaks))),
-        "qualify": settings.qualify,
-    }
-
-
-def season_create(
-    *, club: Club, settings: SeasonSettings, user: Actor, request_id: uuid.UUID | None = None
-) -> Season:
-    """A new season, its standings marked for the worker. A resend (same request id) returns
-    it."""
-    fields = checked_season(settings)
-    if request_id is not None:
-        resent = Season.objects.filter(club=club, request_id=request_id).first()
-        if resent is not None:
-            return resent
-    with transaction.atomic():
-        season = Season.objects.create(club=club, created_by=_user(user), request_id=request_id, **fields)
-        derived.season_changed(season)
-    return season
-
-
-def season_update(
-    *,
-    season: Season,
-    settings: SeasonSettings,
-    version: int | None,
-    user: Actor,
-    request_id: uuid.UUID | None = None,
-) -> Season:
-    """Change a season's settings (the season row locked; a stale version refused; a resend
-    changes nothing again); its standings are marked for the worker in the same transaction."""
-    fields = checked_season(settings)
-    with transaction.atomic():
-        locked = Season.objects.select_for_update().get(pk=season.pk)
-        if request_id is not None and locked.request_id == request_id:
-            return locked
-        _check_version("season", locked.version, version)
-        for key, value in fields.items():
-            setattr(locked, key, value)
-        locked.version += 1
-        locked.request_id = request_id
-        locked.save()
-        derived.season_changed(locked)
-    return locked

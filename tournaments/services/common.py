@@ -1,0 +1,36 @@
+"""What the tournament and season services share: who acts, the version check, names, bounds."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AnonymousUser, User
+
+from games.names import clean_name, has_control
+from games.services.service_errors import ServiceError
+
+Actor = User | AnonymousUser | None
+
+# A season's event counts and games needed, and the length of custom points typed: the same
+# bounds for the pages and the API, so that a setting made in one can be kept in the other.
+MAX_EVENTS = 1000
+MAX_MIN_GAMES = 10000
+MAX_QUALIFY = 1000
+MAX_CUSTOM_POINTS = 500
+
+
+def acting_user(user: Actor) -> User | None:
+    return user if user is not None and user.is_authenticated else None
+
+
+def check_version(kind: str, stored: int, version: int | None) -> None:
+    if version is None:
+        raise ServiceError("version_required", "the form did not say which version it changes")
+    if stored != version:
+        raise ServiceError(f"stale_{kind}", f"the {kind} was changed by someone else meanwhile")
+
+
+def clean_event_name(raw: str) -> str:
+    """A tournament's or a season's name, cleaned as player and club names are (no invisible
+    format characters such as bidirectional overrides); control characters are refused."""
+    if has_control(raw):
+        raise ServiceError("name_control", "a name cannot contain control characters", field="name")
+    return clean_name(raw)
