@@ -48,8 +48,8 @@ from games.models import Club  # noqa: E402
 from games.services.clubs import club_create  # noqa: E402
 from games.services.games import game_start  # noqa: E402
 from games.services.hands import hand_record  # noqa: E402
-from tournaments.league_selectors import rating_list  # noqa: E402
 from tournaments.rating_history import rebuild  # noqa: E402
+from tournaments.selectors.league import rating_list  # noqa: E402
 
 GOAL_MS = 30.0
 

@@ -11,7 +11,7 @@ from django.utils.safestring import SafeString
 from games.models import Game, Player
 from scoring import ratings as rating_model
 from tournaments.derived import freshness
-from tournaments.selectors import game_chances, player_ratings_summary
+from tournaments.selectors.seasons import game_chances, player_ratings_summary
 
 
 def win_chances(request: HttpRequest, game: Game) -> SafeString | None:

@@ -18,8 +18,8 @@ from scoring.league import counted_points, event_marks
 from tests.factories import ClubFactory, UserFactory, add_member
 from tests.tournaments.support import play_round, season_settings, tournament
 from tests.tournaments.test_seasons import play
-from tournaments.league_selectors import exact_text, league_card
 from tournaments.models import Season, SeasonStanding
+from tournaments.selectors.league import exact_text, league_card
 from tournaments.services.seasons import season_create
 
 

@@ -21,9 +21,9 @@ from scoring.ratings import Rating, win_chances
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.pipeline import drain
 from tests.tournaments.support import season_settings
-from tournaments import selectors
 from tournaments.models import RatingEvent, Season, SeasonStanding
 from tournaments.rating_history import ratings_of
+from tournaments.selectors import seasons as selectors
 from tournaments.services.seasons import season_create, season_update
 
 pytestmark = pytest.mark.django_db

@@ -16,8 +16,8 @@ from games.models import Club, Game, Membership, Player
 from games.names import loose_key, name_key
 from scoring.ratings import Rating, display, display_sigma
 from tests.factories import ClubFactory, UserFactory, add_member
-from tournaments.league_selectors import rating_list
 from tournaments.models import RatingEvent
+from tournaments.selectors.league import rating_list
 
 pytestmark = pytest.mark.django_db
 

@@ -15,9 +15,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.common import problems
-from tournaments import league_selectors, selectors
 from tournaments.api.seasons import FAMILY, PLAYER, PUBLIC_ID, SLUG, _family, _season
 from tournaments.api.tournaments import club_for
+from tournaments.selectors import league as league_selectors
+from tournaments.selectors import seasons as selectors
 
 TAGS = ["seasons"]
 

@@ -35,11 +35,11 @@ from games.models import Club, Player
 from games.selectors.games import game_by_public_id
 from scoring.league import DEFAULT_LEAGUE_TIEBREAKS, LEAGUE_TIEBREAKS
 from scoring.ratings import Rating, display, display_sigma
-from tournaments import selectors
 from tournaments.api.tournaments import club_for, guarded
 from tournaments.derived import Freshness, freshness
 from tournaments.models import Season
-from tournaments.selectors import FamilyRating
+from tournaments.selectors import seasons as selectors
+from tournaments.selectors.seasons import FamilyRating
 from tournaments.services.common import MAX_CUSTOM_POINTS, MAX_EVENTS, MAX_MIN_GAMES, MAX_QUALIFY
 from tournaments.services.seasons import SeasonSettings, season_create, season_update
 

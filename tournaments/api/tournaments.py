@@ -36,9 +36,9 @@ from games.services.access import can_view_club, club_role, edit_url, role_allow
 from games.services.service_errors import ServiceError
 from scoring.families import family_info
 from scoring.standings import DEFAULT_TIEBREAKS, TIEBREAKS
-from tournaments import selectors
 from tournaments.access import can_manage, can_view, tournament_role
 from tournaments.models import Entry, Round, Tournament
+from tournaments.selectors import tournaments as selectors
 from tournaments.services.common import MAX_CUSTOM_POINTS
 from tournaments.services.tournaments import (
     MAX_HANDS,

@@ -14,7 +14,7 @@ from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from tournaments.league_selectors import RatingList
+from tournaments.selectors.league import RatingList
 
 register = template.Library()
 MINUS = "\u2212"

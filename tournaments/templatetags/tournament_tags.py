@@ -23,7 +23,8 @@ from scoring.families import family_info
 from scoring.ratings import Rating, display
 from scoring.standings import DEFAULT_TIEBREAKS
 from tournaments.models import RatingEvent, Tournament, TournamentChange
-from tournaments.selectors import StandingRow, game_name
+from tournaments.selectors.seasons import game_name
+from tournaments.selectors.tournaments import StandingRow
 
 register = template.Library()
 

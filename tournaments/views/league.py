@@ -1,5 +1,5 @@
 """The club rating list, a player's league card in a season, and the CSV of these and of a
-season's standings. Thin views over tournaments.league_selectors, with the league pages' access
+season's standings. Thin views over tournaments.selectors.league, with the league pages' access
 rules (tournaments.views.seasons: a members-only club answers 404 to strangers)."""
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from django.utils.translation import gettext as _
 
 from engine.rules import FAMILIES
 from games.spreadsheet import csv_text
-from tournaments import league_selectors
 from tournaments.models import SeasonStanding
+from tournaments.selectors import league as league_selectors
 from tournaments.views.seasons import _club, _club_player, _season
 
 

@@ -22,8 +22,9 @@ from django.utils.translation import gettext as _
 
 from games.spreadsheet import SafeDictWriter
 from scoring.families import family_info
-from tournaments import access, selectors
+from tournaments import access
 from tournaments.models import Tournament
+from tournaments.selectors import tournaments as selectors
 from tournaments.tournament_data import tiebreaks
 
 # The projector asks for changes this often (seconds, static/js/screen.js); without

@@ -20,11 +20,11 @@ from games.input import read_int
 from games.models import Club, Membership, Player
 from games.selectors.clubs import club_by_slug
 from games.services.access import can_view_club, club_role, role_allows
-from tournaments import selectors
 from tournaments.charts import rating_chart
 from tournaments.derived import freshness
 from tournaments.forms import SeasonForm, VersionedForm
 from tournaments.models import Season
+from tournaments.selectors import seasons as selectors
 from tournaments.services.seasons import season_create, season_update
 
 Role = Membership.Role

@@ -29,10 +29,10 @@ from games.services.access import can_view_club, club_role, edit_url, role_allow
 from games.services.players import similar_players
 from scoring.families import family_info
 from scoring.seating import table_sizes
-from tournaments import selectors
 from tournaments.access import can_manage, can_view, tournament_role
 from tournaments.forms import AddPlayersForm, EntryActionForm, MoveForm, TournamentForm, VersionedForm
 from tournaments.models import Entry, Round, Tournament
+from tournaments.selectors import tournaments as selectors
 from tournaments.services.tournaments import (
     eligible,
     entries_add,
