@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import datetime
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -201,6 +201,44 @@ def store_standings(season: Season, rows: list[SeasonStanding]) -> int:
         return len(gone) + len(changed) + len(new)
 
 
+def _league_table(
+    season: Season, players: Sequence[int], events: Sequence[LeagueEvent], games: Mapping[int, int]
+) -> Sequence[Any]:
+    """The season's league table of these players over these events, by its own settings."""
+    return league_standings(
+        players,
+        events,
+        game_points=season.game_points,  # type: ignore[arg-type]
+        place_points=_place_points(season),
+        best_events=season.best_events,
+        drop_worst=season.drop_worst,
+        min_games=season.min_games,
+        games_played=games,
+        tiebreaks=tuple(season.tiebreaks) or DEFAULT_LEAGUE_TIEBREAKS,
+    )
+
+
+def _stored_row(
+    season: Season, family: str, position: int, row: Any, previous_rank: int | None, rating: Rating | None
+) -> SeasonStanding:
+    """A league table's row as a season's standing line (unsaved)."""
+    return SeasonStanding(
+        season=season,
+        family=family,
+        player_id=row.player,
+        rank=row.rank if row.rank is not None else position,
+        ranked=row.rank is not None,
+        previous_rank=previous_rank,
+        separated_by=row.separated_by or "",
+        points=_decimal(row.points),
+        games=row.games,
+        wins=row.wins,
+        average_place=float(row.average_place) if row.average_place is not None else None,
+        events=row.events,
+        rating=display(rating) if rating is not None else None,
+    )
+
+
 def standing_rows(season: Season) -> list[SeasonStanding]:
     """The season's standings as a rebuild would store them (unsaved), from the results and
     the stored ratings."""
@@ -225,36 +263,11 @@ def standing_rows(season: Season) -> list[SeasonStanding]:
             if len(season.families) == 1 or family
             else {}
         )
-        standings = league_standings(
-            players,
-            chosen,
-            game_points=season.game_points,  # type: ignore[arg-type]
-            place_points=_place_points(season),
-            best_events=season.best_events,
-            drop_worst=season.drop_worst,
-            min_games=season.min_games,
-            games_played=games,
-            tiebreaks=tuple(season.tiebreaks) or DEFAULT_LEAGUE_TIEBREAKS,
-        )
-        for position, row in enumerate(standings, start=1):
-            rating = ratings.get(row.player)
-            rows.append(
-                SeasonStanding(
-                    season=season,
-                    family=family,
-                    player_id=row.player,
-                    rank=row.rank if row.rank is not None else position,
-                    ranked=row.rank is not None,
-                    previous_rank=row.previous_rank,
-                    separated_by=row.separated_by or "",
-                    points=_decimal(row.points),
-                    games=row.games,
-                    wins=row.wins,
-                    average_place=float(row.average_place) if row.average_place is not None else None,
-                    events=row.events,
-                    rating=display(rating) if rating is not None else None,
-                )
-            )
+        standings = _league_table(season, players, chosen, games)
+        rows += [
+            _stored_row(season, family, position, row, row.previous_rank, ratings.get(row.player))
+            for position, row in enumerate(standings, start=1)
+        ]
     return rows
 
 
@@ -353,17 +366,7 @@ def standings_after(season: Season, family: str, day: datetime.date) -> list[Sea
         for (fam, player_id), count in played.items():
             if family in (ALL, fam):
                 games[player_id] += count
-        return league_standings(
-            sorted({p for event in counted for p in event.players}),
-            counted,
-            game_points=season.game_points,  # type: ignore[arg-type]
-            place_points=_place_points(season),
-            best_events=season.best_events,
-            drop_worst=season.drop_worst,
-            min_games=season.min_games,
-            games_played=games,
-            tiebreaks=tuple(season.tiebreaks) or DEFAULT_LEAGUE_TIEBREAKS,
-        )
+        return _league_table(season, sorted({p for event in counted for p in event.players}), counted, games)
 
     previous: dict[int, int] = {}
     if before is not None:
@@ -377,24 +380,7 @@ def standings_after(season: Season, family: str, day: datetime.date) -> list[Sea
         if len(season.families) == 1 or family
         else {}
     )
-    rows = []
-    for position, row in enumerate(table(until), start=1):
-        rating = ratings.get(row.player)
-        rows.append(
-            SeasonStanding(
-                season=season,
-                family=family,
-                player_id=row.player,
-                rank=row.rank if row.rank is not None else position,
-                ranked=row.rank is not None,
-                previous_rank=previous.get(row.player),
-                separated_by=row.separated_by or "",
-                points=_decimal(row.points),
-                games=row.games,
-                wins=row.wins,
-                average_place=float(row.average_place) if row.average_place is not None else None,
-                events=row.events,
-                rating=display(rating) if rating is not None else None,
-            )
-        )
-    return rows
+    return [
+        _stored_row(season, family, position, row, previous.get(row.player), ratings.get(row.player))
+        for position, row in enumerate(table(until), start=1)
+    ]
