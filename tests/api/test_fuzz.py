@@ -14,11 +14,13 @@ raise them for a deeper run.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import schemathesis
-from django.db import transaction
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections, transaction
 from hypothesis import HealthCheck, settings
 from schemathesis import checks
 from schemathesis.core.parameters import ParameterLocation
@@ -190,7 +192,22 @@ def _known_objects(world: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 # In one transaction: each scenario runs in a savepoint rolled back after it, so every scenario
 # starts from the same club (Hypothesis needs a scenario's draws to depend on its own calls only).
+@pytest.fixture
+def requests_keep_the_connection() -> Iterator[None]:
+    """Schemathesis calls the WSGI application itself, not through Django's test client, so
+    every request's end would close the database connection inside the test's transaction (its
+    autocommit differs from the settings'); the test client leaves it open, and so does this."""
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        yield
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
+
+
 @pytest.mark.django_db
+@pytest.mark.usefixtures("requests_keep_the_connection")
 def test_stateful_workflows_conform() -> None:
     from hypothesis.stateful import run_state_machine_as_test
     from schemathesis.config import SchemathesisConfig
