@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from functools import lru_cache
 
 from django.conf import settings
@@ -137,11 +138,26 @@ def manifest(request: HttpRequest) -> HttpResponse:
 
 
 def offline(request: HttpRequest) -> HttpResponse:
-    """What the service worker shows for a page it has no copy of while the phone is offline.
+    """What the service worker shows for a page it has no copy of while the phone is offline."""
+    return render(request, "offline.html")
 
-    The worker fetches it when it installs, in the background: its answer must not set the CSRF
-    cookie (it could arrive after the browser dropped its cookies, and bring one back); the
-    page's forms are of no use offline anyway."""
-    response = render(request, "offline.html")
-    request.META["CSRF_COOKIE_NEEDS_UPDATE"] = False
-    return response
+
+# The header the service worker sends with the pages it fetches in the background (static/js/sw.js).
+BACKGROUND_HEADER = "HTTP_X_BACKGROUND_COPY"
+
+
+class BackgroundCopies:
+    """Answers to the service worker's background fetches (the offline pages at install, a copy
+    of the page just opened) set no cookie. Such a fetch can leave with the cookies of a moment
+    ago and come back after the browser logged in: Django would then delete the session cookie
+    of a session it no longer finds, or bring back a CSRF cookie the browser dropped, and the
+    phone would be logged out or keep a stale form token behind the user's back."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if request.META.get(BACKGROUND_HEADER) == "1":
+            response.cookies.clear()
+        return response

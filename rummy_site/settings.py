@@ -154,6 +154,8 @@ MIDDLEWARE = [
     # which answers static requests itself: this sees its responses on their way out.
     "rummy_site.compression.StaticGZipMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Outside the session and CSRF middleware, so it sees the cookies they set.
+    "rummy_site.pwa.BackgroundCopies",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "rummy_site.api.ApiLanguage",

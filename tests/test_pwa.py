@@ -14,7 +14,7 @@ from django.utils import translation
 
 from games.templatetags.offline_tags import queue_counts
 from rummy_site import pwa
-from tests.factories import GameFactory
+from tests.factories import GameFactory, UserFactory
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -149,9 +149,31 @@ def test_the_queue_count_has_a_text_for_each_plural_category() -> None:
 
 
 @pytest.mark.django_db
-def test_fetching_the_offline_page_gives_no_csrf_cookie(client: Client) -> None:
-    # The worker fetches it in the background at install: a form whose cookie was cleared must
-    # still be refused as expired, not quietly given a new cookie.
-    assert "csrftoken" not in client.get("/offline/").cookies
-    assert "csrftoken" in client.get("/").cookies  # an ordinary page does set it
-    assert "csrftoken" not in client.get("/offline/").cookies  # nor renews it
+def test_the_workers_background_fetches_set_no_cookie(client: Client) -> None:
+    # The worker fetches the offline page at install and a copy of the page just opened, in the
+    # background: a form whose cookie was cleared must still be refused as expired, not quietly
+    # given a new cookie.
+    background = {"HTTP_X_BACKGROUND_COPY": "1"}
+    assert "csrftoken" not in client.get("/offline/", **background).cookies
+    assert "csrftoken" in client.get("/").cookies  # an ordinary fetch does set it
+
+
+@pytest.mark.django_db
+def test_a_background_copy_that_comes_back_after_a_login_keeps_the_phone_logged_in(client: Client) -> None:
+    # The copy left with the session cookie of before the login; the login replaced that
+    # session. Its answer must not delete the cookie the browser now holds for the new one.
+    UserFactory.create(username="tomas", password="a-Long-pass-123")
+    client.get("/")
+    session = client.session
+    session["seen"] = True
+    session.save()
+    stale = session.session_key
+    client.post("/accounts/login/", {"username": "tomas", "password": "a-Long-pass-123"})
+    assert client.cookies["sessionid"].value != stale
+    plain = Client()
+    plain.cookies["sessionid"] = stale
+    # Without the mark, Django deletes the cookie of a session it no longer finds.
+    assert plain.get("/").cookies["sessionid"].value == ""
+    marked = Client()
+    marked.cookies["sessionid"] = stale
+    assert "sessionid" not in marked.get("/", HTTP_X_BACKGROUND_COPY="1").cookies

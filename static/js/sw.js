@@ -11,6 +11,12 @@ var STATIC = "rummy-static-" + S.version;
 var PAGES = "rummy-pages-" + S.version;
 var MAX_PAGES = 40;
 
+// Fetches of the worker's own, in the background: the server sets no cookie in their answers
+// (rummy_site/pwa.py), since they may come back after the page logged in or out.
+function background(url) {
+  return new Request(url, { credentials: "same-origin", headers: { "X-Background-Copy": "1" } });
+}
+
 function offlineUrls() {
   return Object.keys(S.offline).map(function (code) { return S.offline[code]; });
 }
@@ -19,7 +25,7 @@ self.addEventListener("install", function (event) {
   event.waitUntil(caches.open(STATIC).then(function (cache) {
     // One missing file must not leave the phone without the rest.
     return Promise.all(S.precache.concat(offlineUrls()).map(function (url) {
-      return cache.add(url).catch(function () { return null; });
+      return cache.add(background(url)).catch(function () { return null; });
     }));
   }).then(function () { return self.skipWaiting(); }));
 });
@@ -123,7 +129,7 @@ self.addEventListener("message", function (event) {
   if (data.type !== "keep" || typeof data.url !== "string") { return; }
   var url = new URL(data.url, self.location.href);
   if (!kept(url)) { return; }
-  event.waitUntil(fetch(url.href, { credentials: "same-origin" }).then(function (response) {
+  event.waitUntil(fetch(background(url.href)).then(function (response) {
     return isPage(response) ? keep(url.href.split("#")[0], response) : null;
   }).catch(function () { return null; }));
 });
