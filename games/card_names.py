@@ -3,7 +3,7 @@
 The engine writes cards in notation (``KH``, ``R7``, ``JK``; ``engine.notation``); this
 module names them in the user's language and draws them as small chips (suit symbol or colour
 letter, red or black, with an accessible name). Used by the card picker, the arrange page and
-the history (``cards`` filter in ``games_tags``). See docs/design/table.md, "Cards and tiles".
+the history (``cards`` filter in ``games_tags``). See docs/design/cards.md.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ house rules (may the hand knock, may it open), for the arrange page and its API.
 Nothing here is stored. Which questions are asked follows the rule set's options, not the
 family's name: a rule set with ``knock_limit`` asks "may this hand knock?", one with
 ``opening_points`` asks "may this hand open, and with which melds?" (``CHECKS``).
-See docs/design/table.md, "Arrange a hand".
+See docs/design/cards.md.
 """
 
 from __future__ import annotations

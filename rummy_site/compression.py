@@ -7,7 +7,7 @@ club's Wi-Fi. A response that is already compressed passes through untouched.
 
 HTML pages are never compressed, on purpose: they carry secrets next to text a visitor can
 influence (the edit link's token on an editor's page, the CSRF token, invite tokens), which is what
-the BREACH attack needs to read a secret from compressed sizes (docs/design/table.md, "Lighthouse").
+the BREACH attack needs to read a secret from compressed sizes (docs/design/frontend.md).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Installing the site on a phone and using it offline: the web app manifest, the service worker
-and the page it shows for an address it has no copy of (docs/design/table.md, "Offline").
+and the page it shows for an address it has no copy of (docs/design/offline.md).
 
 The service worker's source is ``static/js/sw.js``; this view serves it from the site's root
 (a worker controls only the paths under its own address) with its settings prepended: the cache

@@ -1,4 +1,4 @@
-"""Static files are gzipped, pages never (BREACH: docs/design/table.md, "Lighthouse")."""
+"""Static files are gzipped, pages never (BREACH: docs/design/frontend.md)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Installing the site on a phone: the manifest, the service worker and its offline page, and
-the game page's queue status (docs/design/table.md, "Offline")."""
+the game page's queue status (docs/design/offline.md)."""
 
 import json
 import re

@@ -1,6 +1,6 @@
 """Arrange a hand (``g/<id>/arrange/``): tap or type a whole hand and see the engine's best
 arrangement under this game's house rules, so a dispute over a count or a knock ends at the
-table. Nothing is written: a GET form that works without JavaScript (docs/design/table.md)."""
+table. Nothing is written: a GET form that works without JavaScript (docs/design/cards.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-// Hands saved without a connection (docs/design/table.md, "Offline").
+// Hands saved without a connection (docs/design/offline.md).
 // A hand saved while the phone is offline, or whose save never reached the server, is kept on
 // the phone (IndexedDB) with its request id and sent when the connection is back, in order:
 // the request id makes the server record it exactly once, however often it is sent. The form

@@ -3,7 +3,7 @@
 // Static files: cache first (the cache's name changes with every deploy that changes a file).
 // Pages: network first, the last copy kept for when the phone is offline; a page never seen
 // gets the offline page. Writes (POST) always go to the network: offline.js queues hands.
-// Design: docs/design/table.md, "Offline".
+// Design: docs/design/offline.md.
 "use strict";
 
 var S = self.SW_SETTINGS;

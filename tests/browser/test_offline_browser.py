@@ -1,4 +1,4 @@
-"""When the Wi-Fi drops, in real Chromium on a 390 × 844 phone (docs/design/table.md, "Offline"):
+"""When the Wi-Fi drops, in real Chromium on a 390 × 844 phone (docs/design/offline.md):
 hands saved offline wait on the phone and are recorded once each, in order, when the connection
 is back; the score sheet reloads offline from the service worker; a save whose answer was lost
 is sent again and still recorded once."""

@@ -146,7 +146,7 @@ def test_text_keeps_its_contrast_in_both_schemes(browser: Any, live_server: Any,
 def test_what_lighthouse_checks_on_the_three_pages(browser: Any, live_server: Any) -> None:
     """Home, a score sheet and the hand-entry page at 390 × 844: nothing missing (no 404, no
     console error), a description for search engines, the page itself not compressed (BREACH:
-    docs/design/table.md, "Lighthouse")."""
+    docs/design/frontend.md)."""
     game = GameFactory.create(players=["Ann", "Bob", "Cid"])
     page = scheme_page(browser, "light")
     failed: list[str] = []
