@@ -216,5 +216,5 @@ def test_the_trend_of_the_standings_as_they_stood_counts_the_games_up_to_the_eve
         view = selectors.season_view(season=season, evening=day)
         assert {r.player.name: r.rank for r in view.rows} == stood[day]
         assert {r.player.name: r.previous_rank for r in view.rows} == {
-            name: stood[before].get(name) for name in stood[day]
+            name: stood[before][name] if name in ranked[before] else None for name in stood[day]
         }
