@@ -5,6 +5,7 @@ page's language, games by name); the win chances before a game in the API."""
 from __future__ import annotations
 
 import datetime
+import itertools
 import re
 from typing import Any
 
@@ -208,11 +209,10 @@ def test_the_trend_of_the_standings_as_they_stood_counts_the_games_up_to_the_eve
             r.player.name: r.rank
             for r in SeasonStanding.objects.filter(season=twin, family="").select_related("player")
         }
-        ranked[day] = set(
-            SeasonStanding.objects.filter(season=twin, family="", ranked=True).values_list("player__name", flat=True)
-        )
+        lines = SeasonStanding.objects.filter(season=twin, family="", ranked=True)
+        ranked[day] = set(lines.values_list("player__name", flat=True))
     assert "Ann" not in ranked[evenings[1]] and "Ann" in ranked[evenings[2]]
-    for before, day in zip(evenings, evenings[1:], strict=False):
+    for before, day in itertools.pairwise(evenings):
         view = selectors.season_view(season=season, evening=day)
         assert {r.player.name: r.rank for r in view.rows} == stood[day]
         assert {r.player.name: r.previous_rank for r in view.rows} == {
