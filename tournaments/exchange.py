@@ -118,7 +118,13 @@ def _document(club: Club | None, players: Sequence[Player], games: Sequence[Game
         "exported_at": _when(timezone.now()),
         "club": None
         if club is None
-        else {"name": club.name, "slug": club.slug, "visibility": club.visibility},
+        else {
+            "name": club.name,
+            "slug": club.slug,
+            "visibility": club.visibility,
+            "provisional_games": club.provisional_games,
+            "inactive_days": club.inactive_days,
+        },
         "players": [
             {
                 "ref": player_ref[p.pk],
@@ -734,6 +740,9 @@ def import_club(
             slug=wanted_slug or club.slug,
             visibility=(doc["club"] or {}).get("visibility", Club.Visibility.PUBLIC),
             version=None,
+            # Absent from older documents: the defaults are kept.
+            provisional_games=(doc["club"] or {}).get("provisional_games"),
+            inactive_days=(doc["club"] or {}).get("inactive_days"),
         )
         players = _write_players(club, doc["players"])
         games, hands = _write_games(club, doc["games"], players)

@@ -127,6 +127,22 @@ def _games_played(
     return counts
 
 
+def _games_played_on(
+    season: Season, start: datetime.datetime, end: datetime.datetime
+) -> list[tuple[str, int, datetime.datetime]]:
+    """(family, player, date of play) of each finished game seat in the season up to ``end``,
+    tournament tables included."""
+    return list(
+        Result.objects.filter(
+            game__club_id=season.club_id,
+            game__family__in=season.families,
+            game__played_at__range=(start, end),
+            game__deleted_at=None,
+            finished=True,
+        ).values_list("game__family", "player_id", "game__played_at")
+    )
+
+
 def _ratings_at(season: Season, end: datetime.datetime, family: str) -> dict[int, Rating]:
     """Each player's rating in ``family`` after his last game up to the season's end."""
     latest: dict[int, Rating] = {}
@@ -358,14 +374,16 @@ def standings_after(season: Season, family: str, day: datetime.date) -> list[Sea
     chosen = [event for fam, event in events if family in (ALL, fam)]
     earlier = sorted({timezone.localtime(_when(e)).date() for e in chosen} - {day})
     before = earlier[-1] if earlier and earlier[-1] < day else None
-    played = _games_played(season, start, until)
+    # Each evening's table counts the games played by its own end: the evening before ranks
+    # only who had reached the minimum by then.
+    played = _games_played_on(season, start, until)
 
     def table(upto: datetime.datetime) -> Sequence[Any]:
         counted = [e for e in chosen if _when(e) <= upto]
         games: dict[int, int] = defaultdict(int)
-        for (fam, player_id), count in played.items():
-            if family in (ALL, fam):
-                games[player_id] += count
+        for fam, player_id, when in played:
+            if family in (ALL, fam) and when <= upto:
+                games[player_id] += 1
         return _league_table(season, sorted({p for event in counted for p in event.players}), counted, games)
 
     previous: dict[int, int] = {}

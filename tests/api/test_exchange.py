@@ -526,3 +526,24 @@ def test_the_import_page_lists_every_problem_and_imports_a_good_file(settings: A
     copy = Club.objects.get(name="Copy")
     assert done.status_code == 302 and done["Location"].endswith(f"/c/{copy.slug}/")
     assert copy.memberships.get().user == user and copy.games.count() == demo.games.count()
+
+
+def test_round_trip_keeps_the_rating_lists_settings() -> None:
+    """A club that marks ratings provisional under 12 games and players inactive after 30 days
+    keeps both through an export and an import; an older document without them gets the defaults."""
+    organiser = UserFactory.create(username=f"org-{uuid.uuid4().hex[:8]}")
+    club = ClubFactory.create(name="Monthly club", organiser=organiser)
+    Club.objects.filter(pk=club.pk).update(provisional_games=12, inactive_days=30)
+    club.refresh_from_db()
+    doc = export_club(club)
+    assert doc["club"]["provisional_games"] == 12 and doc["club"]["inactive_days"] == 30
+    copy_club = round_trip(club)
+    assert (copy_club.provisional_games, copy_club.inactive_days) == (12, 30)
+    older = json.loads(json.dumps(doc))
+    del older["club"]["provisional_games"], older["club"]["inactive_days"]
+    assert validate(older) == []
+    plain = import_club(older, user=organiser, name="Older copy").club
+    assert (plain.provisional_games, plain.inactive_days) == (5, 180)
+    wrong = json.loads(json.dumps(doc))
+    wrong["club"]["inactive_days"] = -1
+    assert validate(wrong) != []

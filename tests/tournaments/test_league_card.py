@@ -119,6 +119,8 @@ def test_the_card_page_csv_and_api_and_the_link_from_the_standings(
         f"/s/{season.public_id}/players/{ann.pk}/csv/",
         f"/s/{season.public_id}/csv/",
         f"/api/v1/seasons/{season.public_id}/players/{ann.pk}/",
+        f"/api/v1/seasons/{season.public_id}/players/{ann.pk}/csv/",
+        f"/api/v1/seasons/{season.public_id}/csv/",
     ]
     for url in urls:
         assert client.get(url).status_code == 404, url  # a stranger
@@ -135,6 +137,11 @@ def test_the_card_page_csv_and_api_and_the_link_from_the_standings(
     assert csv.startswith("\ufeff") and len(csv.splitlines()) == len(card.events) + 2
     season_csv = client.get(urls[2]).content.decode("utf-8")
     assert season_csv.startswith("\ufeff") and "Ann" in season_csv
+    # The API offers the same files.
+    for page_url, api_url in ((urls[1], urls[4]), (urls[2], urls[5])):
+        through_api = client.get(api_url)
+        assert through_api["Content-Type"].startswith("text/csv")
+        assert through_api.content == client.get(page_url).content
     api = client.get(urls[3]).json()
     assert [e["mark"] for e in api["events"]] == [e.mark for e in card.events]
     total = sum((Fraction(e["points"]) for e in api["events"] if e["mark"] == "counted"), Fraction(0))

@@ -5,6 +5,7 @@ page's language, games by name); the win chances before a game in the API."""
 from __future__ import annotations
 
 import datetime
+import itertools
 import re
 from typing import Any
 
@@ -183,3 +184,37 @@ def test_the_standings_as_they_stood_after_each_evening(
     assert now["standings"]["evening"] is None
     bad = Client().get(f"/api/v1/seasons/{season.public_id}/", {"evening": "yesterday"})
     assert bad.status_code == 400 and "evening" in bad.json()["fields"]
+
+
+def test_the_trend_of_the_standings_as_they_stood_counts_the_games_up_to_the_evening_before() -> None:
+    """Near the minimum of games, the evening before ranks only who had played enough by then:
+    its ranks are those of a season ending that evening, built by the pipeline."""
+    organiser = UserFactory.create()
+    club = ClubFactory.create(organiser=organiser)
+    season = season_create(club=club, settings=season_settings(min_games=2), user=organiser)
+    play(club, organiser, ["Eve", "Bob", "Cid", "Dan"], at=ago(3))
+    play(club, organiser, ["Bob", "Cid", "Eve", "Dan"], at=ago(3, 21))
+    play(club, organiser, ["Ann", "Bob", "Cid", "Dan"], at=ago(2))  # Ann's first: below the minimum
+    play(club, organiser, ["Ann", "Dan", "Cid", "Bob"], at=ago(1))  # her second: ranked from now
+    drain()
+    evenings = [ago(3).date(), ago(2).date(), ago(1).date()]
+    stood: dict[datetime.date, dict[str, int | None]] = {}
+    ranked: dict[datetime.date, set[str]] = {}
+    for day in evenings:
+        twin = season_create(
+            club=club, settings=season_settings(name=f"Until {day}", ends=day, min_games=2), user=organiser
+        )
+        drain()
+        stood[day] = {
+            r.player.name: r.rank
+            for r in SeasonStanding.objects.filter(season=twin, family="").select_related("player")
+        }
+        lines = SeasonStanding.objects.filter(season=twin, family="", ranked=True)
+        ranked[day] = set(lines.values_list("player__name", flat=True))
+    assert "Ann" not in ranked[evenings[1]] and "Ann" in ranked[evenings[2]]
+    for before, day in itertools.pairwise(evenings):
+        view = selectors.season_view(season=season, evening=day)
+        assert {r.player.name: r.rank for r in view.rows} == stood[day]
+        assert {r.player.name: r.previous_rank for r in view.rows} == {
+            name: stood[before][name] if name in ranked[before] else None for name in stood[day]
+        }

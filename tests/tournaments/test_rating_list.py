@@ -134,6 +134,7 @@ def test_the_page_the_csv_and_the_api_and_strangers_of_a_members_only_club(clien
         f"/c/{club.slug}/ratings/",
         f"/c/{club.slug}/ratings/csv/",
         f"/api/v1/clubs/{club.slug}/ratings/",
+        f"/api/v1/clubs/{club.slug}/ratings/csv/",
     ):
         assert client.get(url).status_code == 404, url
     client.force_login(member)
@@ -153,6 +154,10 @@ def test_the_page_the_csv_and_the_api_and_strangers_of_a_members_only_club(clien
         str(top.rating),
         str(top.uncertainty),
     ]
+    # The API offers the same file, also to a client that asks for it by its type.
+    for accept in ("*/*", "text/csv"):
+        through_api = client.get(f"/api/v1/clubs/{club.slug}/ratings/csv/", HTTP_ACCEPT=accept)
+        assert through_api["Content-Type"].startswith("text/csv") and through_api.content == csv.content
     api = client.get(f"/api/v1/clubs/{club.slug}/ratings/").json()
     assert api["family"] == "rummikub" and api["families"] == ["rummikub"]
     first = api["rows"][0]

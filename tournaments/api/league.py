@@ -6,19 +6,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.urls import path
-from drf_spectacular.utils import extend_schema
-from rest_framework import serializers
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import renderers, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.common import problems
+from tournaments.api.exchange import CsvRenderer
 from tournaments.api.seasons import FAMILY, PLAYER, PUBLIC_ID, SLUG, _family, _season
 from tournaments.api.tournaments import club_for
 from tournaments.selectors import league as league_selectors
 from tournaments.selectors import seasons as selectors
+from tournaments.views import league as league_files
 
 TAGS = ["seasons"]
 
@@ -184,7 +187,61 @@ class LeagueCard(APIView):
         return Response(LeagueCardSerializer(body).data)
 
 
+def _csv_schema(operation_id: str, summary: str, parameters: list[Any]) -> Any:
+    return extend_schema(
+        operation_id=operation_id,
+        summary=summary,
+        description="The page's CSV download: UTF-8 with a byte-order mark, the header row in the "
+        "request's language.",
+        tags=TAGS,
+        parameters=parameters,
+        responses={
+            (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="The CSV file."),
+            **problems(404),
+        },
+    )
+
+
+class CsvView(APIView):
+    # JSON stays for errors; text/csv for a client that asks for the file by its type.
+    renderer_classes = [renderers.JSONRenderer, CsvRenderer]
+
+
+class RatingListCsv(CsvView):
+    @_csv_schema("club_rating_list_csv", "The club's rating list of one rule family as CSV", [SLUG, FAMILY])
+    def get(self, request: Request, slug: str) -> HttpResponse:
+        club, _role = club_for(request, slug)
+        return league_files.rating_list_file(
+            club, league_selectors.rating_list(club=club, family=_family(request))
+        )
+
+
+class SeasonCsv(CsvView):
+    @_csv_schema("season_standings_csv", "Every row of the season's standings as CSV", [PUBLIC_ID, FAMILY])
+    def get(self, request: Request, public_id: str) -> HttpResponse:
+        return league_files.season_file(_season(request, public_id), _family(request))
+
+
+class LeagueCardCsv(CsvView):
+    @_csv_schema("season_league_card_csv", "A player's league card as CSV", [PUBLIC_ID, PLAYER, FAMILY])
+    def get(self, request: Request, public_id: str, player_id: int) -> HttpResponse:
+        season = _season(request, public_id)
+        player = selectors.club_player(club=season.club, pk=player_id)
+        if player is None:
+            raise Http404
+        return league_files.league_card_file(
+            league_selectors.league_card(season=season, player=player, family=_family(request))
+        )
+
+
 urlpatterns = [
+    path("clubs/<slug:slug>/ratings/csv/", RatingListCsv.as_view(), name="club-rating-list-csv"),
+    path("seasons/<str:public_id>/csv/", SeasonCsv.as_view(), name="season-standings-csv"),
+    path(
+        "seasons/<str:public_id>/players/<int:player_id>/csv/",
+        LeagueCardCsv.as_view(),
+        name="season-league-card-csv",
+    ),
     path("clubs/<slug:slug>/ratings/", RatingList.as_view(), name="club-rating-list"),
     path("seasons/<str:public_id>/players/<int:player_id>/", LeagueCard.as_view(), name="season-league-card"),
 ]

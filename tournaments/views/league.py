@@ -14,8 +14,9 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from engine.rules import FAMILIES
+from games.models import Club
 from games.spreadsheet import csv_text
-from tournaments.models import SeasonStanding
+from tournaments.models import Season, SeasonStanding
 from tournaments.selectors import league as league_selectors
 from tournaments.views.seasons import _club, _club_player, _season
 
@@ -42,7 +43,11 @@ def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
 
 def rating_list_csv(request: HttpRequest, slug: str) -> HttpResponse:
     club, _role = _club(request, slug)
-    ratings = league_selectors.rating_list(club=club, family=_family(request))
+    return rating_list_file(club, league_selectors.rating_list(club=club, family=_family(request)))
+
+
+def rating_list_file(club: Club, ratings: league_selectors.RatingList) -> HttpResponse:
+    """The rating list as a CSV download (the page's and the API's)."""
     fields = [
         "rank",
         "name",
@@ -83,9 +88,12 @@ def rating_list_csv(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def season_csv(request: HttpRequest, public_id: str) -> HttpResponse:
-    """Every row of the season's standings (not a page of them)."""
     season, _role = _season(request, public_id)
-    family = _family(request)
+    return season_file(season, _family(request))
+
+
+def season_file(season: Season, family: str) -> HttpResponse:
+    """Every row of the season's standings (not a page of them) as a CSV download."""
     if family not in season.families or len(season.families) == 1:
         family = ""
     standings = (
@@ -133,7 +141,11 @@ def league_card(request: HttpRequest, public_id: str, pk: int) -> HttpResponse:
 
 
 def league_card_csv(request: HttpRequest, public_id: str, pk: int) -> HttpResponse:
-    card = _card(request, public_id, pk)
+    return league_card_file(_card(request, public_id, pk))
+
+
+def league_card_file(card: league_selectors.LeagueCard) -> HttpResponse:
+    """A player's league card as a CSV download, its total in the last row."""
     fields = ["date", "event", "place", "players", "points", "counted"]
     labels = [_("Date"), _("Game or tournament"), _("Place"), _("Players"), _("Points"), _("Counted")]
     why = {
