@@ -33,7 +33,7 @@ from .messages import fail
 
 TYPE_CHECKING = False  # typing is not imported at run time: the command line starts faster
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Callable, Iterable, Sequence
     from re import Pattern
 
     from .rules import RuleSet
@@ -189,6 +189,8 @@ def parse_token(token: str, rules: RuleSet, notation: Notation | None = None) ->
     """One card or tile (cards in ``notation``'s letters, English when None); raises
     EngineError ``bad_token`` or ``no_jokers``."""
     cleaned = _clean(token)
+    read: Callable[[str], Card | None]
+    jokers: tuple[str, ...]
     if rules.tiles or notation is None or notation is ENGLISH:
         read, jokers = (_tile if rules.tiles else _card), _JOKER_WORDS
     else:
@@ -255,8 +257,10 @@ def parse_hand(text: str, rules: RuleSet, notation: Notation | None = None) -> l
     tokens = _tokens(text)
     if not tokens:
         raise fail("empty")
-    english = rules.tiles or notation is None or notation is ENGLISH
-    spellings = _SPELLINGS[rules.tiles, rules.jokers > 0] if english else notation.spellings
+    if rules.tiles or notation is None or notation is ENGLISH:
+        spellings = _SPELLINGS[rules.tiles, rules.jokers > 0]
+    else:
+        spellings = notation.spellings
     cards = []
     for token in tokens:
         card = spellings.get(token)  # the common case; jokers, emoji and errors go the long way
@@ -315,6 +319,24 @@ def in_codes(text: str, rules: RuleSet, notation: Notation | None) -> str:
         " ".join(code(parse_token(token, rules, notation), rules, declared=True) for token in _tokens(part))
         for part in text.split("|")
     ]
+    return " | ".join(melds) if len(melds) > 1 else melds[0]
+
+
+def in_notation(text: str, rules: RuleSet, notation: Notation | None) -> str:
+    """The inverse of ``in_codes``: a recorded text of cards (canonical codes, melds separated
+    by ``|``) in ``notation``'s letters, for a form that shows it again to be corrected. A text
+    that does not read is given back as it is."""
+    if rules.tiles or notation is None or notation is ENGLISH or text.strip().lstrip("-").isdigit():
+        return text
+    try:
+        melds = [
+            " ".join(
+                write(parse_token(token, rules), rules, notation, declared=True) for token in _tokens(part)
+            )
+            for part in text.split("|")
+        ]
+    except EngineError:
+        return text
     return " | ".join(melds) if len(melds) > 1 else melds[0]
 
 

@@ -65,8 +65,12 @@ def test_clashing_letters_read_as_the_language_writes_them(language: str, typed:
     assert parse_hand(in_codes(typed, rules, notation), rules) == parse_hand(read, rules)
 
 
-@pytest.mark.parametrize(("language", "typed"), [("cs", "QS"), ("cs", "KH"), ("pl", "DD"), ("nb", "JH"), ("sk", "TH")])
-def test_english_letters_a_language_does_not_use_are_refused_with_its_examples(language: str, typed: str) -> None:
+@pytest.mark.parametrize(
+    ("language", "typed"), [("cs", "QS"), ("cs", "KH"), ("pl", "DD"), ("nb", "JH"), ("sk", "TH")]
+)
+def test_english_letters_a_language_does_not_use_are_refused_with_its_examples(
+    language: str, typed: str
+) -> None:
     rules = rule_set("zoliky")
     with pytest.raises(EngineError) as raised:
         parse_hand(typed, rules, NOTATIONS[language])
