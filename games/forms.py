@@ -14,10 +14,11 @@ from django import forms
 from django.core.validators import RegexValidator
 from django.http import QueryDict
 from django.utils import timezone
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from engine.errors import EngineError
+from engine.notation import Notation, in_codes, in_notation, notation_for
 from engine.rules import OPTIONS, Option, RuleSet, rule_set
 from games.error_messages import error_message
 from games.input import read_json
@@ -490,10 +491,24 @@ class HandForm(forms.Form):
 
     # ---------------------------------------------------------------- outcome <-> form
 
+    @property
+    def notation(self) -> Notation:
+        """The letters the cards fields read: the page's language's (docs/design/notation.md)."""
+        return notation_for(get_language())
+
+    def _in_codes(self, field: str, text: str) -> str:
+        """``text`` typed in the page's letters, in the canonical codes the record keeps; a
+        token that reads as no card is refused at ``field`` (outcome() then returns None)."""
+        try:
+            return in_codes(text, self.rules, self.notation)
+        except EngineError as error:
+            self.add_error(field, error_message(error))
+            return text
+
     def _count(self, i: int) -> int | str | None:
         cards = (self.cleaned_data.get(f"cards_{i}") or "").strip()
         if cards:
-            return cards
+            return self._in_codes(f"cards_{i}", cards)
         points: int | None = self.cleaned_data.get(f"points_{i}")
         return points
 
@@ -526,7 +541,9 @@ class HandForm(forms.Form):
             if flag in self.fields and (data.get(flag) or flag not in FLAG_OPTIONS):
                 outcome[flag] = bool(data.get(flag))
         if info.declares_melds:
-            melds = (data.get("melds") or "").strip()
+            melds = self._in_codes("melds", (data.get("melds") or "").strip())
+            if self.errors:
+                return None
             if all(
                 isinstance(c, str) and len(c.replace(",", " ").split()) == GIN_HAND for c in counts.values()
             ):
@@ -544,15 +561,28 @@ class HandForm(forms.Form):
                     return None
         else:
             outcome["left"] = counts
-            laid = {name: (data.get(f"laid_{i}") or "").strip() for name, i in self.seat.items()}
+            laid = {
+                name: self._in_codes(f"laid_{i}", (data.get(f"laid_{i}") or "").strip())
+                for name, i in self.seat.items()
+            }
+            if self.errors:
+                return None
             if any(laid.values()):
                 outcome["laid"] = {name: value for name, value in laid.items() if value}
         return outcome
 
     @staticmethod
-    def initial_from(outcome: Mapping[str, Any], seating: Sequence[str]) -> dict[str, object]:
+    def initial_from(
+        outcome: Mapping[str, Any], seating: Sequence[str], rules: RuleSet | None = None
+    ) -> dict[str, object]:
         """Form values that reproduce a stored outcome (for corrections); ``seating`` is every
-        seat of the game, in order."""
+        seat of the game, in order. With ``rules``, cards are written in the page's letters,
+        as the fields read them."""
+        notation = notation_for(get_language()) if rules is not None else None
+
+        def typed(text: str) -> str:
+            return in_notation(text, rules, notation) if rules is not None else text
+
         initial: dict[str, object] = {}
         for key in ("closer", "knocker", "out", "winner"):
             if key in outcome:
@@ -561,7 +591,7 @@ class HandForm(forms.Form):
             if key in outcome:
                 initial[key] = bool(outcome[key])
         if outcome.get("melds"):
-            initial["melds"] = outcome["melds"]
+            initial["melds"] = typed(str(outcome["melds"]))
         counts: Mapping[str, Any] = (
             outcome.get("left") or outcome.get("deadwood") or outcome.get("hands") or {}
         )
@@ -569,11 +599,11 @@ class HandForm(forms.Form):
         for i, name in enumerate(seating):
             value = counts.get(name)
             if isinstance(value, str):
-                initial[f"cards_{i}"] = value
+                initial[f"cards_{i}"] = typed(value)
             elif value is not None:
                 initial[f"points_{i}"] = value
             if name in laid:
-                initial[f"laid_{i}"] = laid[name]
+                initial[f"laid_{i}"] = typed(laid[name]) if isinstance(laid[name], str) else laid[name]
         return initial
 
     def add_engine_error(self, error: EngineError) -> None:

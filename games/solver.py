@@ -17,7 +17,7 @@ from engine.cards import Card
 from engine.errors import EngineError
 from engine.gin import knock_check
 from engine.melds import Meld
-from engine.notation import parse_hand
+from engine.notation import Notation, parse_hand
 from engine.opening import best_opening
 from engine.rules import RuleSet
 
@@ -107,9 +107,10 @@ def max_cards(rules: RuleSet) -> int:
     return rules.solver_max
 
 
-def advise(text: str, rules: RuleSet) -> Advice:
-    """Read a hand (EngineError when it cannot be read; TooManyCards) and arrange it."""
-    cards = parse_hand(text[:MAX_TEXT], rules)
+def advise(text: str, rules: RuleSet, notation: Notation | None = None) -> Advice:
+    """Read a hand (in ``notation``'s letters, English when None; EngineError when it cannot
+    be read; TooManyCards) and arrange it."""
+    cards = parse_hand(text[:MAX_TEXT], rules, notation)
     if len(cards) > max_cards(rules):
         raise TooManyCards(max_cards(rules))
     found = {option: check(cards, rules) for option, check in CHECKS.items() if option in rules.options}

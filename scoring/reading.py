@@ -127,6 +127,41 @@ def cards_field(text: str, rules: RuleSet, player: str, field: str) -> tuple[Car
         raise for_player(error, player, field) from None
 
 
+# The outcome's fields that hold cards typed by a player (per player), and the knocker's melds.
+CARD_FIELDS = ("left", "deadwood", "hands", "laid")
+
+
+def in_codes(
+    raw: Mapping[str, object], rules: RuleSet, written: notation.Notation | None
+) -> dict[str, object]:
+    """The outcome ``raw`` with every text of cards typed in ``written``'s letters rewritten in
+    the canonical codes the record keeps (points and anything that is no text stay as they
+    are; the family's parser judges them). EngineError naming the player and field for a token
+    that reads as no card."""
+    out = dict(raw)
+    if written is None or written is notation.ENGLISH or rules.tiles:
+        return out
+
+    def rewrite(value: object, player: str, field: str) -> object:
+        try:
+            if isinstance(value, str):
+                return notation.in_codes(value, rules, written)
+            if isinstance(value, list):
+                return [notation.in_codes(v, rules, written) if isinstance(v, str) else v for v in value]
+        except EngineError as error:
+            raise for_player(error, player, field) from None
+        return value
+
+    for field in CARD_FIELDS:
+        given = raw.get(field)
+        if isinstance(given, Mapping):
+            out[field] = {name: rewrite(value, str(name), field) for name, value in given.items()}
+    if "melds" in raw:
+        knocker = raw.get("knocker")
+        out["melds"] = rewrite(raw["melds"], knocker if isinstance(knocker, str) else "", "melds")
+    return out
+
+
 def _whole_points(raw: object, *, player: str, field: str) -> int | None:
     """Whole points given as an int or a text of digits (never negative); None for anything else."""
     if isinstance(raw, str) and _DIGITS.fullmatch(raw):

@@ -30,6 +30,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from engine.errors import EngineError
+from engine.notation import NOTATIONS
 from engine.rules import FAMILIES
 from games.api.auth import GameLink
 from games.api.common import (
@@ -72,8 +73,9 @@ from games.services.games import (
 )
 from games.services.hands import change_undo, hand_delete, hand_edit, hand_find, hand_record
 from games.services.service_errors import HandTaken, ServiceError, StaleEdit
-from games.sheet import Sheet, SheetRow, marks_only, sheet_ordinals
+from games.sheet import Sheet, SheetRow, game_rules, marks_only, sheet_ordinals
 from games.sheet_charts import chart_line_data
+from scoring import reading
 from scoring.families import family_info
 from scoring.roles import unstated_roles
 from scoring.scoring_errors import ScoringError
@@ -801,10 +803,23 @@ class GameReopenView(_GameEnd):
         return super().post(request, public_id)
 
 
+NOTATION_HELP = (
+    "An optional `notation` member next to the outcome names the letters its cards are typed in: "
+    "`en` (the default: `KH 5S JK`), `cs`, `sk`, `pl` or `nb`, as the site's pages of that language read "
+    'them (Czech `KS` is the king of hearts; docs/RULES.md, "Cards as each language writes them"). The '
+    "card symbols read the same in all of them. The hand is recorded in the English codes."
+)
+
+
 OUTCOME_EXAMPLES = [
     OpenApiExample(
         "Žolíky",
         value={"closer": "Ann", "from_hand": False, "left": {"Bob": 23, "Cid": "KH 5S JK"}},
+        request_only=True,
+    ),
+    OpenApiExample(
+        "Žolíky, cards in Czech letters",
+        value={"closer": "Ann", "from_hand": False, "left": {"Bob": 23, "Cid": "KS 5P Ž"}, "notation": "cs"},
         request_only=True,
     ),
     OpenApiExample(
@@ -864,7 +879,7 @@ class HandList(APIView):
         "form: if another client recorded a hand since, nothing is recorded and the answer is 409 "
         "`hand_taken`, naming that hand (`hand`: its row on the sheet, `number`) with it in `current` and "
         "its `etag` (replace it with a PUT and If-Match, or post again with `for_hand` set to "
-        "`next_hand_number`).",
+        "`next_hand_number`). " + NOTATION_HELP,
         request=OpenApiTypes.OBJECT,
         parameters=[IDEMPOTENCY_KEY],
         examples=OUTCOME_EXAMPLES,
@@ -879,7 +894,7 @@ class HandList(APIView):
     def post(self, request: Request, public_id: str) -> Response:
         game = _writable(request, public_id)
         key = idempotency_key(request)
-        outcome = _outcome(request, game)
+        outcome = _in_codes(_outcome(request, game), game)
         for_hand = _for_hand(outcome.pop("for_hand", None))
         try:
             saved = hand_record(
@@ -893,6 +908,18 @@ class HandList(APIView):
         response["ETag"] = etag("hand", saved.hand.pk, body["version"])
         response["Location"] = f"/api/v1/games/{game.public_id}/hands/{saved.hand.number}/"
         return response
+
+
+def _in_codes(outcome: dict[str, Any], game: Game) -> dict[str, Any]:
+    """The outcome without its ``notation`` member, its cards rewritten from those letters."""
+    language = outcome.pop("notation", None)
+    if language is None:
+        return outcome
+    if not isinstance(language, str) or language not in NOTATIONS:
+        raise serializers.ValidationError(
+            {"notation": [_("One of: %(choices)s.") % {"choices": ", ".join(NOTATIONS)}]}
+        )
+    return reading.in_codes(outcome, game_rules(game=game), NOTATIONS[language])
 
 
 def _for_hand(value: object) -> int | None:
@@ -942,7 +969,7 @@ class HandDetail(APIView):
         operation_id="games_hands_update",
         summary="Correct a hand",
         description="The body is the corrected outcome. Needs If-Match with the hand's ETag: a stale one "
-        "gets 412 with the hand as stored now in `current`.",
+        "gets 412 with the hand as stored now in `current`. " + NOTATION_HELP,
         request=OpenApiTypes.OBJECT,
         parameters=[IF_MATCH],
         examples=OUTCOME_EXAMPLES,
@@ -952,7 +979,7 @@ class HandDetail(APIView):
         game = _writable(request, public_id)
         hand = _find_hand(game, number)
         if_match(request, current=_hand_etag(hand), body=_hand_body(game, hand))
-        outcome = _outcome(request, game)
+        outcome = _in_codes(_outcome(request, game), game)
         try:
             saved = hand_edit(hand=hand, outcome=outcome, version=hand.version, user=request.user)
         except StaleEdit:

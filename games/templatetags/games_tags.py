@@ -14,7 +14,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from engine import notation
-from engine.cards import COLOUR_LETTERS, RANKS, SUITS, Card
+from engine.cards import COLOUR_LETTERS, RANKS, SUIT_SYMBOLS, SUITS, Card
 from engine.errors import EngineError
 from engine.rules import RuleSet, rules_key
 from games import card_names, families
@@ -73,11 +73,12 @@ def picker_rows(rules: RuleSet) -> list[dict[str, object]]:
     colour letter as well as its colour; every key is named for screen readers ("red 7",
     "king of hearts"; games/card_names.py)."""
     rows: list[dict[str, object]] = []
+    letters = notation.notation_for(get_language())  # a key types what the field reads
     for suit in SUITS:
         keys = []
         for rank in RANKS:
             card = Card(rank, suit)
-            code = notation.code(card, rules)
+            code = notation.write(card, rules, letters)
             label = str(rank) if rules.tiles else card_names.face(card, rules)
             letter = COLOUR_LETTERS[suit] if rules.tiles else ""
             aria = card_names.spoken_name(card, rules)
@@ -85,6 +86,32 @@ def picker_rows(rules: RuleSet) -> list[dict[str, object]]:
         css = card_names.TILE_CSS if rules.tiles else card_names.CARD_CSS
         rows.append({"css": css[suit], "keys": keys})
     return rows
+
+
+@register.filter
+def in_letters(text: str, rules: RuleSet) -> str:
+    """Cards written in canonical codes (``KH 5S JK``), in the page's language's letters: for
+    placeholders, which must read as the field reads them."""
+    return notation.in_notation(text, rules, notation.notation_for(get_language()))
+
+
+@register.filter
+def notation_key(rules: RuleSet) -> str:
+    """Which letters the cards fields read, in one line ("Card letters (Čeština): P ♠ S ♥ K ♦
+    T Kř ♣ · A K D J · joker Ž"); empty for tiles, whose letters are the same everywhere."""
+    if rules.tiles:
+        return ""
+    from django.utils.translation import get_language_info
+
+    letters = notation.notation_for(get_language())
+    suits = " ".join(
+        " ".join(word for word, s in letters.suits.items() if s == suit) + " " + SUIT_SYMBOLS[suit]
+        for suit in SUITS
+    )
+    ranks = " ".join(letters.ranks)
+    key = f"{suits} · {ranks} · " + _("joker %(letters)s") % {"letters": letters.jokers[0]}
+    name = get_language_info(letters.language)["name_translated"]
+    return _("Card letters (%(language)s): %(key)s") % {"language": name, "key": key}
 
 
 @register.filter
@@ -117,7 +144,8 @@ def picker(rules: RuleSet) -> SafeString:
     if key not in _PICKERS:
         if len(_PICKERS) > 256:  # house rules vary: keep this bounded
             _PICKERS.clear()
-        _PICKERS[key] = render_to_string("games/_picker.html", {"rules": rules})
+        joker = notation.write(Card(0, 0), rules, notation.notation_for(get_language()))
+        _PICKERS[key] = render_to_string("games/_picker.html", {"rules": rules, "joker": joker})
     return _PICKERS[key]
 
 

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from engine.errors import EngineError
+from engine.notation import notation_for
 from games import card_names
 from games.error_messages import error_message
 from games.selectors.games import game_by_public_id
@@ -25,7 +27,7 @@ def arrange_page(request: HttpRequest, public_id: str) -> HttpResponse:
     context: dict[str, object] = {"game": game, "rules": rules, "text": text, "advice": None, "error": None}
     if text.strip():
         try:
-            advice = advise(text, rules)
+            advice = advise(text, rules, notation_for(get_language()))
         except EngineError as error:
             context["error"] = error_message(error)
         except TooManyCards as error:

@@ -436,7 +436,7 @@ def hand_edit_view(request: HtmxHttpRequest, public_id: str, number: int) -> Htt
                 except StaleEdit as stale:
                     hand.refresh_from_db()
                     initial = {
-                        **HandForm.initial_from(stale.current or {}, sheet.players),
+                        **HandForm.initial_from(stale.current or {}, sheet.players, sheet.rules),
                         "version": hand.version,
                     }
                     form = HandForm(
@@ -461,7 +461,7 @@ def hand_edit_view(request: HtmxHttpRequest, public_id: str, number: int) -> Htt
                         )
                     return redirect("games:detail", public_id=game.public_id)
     else:
-        initial = {**HandForm.initial_from(hand.outcome, sheet.players), "version": hand.version}
+        initial = {**HandForm.initial_from(hand.outcome, sheet.players, sheet.rules), "version": hand.version}
         form = HandForm(
             rules=sheet.rules, players=players, seating=sheet.players, initial=initial, missing=kept
         )
@@ -773,7 +773,7 @@ def meld_check(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     result: dict[str, object] | None = None
     if text.strip():
         try:
-            melds = notation.parse_melds(text, rules)
+            melds = notation.parse_melds(text, rules, notation.notation_for(get_language()))
             laydown = check_laydown(melds, rules, opening=opening)
         except EngineError as error:
             result = {"ok": False, "error": error_message(error)}
@@ -812,7 +812,7 @@ def count(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     context: dict[str, object] = {"text": text}
     if text.strip():
         try:
-            cards = notation.parse_hand(text, rules)
+            cards = notation.parse_hand(text, rules, notation.notation_for(get_language()))
         except EngineError as error:
             context["error"] = error_message(error)
         else:

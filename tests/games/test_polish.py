@@ -25,4 +25,4 @@ def test_the_hand_form_reads_as_newcomers_expect() -> None:
 def test_czech_placeholder_is_an_example_too() -> None:
     game = GameFactory.create(players=["Ann", "Bob"])
     html = editor(game).get(f"/cs/g/{game.public_id}/").content.decode()
-    assert 'placeholder="např. KH 5S JK"' in html
+    assert 'placeholder="např. KS 5P Ž"' in html  # in the Czech letters the field reads
