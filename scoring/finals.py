@@ -63,17 +63,25 @@ def next_matches(winners: Sequence[int]) -> tuple[tuple[int, int], ...]:
 
 
 def final_places(
-    order: Sequence[int], final: Sequence[Sequence[int]], *, counts: Counts
+    order: Sequence[int],
+    final: Sequence[Sequence[int]],
+    *,
+    counts: Counts,
+    ranks: Sequence[int] | None = None,
 ) -> tuple[tuple[int, int], ...]:
     """``(player, place)`` for everyone, best first.
 
-    ``order``: the standings (best first, everyone). ``final``: the final's outcome as groups,
-    best first: for a final table its finishing order (players who tied at it share a group),
-    for a knockout ``[[champion], [runner-up], [semi-final losers], [quarter-final losers]]``.
-    Deciding: the final's groups take the first places, a group's players sharing its place
-    but listed in standings order; everyone else follows in standings order. Adding: the
-    standings are the places (their points already include the final's)."""
+    ``order``: the standings (best first, everyone); ``ranks``: their ranks beside it (players
+    outside the final who share a rank share their place; without it every place differs).
+    ``final``: the final's outcome as groups, best first: for a final table its finishing order
+    (players who tied at it share a group), for a knockout ``[[champion], [runner-up],
+    [semi-final losers], [quarter-final losers]]``. Deciding: the final's groups take the first
+    places, a group's players sharing its place but listed in standings order; everyone else
+    follows in standings order. Adding: the standings are the places (their points already
+    include the final's)."""
     if counts == "adds":
+        if ranks is not None:
+            return tuple(zip(order, ranks, strict=True))
         return tuple((player, place) for place, player in enumerate(order, start=1))
     position = {player: index for index, player in enumerate(order)}
     finalists = [p for group in final for p in group]
@@ -84,9 +92,15 @@ def final_places(
         place = len(rows) + 1
         rows.extend((player, place) for player in sorted(group, key=position.__getitem__))
     chosen = set(finalists)
-    rows.extend(
-        (player, index) for index, player in enumerate((p for p in order if p not in chosen), start=len(rows) + 1)
-    )
+    rank_of = dict(zip(order, ranks, strict=True)) if ranks is not None else {}
+    previous: int | None = None
+    for player in order:
+        if player in chosen:
+            continue
+        rank = rank_of.get(player)
+        shared = rank is not None and rank == previous and len(rows) > len(finalists)
+        rows.append((player, rows[-1][1] if shared else len(rows) + 1))
+        previous = rank
     return tuple(rows)
 
 

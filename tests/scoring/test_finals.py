@@ -115,3 +115,13 @@ def test_a_knockout_played_out_places_champion_runner_up_then_losers(size: int, 
     assert all(places[loser] == 3 for _w, loser in rounds[-2])
     # Non-finalists follow in standings order.
     assert [places[p] for p in order[size:]] == [size + 1, size + 2]
+
+
+def test_players_outside_a_deciding_final_keep_their_shared_ranks() -> None:
+    order = [1, 2, 3, 4, 5, 6]
+    ranks = [1, 2, 3, 4, 4, 6]
+    # The final of 3 went 3, 1, 2; players 4 and 5 were level and stay level behind it.
+    got = final_places(order, [[3], [1], [2]], counts="decides", ranks=ranks)
+    assert got == ((3, 1), (1, 2), (2, 3), (4, 4), (5, 4), (6, 6))
+    added = final_places(order, [[3], [1], [2]], counts="adds", ranks=ranks)
+    assert added == tuple(zip(order, ranks, strict=True))

@@ -34,7 +34,11 @@ def pairings(request: HttpRequest, public_id: str, number: int) -> HttpResponse:
     view = selectors.tournament_view(tournament=tournament)
     played = _round_of(view, number)
     by_name = sorted(
-        ((seat.name, table.number, position) for table in played.tables for position, seat in enumerate(table.seats, 1)),
+        (
+            (seat.name, table.number, position)
+            for table in played.tables
+            for position, seat in enumerate(table.seats, 1)
+        ),
         key=lambda row: row[0].casefold(),
     )
     context = {"tournament": tournament, "played": played, "by_name": by_name}
