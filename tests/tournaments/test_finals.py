@@ -193,3 +193,44 @@ def test_a_final_seeded_from_a_seasons_qualifiers() -> None:
     view = tournament_view(tournament=cup).round(final.number)
     assert view is not None
     assert [s.name for s in view.tables[0].seats] == [e.player.name for e in reversed(entries[-3:])]
+
+
+def test_the_final_through_the_api() -> None:
+    from rest_framework.test import APIClient
+
+    user, club = organiser_club()
+    client = APIClient()
+    client.force_authenticate(user)
+    body = {"name": "Cup", "date": "2026-12-05", "family": "rummikub", "rounds": 1, "round_hands": 1}
+    made = client.post(
+        f"/api/v1/clubs/{club.slug}/tournaments/",  # type: ignore[attr-defined]
+        {**body, "final": "table", "final_size": 3, "final_counts": "decides"},
+        format="json",
+    )
+    assert made.status_code == 201, made.content
+    cup = Tournament.objects.get()
+    assert (cup.final, cup.final_size, cup.final_counts) == ("table", 3, "decides")
+    refused = client.post(
+        f"/api/v1/clubs/{club.slug}/tournaments/",  # type: ignore[attr-defined]
+        {**body, "final": "knockout"},
+        format="json",
+    )
+    assert refused.status_code == 400 and refused.json()["code"] == "final_knockout_family"
+    from tournaments.services.tournaments import entries_add
+
+    entries_add(tournament=cup, names=["A", "B", "C", "D", "E", "F", "G", "H"], checked_in=True, user=user)
+    early = client.post(f"/api/v1/tournaments/{cup.public_id}/final/")
+    assert early.status_code == 400 and early.json()["code"] == "round_not_confirmed"
+    play(round_seat(tournament=cup, number=1, user=user), user, rummikub_order)
+    key = str(uuid.uuid4())
+    seated = client.post(f"/api/v1/tournaments/{cup.public_id}/final/", HTTP_IDEMPOTENCY_KEY=key)
+    assert seated.status_code == 201, seated.content
+    assert (seated.json()["number"], seated.json()["final_stage"]) == (2, 1)
+    assert len(seated.json()["tables"]) == 1
+    again = client.post(f"/api/v1/tournaments/{cup.public_id}/final/", HTTP_IDEMPOTENCY_KEY=key)
+    assert again.status_code == 201 and again.json()["number"] == 2
+    undone = client.post(
+        f"/api/v1/tournaments/{cup.public_id}/rounds/2/final-undo/", HTTP_IF_MATCH=seated["ETag"]
+    )
+    assert undone.status_code == 204, undone.content
+    assert not Round.objects.filter(tournament=cup, number=2).exists()
