@@ -69,7 +69,7 @@ def _reference_places(order: list[int], final: list[list[int]], counts: str) -> 
         return [(p, i + 1) for i, p in enumerate(order)]
     group_of = {p: g for g, group in enumerate(final) for p in group}
     ranked = sorted(order, key=lambda p: (group_of.get(p, len(final)), order.index(p)))
-    out = []
+    out: list[tuple[int, int]] = []
     for index, player in enumerate(ranked):
         if player in group_of and index and group_of.get(ranked[index - 1]) == group_of[player]:
             out.append((player, out[-1][1]))

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 import pytest
 from django.contrib.auth.models import User
 
-from games.models import Game
+from games.models import Club, Game
 from games.services.hands import hand_record
 from games.services.service_errors import ServiceError
 from tests.factories import ClubFactory, UserFactory
@@ -56,7 +56,7 @@ def places(t: Tournament) -> list[tuple[str, int]]:
     return [(row.name, row.standing.rank) for row in tournament_view(tournament=t).standings]
 
 
-def organiser_club() -> tuple[User, object]:
+def organiser_club() -> tuple[User, Club]:
     user = UserFactory.create()
     return user, ClubFactory.create(organiser=user)
 
