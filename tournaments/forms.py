@@ -104,6 +104,7 @@ class TournamentForm(forms.Form):
         choices=Tournament.Final.choices,
         widget=forms.RadioSelect,
         initial=Tournament.Final.NONE,
+        required=False,  # a form without the final's fields (an older page) keeps none
     )
     final_size = forms.IntegerField(
         label=_("Players in the final"),
@@ -111,6 +112,7 @@ class TournamentForm(forms.Form):
         min_value=0,
         max_value=8,
         initial=0,
+        required=False,
         widget=numeric(),
     )
     final_counts = forms.ChoiceField(
@@ -118,6 +120,7 @@ class TournamentForm(forms.Form):
         choices=Tournament.FinalCounts.choices,
         widget=forms.RadioSelect,
         initial=Tournament.FinalCounts.DECIDES,
+        required=False,
     )
     final_season = forms.TypedChoiceField(
         label=_("Who plays the final"),
@@ -238,9 +241,9 @@ class TournamentForm(forms.Form):
             points=data["points"],
             custom_points=data.get("custom_points") or "",
             tiebreaks=tiebreaks,
-            final=data["final"],
-            final_size=data["final_size"] or 0,
-            final_counts=data["final_counts"],
+            final=data.get("final") or Tournament.Final.NONE,
+            final_size=data.get("final_size") or 0,
+            final_counts=data.get("final_counts") or Tournament.FinalCounts.DECIDES,
             final_season=data.get("final_season"),
         )
 
