@@ -164,5 +164,6 @@ def test_a_zoliky_evening_with_a_final_table_and_printed_pairings(
     confirm_round(page, base, public_id, final)
     after = standings_names(page, base, public_id)
     assert after[:4] == [top[3], top[0], top[1], top[2]]
+    expect(page.locator(".final-note")).to_have_count(1)  # the standings say the final decided
     assert no_horizontal_scroll(page)
     assert errors == []
