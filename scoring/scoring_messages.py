@@ -113,6 +113,10 @@ MESSAGES: dict[str, str] = {
     ),
     "tiebreak_unknown": gettext_noop("'{key}' is not a tie-break (tie-breaks: {known})"),
     "tiebreak_duplicate": gettext_noop("the tie-break '{key}' is listed twice"),
+    # finals
+    "final_size": gettext_noop("a final needs at least 2 players, not {size}"),
+    "final_too_few": gettext_noop("a final of {size} needs {size} players; only {players} can play it"),
+    "final_knockout_size": gettext_noop("a knockout needs 4 or 8 players, not {size}"),
     # league
     "league_places_empty": gettext_noop(
         "the points by place are empty; write them like '25 18 15 12 10 8 6 4 2 1'"

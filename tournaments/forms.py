@@ -47,6 +47,12 @@ ERROR_FIELDS = {
     "table_limits": "table_preferred",
     "points_custom_missing": "custom_points",
     "rounds_below_seated": "rounds",
+    "final_kind": "final",
+    "final_knockout_family": "final",
+    "final_counts": "final_counts",
+    "final_knockout_size": "final_size",
+    "final_table_size": "final_size",
+    "final_season": "final_season",
 }
 
 
@@ -93,10 +99,53 @@ class TournamentForm(forms.Form):
         max_length=MAX_CUSTOM_POINTS,
     )
 
-    def __init__(self, *args: Any, family: str, **kwargs: Any) -> None:
+    final = forms.ChoiceField(
+        label=_("Final after the rounds"),
+        choices=Tournament.Final.choices,
+        widget=forms.RadioSelect,
+        initial=Tournament.Final.NONE,
+        required=False,  # a form without the final's fields (an older page) keeps none
+    )
+    final_size = forms.IntegerField(
+        label=_("Players in the final"),
+        help_text=_("0: the game's usual table size; a knockout has 4 or 8."),
+        min_value=0,
+        max_value=8,
+        initial=0,
+        required=False,
+        widget=numeric(),
+    )
+    final_counts = forms.ChoiceField(
+        label=_("What the final does"),
+        choices=Tournament.FinalCounts.choices,
+        widget=forms.RadioSelect,
+        initial=Tournament.FinalCounts.DECIDES,
+        required=False,
+    )
+    final_season = forms.TypedChoiceField(
+        label=_("Who plays the final"),
+        coerce=int,
+        empty_value=None,
+        required=False,
+        choices=[],
+    )
+
+    def __init__(
+        self, *args: Any, family: str, seasons: Sequence[tuple[int, str]] = (), **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.family = family
         info = family_info(family)
+        season_field = self.fields["final_season"]
+        assert isinstance(season_field, forms.TypedChoiceField)
+        season_field.choices = [
+            ("", _("The top of this tournament's standings")),
+            *((pk, _("The qualifiers of the season %(name)s") % {"name": name}) for pk, name in seasons),
+        ]
+        if info.max_players != 2:
+            final_field = self.fields["final"]
+            assert isinstance(final_field, forms.ChoiceField)
+            final_field.choices = [c for c in Tournament.Final.choices if c[0] != Tournament.Final.KNOCKOUT]
         for name, size in (
             ("table_min", info.min_players),
             ("table_preferred", info.table_preferred),
@@ -136,8 +185,12 @@ class TournamentForm(forms.Form):
                 "seating",
                 "seat_order",
                 "points",
+                "final",
+                "final_size",
+                "final_counts",
             )
         }
+        initial["final_season"] = tournament.final_season_id or ""
         initial["custom_points"] = "; ".join(
             f"{size}: {' '.join(str(p) for p in points)}" for size, points in tournament.custom_points.items()
         )
@@ -158,6 +211,9 @@ class TournamentForm(forms.Form):
 
     def tiebreak_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in self.fields if name.startswith("tiebreak_")]
+
+    def final_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in ("final", "final_size", "final_counts", "final_season")]
 
     def table_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in ("table_min", "table_preferred", "table_max", "byes_allowed")]
@@ -185,6 +241,10 @@ class TournamentForm(forms.Form):
             points=data["points"],
             custom_points=data.get("custom_points") or "",
             tiebreaks=tiebreaks,
+            final=data.get("final") or Tournament.Final.NONE,
+            final_size=data.get("final_size") or 0,
+            final_counts=data.get("final_counts") or Tournament.FinalCounts.DECIDES,
+            final_season=data.get("final_season"),
         )
 
     def add_engine_error(self, error: EngineError) -> None:

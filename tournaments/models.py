@@ -45,6 +45,15 @@ class Tournament(models.Model):
         SCORE = "score", _("The game's own score")
         CUSTOM = "custom", _("My own list per table size")
 
+    class Final(models.TextChoices):
+        NONE = "none", _("No final")
+        TABLE = "table", _("A final table of the top players")
+        KNOCKOUT = "knockout", _("A knockout of the top 4 or 8 (1 v 8, 4 v 5, …)")
+
+    class FinalCounts(models.TextChoices):
+        DECIDES = "decides", _("The final decides the top places")
+        ADDS = "adds", _("The final adds its points to the standings")
+
     public_id = models.CharField(max_length=16, unique=True, default=new_public_id, editable=False)
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")
     name = models.CharField(_("name"), max_length=80)
@@ -66,6 +75,16 @@ class Tournament(models.Model):
     # Custom points per table size: {"4": [5, 3, 2, 0], ...}.
     custom_points = models.JSONField(default=dict, blank=True)
     tiebreaks = models.JSONField(default=list, blank=True)
+    final = models.CharField(_("final"), max_length=10, choices=Final.choices, default=Final.NONE)
+    # Players in the final: a final table's size (0: the family's usual table), a knockout's 4 or 8.
+    final_size = models.PositiveSmallIntegerField(_("players in the final"), default=0)
+    final_counts = models.CharField(
+        _("what the final does"), max_length=8, choices=FinalCounts.choices, default=FinalCounts.DECIDES
+    )
+    # Seed the final from this season's qualifiers instead of the tournament's standings.
+    final_season = models.ForeignKey(
+        "Season", null=True, blank=True, on_delete=models.SET_NULL, related_name="finals"
+    )
     seed = models.BigIntegerField(default=new_seed)
     version = models.PositiveIntegerField(default=1)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
@@ -113,6 +132,8 @@ class Round(models.Model):
     number = models.PositiveSmallIntegerField()
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SEATED)
     seed = models.BigIntegerField()
+    # 0: one of the tournament's rounds; 1, 2, …: a stage of its final (numbered after them).
+    final_stage = models.PositiveSmallIntegerField(default=0)
     version = models.PositiveIntegerField(default=1)
     started_at = models.DateTimeField(null=True, blank=True)
     confirmed_at = models.DateTimeField(null=True, blank=True)
@@ -186,6 +207,8 @@ class TournamentChange(models.Model):
         MOVED = "moved", _("moved a player")
         STARTED = "started", _("started a round")
         CONFIRMED = "confirmed", _("confirmed a round's results")
+        FINAL = "final", _("seated the final")
+        FINAL_UNDONE = "final_undone", _("took back the final's seating")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="changes")
     action = models.CharField(max_length=12, choices=Action.choices)

@@ -24,9 +24,9 @@ from django.utils import timezone
 from games.models import Club, Result
 from scoring.league import DEFAULT_LEAGUE_TIEBREAKS, LeagueEvent, league_standings
 from scoring.ratings import Rating, display
-from tournaments.models import RatingEvent, Round, Season, SeasonStanding, Tournament
+from tournaments.models import RatingEvent, Season, SeasonStanding, Tournament
 from tournaments.rating_history import update_rows
-from tournaments.tournament_data import compute_standings, tournament_data
+from tournaments.tournament_data import compute_standings, last_round, tournament_data
 
 ALL = ""  # the SeasonStanding rows of every family together
 
@@ -87,8 +87,7 @@ def _tournament_events(season: Season) -> list[tuple[str, LeagueEvent]]:
     ).order_by("date", "pk")
     for tournament in tournaments:
         data = tournament_data(tournament)
-        last = data.round(tournament.rounds)
-        if last is None or last.status != Round.Status.CONFIRMED:
+        if last_round(data) is None:
             continue
         rows = compute_standings(data)
         played = [r for r in rows if r.tables or r.byes]

@@ -9,12 +9,13 @@ does not depend on the number of players, rounds or tables (tests/tournaments pi
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import NamedTuple
 
 from games.models import Result
 from scoring.families import family_info
+from scoring.finals import final_places, knockout_groups
 from scoring.standings import DEFAULT_TIEBREAKS, Standing, TableResult, standings
 from tournaments.models import Bye, Entry, Round, TableSeat, Tournament
 
@@ -159,16 +160,105 @@ def tiebreaks(tournament: Tournament) -> tuple[str, ...]:
     return tuple(tournament.tiebreaks) or DEFAULT_TIEBREAKS
 
 
+def final_rounds(data: TournamentData) -> list[Round]:
+    """The stages of the final, in order."""
+    return [r for r in data.rounds if r.final_stage]
+
+
+def last_round(data: TournamentData) -> Round | None:
+    """The round that ends the tournament, once confirmed: its last round, or with a final the
+    final's last stage (the final table, a knockout's one-match stage). None: not over yet."""
+    last = data.round(data.tournament.rounds)
+    if last is None or last.status != Round.Status.CONFIRMED:
+        return None
+    if data.tournament.final == Tournament.Final.NONE:
+        return last
+    stages = final_rounds(data)
+    if not stages or stages[-1].status != Round.Status.CONFIRMED:
+        return None
+    done = data.tournament.final == Tournament.Final.TABLE or len(data.tables_of(stages[-1].number)) == 1
+    return stages[-1] if done else None
+
+
+def deciding(tournament: Tournament) -> bool:
+    """The final places its players above the standings (rather than adding its points)."""
+    return (
+        tournament.final != Tournament.Final.NONE
+        and tournament.final_counts == Tournament.FinalCounts.DECIDES
+    )
+
+
+def knockout_match(order: dict[int, int], table: TableState) -> tuple[int, int]:
+    """A knockout match as (winner, loser): first place wins; a tie goes to the better seed."""
+    a, b = table.entries
+    pa, pb = table.places
+    if pa == pb:
+        return (a, b) if order.get(a, 0) <= order.get(b, 0) else (b, a)
+    return (a, b) if pa < pb else (b, a)
+
+
+def final_groups(data: TournamentData, order: list[int]) -> list[list[int]] | None:
+    """The final's outcome as ``scoring.finals.final_places`` takes it, once it is decided (a
+    final table counted; a knockout's last match counted); None before."""
+    stages = final_rounds(data)
+    if not stages:
+        return None
+    position = {p: i for i, p in enumerate(order)}
+    if data.tournament.final == Tournament.Final.TABLE:
+        tables = data.tables_of(stages[0].number)
+        if len(tables) != 1 or not data.counted(tables[0]):
+            return None
+        table = tables[0]
+        by_place: dict[int, list[int]] = defaultdict(list)
+        for entry, place in zip(table.entries, table.places, strict=True):
+            by_place[place].append(entry)
+        return [by_place[place] for place in sorted(by_place)]
+    matches: list[list[tuple[int, int]]] = []
+    for stage in stages:
+        tables = data.tables_of(stage.number)
+        if not tables or not all(data.counted(t) and len(t.entries) == 2 for t in tables):
+            return None
+        matches.append([knockout_match(position, t) for t in tables])
+    if len(matches[-1]) != 1:
+        return None
+    return knockout_groups(matches)
+
+
 def compute_standings(data: TournamentData) -> tuple[Standing, ...]:
-    """The standings over every counted table (and the byes of rounds under way or done)."""
+    """The standings over every counted table (and the byes of rounds under way or done). A
+    final that decides the top places counts no points; once it is decided its order leads."""
     tournament = data.tournament
     played = {r.number for r in data.rounds if r.status != Round.Status.SEATED}
-    return standings(
+    finals = {r.number for r in final_rounds(data)} if deciding(tournament) else set()
+    rows = standings(
         list(data.entries),
-        [TableResult(t.round, t.entries, t.places, t.totals) for t in data.tables if data.counted(t)],
+        [
+            TableResult(t.round, t.entries, t.places, t.totals)
+            for t in data.tables
+            if data.counted(t) and t.round not in finals
+        ],
         [(number, entry) for number, ids in sorted(data.byes.items()) if number in played for entry in ids],
         lower_is_better=family_info(tournament.family).lower_is_better,
         scheme=tournament.points,  # type: ignore[arg-type]
         custom=custom_points(tournament),
         tiebreaks=tiebreaks(tournament),  # type: ignore[arg-type]
     )
+    if not finals:
+        return rows
+    order = [s.player for s in rows]
+    groups = final_groups(data, order)
+    if groups is None:
+        return rows
+    by_player = {s.player: s for s in rows}
+    finalists = {p for group in groups for p in group}
+    placed = final_places(order, groups, counts="decides", ranks=[s.rank for s in rows])
+    out = []
+    for index, (player, place) in enumerate(placed):
+        # The note "below X on ..." holds only between two players the standings ordered.
+        keep = player not in finalists and index and placed[index - 1][0] not in finalists
+        out.append(
+            replace(
+                by_player[player], rank=place, separated_by=by_player[player].separated_by if keep else None
+            )
+        )
+    return tuple(out)

@@ -43,6 +43,17 @@ MESSAGES: dict[str, str] = {
         "you mean to replace them."
     ),
     "round_not_confirmed": gettext_noop("Confirm the results of round {round} first."),
+    "final_none": gettext_noop("This tournament has no final: choose one in the settings."),
+    "final_done": gettext_noop("The final is played: there is no further stage."),
+    "final_kind": gettext_noop("Choose a final from the list."),
+    "final_counts": gettext_noop("Choose whether the final decides the top places or adds its points."),
+    "final_knockout_family": gettext_noop(
+        "A knockout is for two-player games: choose a final table instead."
+    ),
+    "final_knockout_size": gettext_noop("A knockout has 4 or 8 players."),
+    "final_table_size": gettext_noop("A final table seats {minimum} to {maximum} players in this game."),
+    "final_season": gettext_noop("Choose one of the club's seasons to seed the final from."),
+    "final_too_few": gettext_noop("A final of {size} needs {size} players; only {players} can play it."),
     "round_not_playing": gettext_noop("Round {round} is not being played: nothing to confirm."),
     "entry_not_seated": gettext_noop("{player} is not seated in this round."),
     "table_missing": gettext_noop("There is no table {table} in this round."),

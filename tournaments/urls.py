@@ -2,6 +2,7 @@ from django.urls import path
 
 from tournaments.views import exchange as exchange_views
 from tournaments.views import league as league_views
+from tournaments.views import printing as print_views
 from tournaments.views import public as public_views
 from tournaments.views import seasons as season_views
 from tournaments.views import tournaments as views
@@ -20,7 +21,12 @@ urlpatterns = [
     path("t/<str:public_id>/r/<int:number>/start/", views.round_start_view, name="round_start"),
     path("t/<str:public_id>/r/<int:number>/confirm/", views.round_confirm_view, name="round_confirm"),
     path("t/<str:public_id>/r/<int:number>/links/", views.round_links, name="round_links"),
+    path("t/<str:public_id>/r/<int:number>/final-undo/", views.final_undo_view, name="final_undo"),
+    path("t/<str:public_id>/final/", views.final_seat_view, name="final_seat"),
+    path("t/<str:public_id>/r/<int:number>/print/", print_views.pairings, name="print_pairings"),
+    path("t/<str:public_id>/r/<int:number>/slips/", print_views.slips, name="print_slips"),
     path("t/<str:public_id>/standings/", public_views.standings, name="standings"),
+    path("t/<str:public_id>/standings/print/", print_views.standings, name="print_standings"),
     path("t/<str:public_id>/standings.csv", public_views.standings_csv, name="standings_csv"),
     path("t/<str:public_id>/seat/", public_views.find_seat_view, name="find_seat"),
     path("t/<str:public_id>/p/<int:entry_id>/", public_views.player, name="player"),

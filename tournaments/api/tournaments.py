@@ -50,6 +50,8 @@ from tournaments.services.tournaments import (
     entry_drop,
     entry_pin,
     entry_target,
+    final_seat,
+    final_undo,
     move_target,
     resent,
     round_confirm,
@@ -169,6 +171,22 @@ class SettingsSerializer(serializers.Serializer[Any]):
         max_length=10,
         help_text="The tie-break order, points first: " + ", ".join(TIEBREAKS) + ".",
     )
+    final = serializers.ChoiceField(choices=Tournament.Final.choices, default=Tournament.Final.NONE)
+    final_size = serializers.IntegerField(
+        min_value=0,
+        max_value=8,
+        default=0,
+        help_text="Players in the final: 0 for the family's usual table (a knockout: 4); a knockout 4 or 8.",
+    )
+    final_counts = serializers.ChoiceField(
+        choices=Tournament.FinalCounts.choices, default=Tournament.FinalCounts.DECIDES
+    )
+    final_season = serializers.IntegerField(
+        allow_null=True,
+        default=None,
+        min_value=1,
+        help_text="A season of the club (its id) whose qualifiers play the final; null: the standings.",
+    )
 
 
 class SettingsPatchSerializer(SettingsSerializer):
@@ -201,6 +219,10 @@ def current_settings(tournament: Tournament) -> dict[str, Any]:
             f"{size}: {' '.join(str(p) for p in points)}" for size, points in tournament.custom_points.items()
         ),
         "tiebreaks": list(tournament.tiebreaks or DEFAULT_TIEBREAKS),
+        "final": tournament.final,
+        "final_size": tournament.final_size,
+        "final_counts": tournament.final_counts,
+        "final_season": tournament.final_season_id,
     }
 
 
@@ -222,12 +244,17 @@ def to_settings(data: dict[str, Any]) -> Settings:
         points=data["points"],
         custom_points=data.get("custom_points") or "",
         tiebreaks=data["tiebreaks"],
+        final=data.get("final", Tournament.Final.NONE),
+        final_size=data.get("final_size") or 0,
+        final_counts=data.get("final_counts", Tournament.FinalCounts.DECIDES),
+        final_season=data.get("final_season"),
     )
 
 
 class RoundSummarySerializer(serializers.Serializer[Any]):
     number = serializers.IntegerField()
     status = serializers.CharField(help_text="seated, playing or confirmed.")
+    final_stage = serializers.IntegerField(help_text="0: a round; 1, 2, …: a stage of the final.")
     version = serializers.IntegerField()
     etag = serializers.CharField()
     table_count = serializers.IntegerField()
@@ -289,6 +316,7 @@ def _round_summary(view: selectors.RoundView) -> dict[str, Any]:
     return {
         "number": played.number,
         "status": played.status,
+        "final_stage": played.final_stage,
         "version": played.version,
         "etag": round_etag(played),
         "table_count": len(view.tables),
@@ -1015,6 +1043,50 @@ def _round_step_view(step: str) -> type[APIView]:
     return RoundStep
 
 
+class FinalSeat(APIView):
+    @extend_schema(
+        operation_id="tournament_final_seat",
+        summary="Seat the final's next stage (organisers)",
+        description="Once the rounds (and the stage before) are confirmed: a final table of the top "
+        "players, or a knockout's matches seeded 1 v 8, 4 v 5, 2 v 7, 3 v 6, then their winners. "
+        "The stage is a round numbered after the tournament's rounds: start and confirm it as one.",
+        tags=TAGS,
+        parameters=[PUBLIC_ID, IDEMPOTENCY_KEY],
+        request=None,
+        responses={201: RoundSerializer, **problems(400, 401, 403, 404)},
+    )
+    def post(self, request: Request, public_id: str) -> Response:
+        tournament, _role = _tournament(request, public_id, manage=True)
+        key = idempotency_key(request)
+        played = final_seat(tournament=tournament, user=request.user, request_id=key)
+        return _round_answer(request, tournament, played.number, 201)
+
+
+class FinalUndo(APIView):
+    @extend_schema(
+        operation_id="tournament_final_undo",
+        summary="Take back a stage of the final not started yet (organisers)",
+        tags=TAGS,
+        parameters=[PUBLIC_ID, NUMBER, IF_MATCH, IDEMPOTENCY_KEY],
+        request=None,
+        responses={204: None, **problems(400, 401, 403, 404, 412, 428)},
+    )
+    def post(self, request: Request, public_id: str, number: int) -> Response:
+        tournament, _role = _tournament(request, public_id, manage=True)
+        key = idempotency_key(request)
+        target = round_target(number, "final-undo")
+        if not _replayed(tournament, key, target):
+            played = _round_or_404(tournament, number)
+            current = _round_current(request, tournament, number)
+            if_match(request, current=round_etag(played), body=current()[1])
+            seen = played.version
+            guarded(
+                lambda: final_undo(played=played, round_version=seen, user=request.user, request_id=key),
+                current,
+            )
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
 def _fraction(value: Any) -> str:
     return str(value)
 
@@ -1282,6 +1354,12 @@ urlpatterns = [
         )
         for step in ("start", "confirm")
     ],
+    path("tournaments/<str:public_id>/final/", FinalSeat.as_view(), name="tournament-final-seat"),
+    path(
+        "tournaments/<str:public_id>/rounds/<int:number>/final-undo/",
+        FinalUndo.as_view(),
+        name="tournament-final-undo",
+    ),
     path("tournaments/<str:public_id>/standings/", Standings.as_view(), name="tournament-standings"),
     path("tournaments/<str:public_id>/seat/", FindSeat.as_view(), name="tournament-find-seat"),
     path(

@@ -303,3 +303,10 @@ def head_to_head_page(*, player: Player, other: Player) -> HeadToHeadPage:
     theirs = {f.family: f for f in player_ratings_summary(player=other)}
     ratings = [(mine.get(f), theirs.get(f)) for f in sorted(set(mine) | set(theirs))]
     return HeadToHeadPage(record, meetings, ratings)
+
+
+def qualifying_seasons(*, club: Club) -> list[tuple[int, str]]:
+    """The club's seasons that draw a qualifying line: a final can be seeded from them."""
+    return list(
+        Season.objects.filter(club=club, qualify__gt=0).order_by("-starts", "-id").values_list("pk", "name")
+    )

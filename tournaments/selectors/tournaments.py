@@ -26,6 +26,8 @@ from tournaments.tournament_data import (
     TournamentData,
     compute_standings,
     custom_points,
+    final_rounds,
+    last_round,
     tournament_data,
 )
 
@@ -126,6 +128,25 @@ class TournamentView:
 
     def round(self, number: int) -> RoundView | None:
         return next((r for r in self.rounds if r.round.number == number), None)
+
+    @property
+    def final_next(self) -> int | None:
+        """The stage of the final the organiser can seat now (the rounds and the stage before
+        confirmed), if the tournament has a final and it is not played yet."""
+        tournament = self.tournament
+        if tournament.final == Tournament.Final.NONE:
+            return None
+        last = self.data.round(tournament.rounds)
+        if last is None or last.status != Round.Status.CONFIRMED or last_round(self.data) is not None:
+            return None
+        stages = final_rounds(self.data)
+        if stages and stages[-1].status != Round.Status.CONFIRMED:
+            return None
+        return len(stages) + 1
+
+    @property
+    def finished(self) -> bool:
+        return last_round(self.data) is not None
 
 
 def _table_view(data: TournamentData, table: TableState, games: dict[int, Game], seated: bool) -> TableView:

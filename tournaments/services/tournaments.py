@@ -27,13 +27,32 @@ from games.models import Club, Game, Player
 from games.services.games import EventLabel, game_end, game_start
 from games.services.players import check_name, seat_players
 from games.services.service_errors import ServiceError
+from scoring import finals
 from scoring.families import family_info
+from scoring.scoring_errors import ScoringError
 from scoring.seating import TableLimits, seat_round
 from scoring.standings import parse_custom_points, parse_tiebreaks
 from tournaments import derived
-from tournaments.models import Bye, Entry, Round, Table, TableSeat, Tournament, TournamentChange
+from tournaments.models import (
+    Bye,
+    Entry,
+    Round,
+    Season,
+    SeasonStanding,
+    Table,
+    TableSeat,
+    Tournament,
+    TournamentChange,
+)
 from tournaments.services.common import Actor, acting_user, check_version, clean_event_name
-from tournaments.tournament_data import TournamentData, compute_standings, tournament_data
+from tournaments.tournament_data import (
+    TournamentData,
+    compute_standings,
+    final_rounds,
+    knockout_match,
+    last_round,
+    tournament_data,
+)
 
 Action = TournamentChange.Action
 MAX_ROUNDS = 30
@@ -145,6 +164,10 @@ class Settings:
     points: str
     custom_points: str  # "4: 5 3 2 0; 3: 4 2 0; 2: 3 0" (custom scheme only)
     tiebreaks: Sequence[str]
+    final: str = "none"
+    final_size: int = 0  # 0: the family's usual table (a knockout: 4)
+    final_counts: str = "decides"
+    final_season: int | None = None  # seed the final from this season's qualifiers (its id)
 
 
 def checked_settings(settings: Settings) -> dict[str, Any]:
@@ -174,7 +197,9 @@ def checked_settings(settings: Settings) -> dict[str, Any]:
         if missing:
             raise ServiceError("points_custom_missing", "custom points miss a table size", size=missing[0])
         custom = {str(size): [str(p) for p in points] for size, points in parsed.items()}
+    final = _checked_final(settings, low, high)
     return {
+        **final,
         "name": name[:80],
         "date": settings.date,
         "family": settings.family,
@@ -193,8 +218,38 @@ def checked_settings(settings: Settings) -> dict[str, Any]:
     }
 
 
+def _checked_final(settings: Settings, low: int, high: int) -> dict[str, Any]:
+    """The final's fields: a knockout of 4 or 8 in a two-player family, a final table of a size
+    the family can seat, a season of the same club's family to seed it from."""
+    if settings.final not in Tournament.Final.values:
+        raise ServiceError("final_kind", "no such final", final=settings.final)
+    if settings.final_counts not in Tournament.FinalCounts.values:
+        raise ServiceError("final_counts", "no such choice", value=settings.final_counts)
+    size = settings.final_size
+    if settings.final == Tournament.Final.KNOCKOUT:
+        if high != 2:
+            raise ServiceError("final_knockout_family", "a knockout needs a two-player family")
+        if size not in (0, *finals.KNOCKOUT_SIZES):
+            raise ServiceError("final_knockout_size", "a knockout of 4 or 8", size=size)
+    elif settings.final == Tournament.Final.TABLE and size and not low <= size <= high:
+        raise ServiceError("final_table_size", "the family cannot seat it", minimum=low, maximum=high)
+    return {
+        "final": settings.final,
+        "final_size": size if settings.final != Tournament.Final.NONE else 0,
+        "final_counts": settings.final_counts,
+        "final_season_id": settings.final_season if settings.final != Tournament.Final.NONE else None,
+    }
+
+
+def _check_season(club_id: int, fields: Mapping[str, Any]) -> None:
+    season = fields.get("final_season_id")
+    if season is not None and not Season.objects.filter(pk=season, club_id=club_id).exists():
+        raise ServiceError("final_season", "not a season of the club", season=season)
+
+
 def tournament_create(*, club: Club, settings: Settings, user: Actor) -> Tournament:
     fields = checked_settings(settings)
+    _check_season(club.pk, fields)
     with transaction.atomic():
         tournament = Tournament.objects.create(club=club, created_by=acting_user(user), **fields)
         _record(tournament, Action.CREATED, user, None, name=tournament.name)
@@ -216,6 +271,7 @@ def tournament_update(
 
     def write(locked: Tournament) -> Tournament:
         check_version("tournament", locked.version, version)
+        _check_season(locked.club_id, fields)
         started = Round.objects.filter(tournament=locked).exclude(status=Round.Status.SEATED).exists()
         changed = {k: v for k, v in fields.items() if getattr(locked, k) != v}
         if started and any(k in PLAY_SETTINGS for k in changed):
@@ -251,9 +307,7 @@ def tournament_update(
 
 def _finished(tournament: Tournament) -> bool:
     """Whether the tournament's last round is confirmed (the seasons count it then)."""
-    return Round.objects.filter(
-        tournament=tournament, number=tournament.rounds, status=Round.Status.CONFIRMED
-    ).exists()
+    return last_round(tournament_data(tournament)) is not None
 
 
 def _plain(value: object) -> object:
@@ -675,8 +729,9 @@ def round_confirm(
         _record(
             locked, Action.CONFIRMED, user, request_id, target=target, round=current.number, closed=closed
         )
-        if current.number == locked.rounds:
-            # The tournament is over: the seasons that count tournaments place its players.
+        if current.number >= locked.rounds:
+            # The tournament is over, or its final placed the players: the seasons that count
+            # tournaments place them.
             derived.tournament_changed(locked)
         return current
 
@@ -684,3 +739,131 @@ def round_confirm(
     _once(played.tournament, request_id, target, write)
     played.refresh_from_db()
     return played
+
+
+# ---------------------------------------------------------------------- the final
+
+
+def final_size(tournament: Tournament) -> int:
+    """How many play the final: the setting, else the family's usual table (a knockout: 4)."""
+    if tournament.final == Tournament.Final.KNOCKOUT:
+        return tournament.final_size or 4
+    return tournament.final_size or family_info(tournament.family).table_preferred
+
+
+def _final_order(data: TournamentData) -> list[int]:
+    """Who may play the final, best first: the standings' players still in the tournament, or
+    the season's qualifiers (in the season's order) who are registered here and still in."""
+    tournament = data.tournament
+    still_in = {e for e, entry in data.entries.items() if entry.dropped_after is None and entry.checked_in}
+    if tournament.final_season_id is not None:
+        season = tournament.final_season
+        assert season is not None
+        by_player = {entry.player_id: e for e, entry in data.entries.items()}
+        line = SeasonStanding.objects.filter(season=season, family="", ranked=True)
+        if season.qualify:
+            line = line.filter(rank__lte=season.qualify)
+        ids = line.order_by("rank", "player__key").values_list("player_id", flat=True)
+        return [by_player[p] for p in ids if p in by_player and by_player[p] in still_in]
+    return [s.player for s in compute_standings(data) if s.player in still_in]
+
+
+def _final_tables(data: TournamentData, stage: int) -> list[list[int]]:
+    """The tables of the final's ``stage`` (1: from the standings or the season; later: the
+    winners of the stage before, in bracket order)."""
+    tournament = data.tournament
+    size = final_size(tournament)
+    try:
+        if tournament.final == Tournament.Final.TABLE:
+            return [list(finals.qualifiers(_final_order(data), size))]
+        if stage == 1:
+            return [list(pair) for pair in finals.first_matches(_final_order(data), size)]
+    except ScoringError as error:
+        raise ServiceError(error.code, error.message, **error.params) from None
+    before = final_rounds(data)[-1]
+    order = {p: i for i, p in enumerate(_final_order(data))}
+    winners = [knockout_match(order, t)[0] for t in data.tables_of(before.number)]
+    return [list(pair) for pair in finals.next_matches(winners)]
+
+
+# One target for every stage: a resend of "seat the final" comes back as the stage it seated.
+FINAL_TARGET = "final:seat"
+
+
+def final_seat(*, tournament: Tournament, user: Actor, request_id: uuid.UUID | None = None) -> Round:
+    """Seat the final's next stage once the rounds (and the stage before) are confirmed: a
+    final table of the top players, or a knockout's matches seeded 1 v 8, 4 v 5, 2 v 7, 3 v 6
+    and then its winners. The stage is a round like any other (links, QR codes, locked once
+    confirmed), numbered after the tournament's rounds."""
+
+    def write(locked: Tournament) -> Round:
+        if locked.final == Tournament.Final.NONE:
+            raise ServiceError("final_none", "the tournament has no final")
+        data = tournament_data(locked)
+        last = data.round(locked.rounds)
+        if last is None or last.status != Round.Status.CONFIRMED:
+            raise ServiceError("round_not_confirmed", "confirm the rounds first", round=locked.rounds)
+        stages = final_rounds(data)
+        if stages:
+            if stages[-1].status != Round.Status.CONFIRMED:
+                raise ServiceError("round_not_confirmed", "confirm the stage before", round=stages[-1].number)
+            if locked.final == Tournament.Final.TABLE or len(data.tables_of(stages[-1].number)) == 1:
+                raise ServiceError("final_done", "the final is played")
+        stage = len(stages) + 1
+        tables = _final_tables(data, stage)
+        number = max(r.number for r in data.rounds) + 1
+        seed = (locked.seed * 1_000_003 + number * 7_919) % 2**31
+        played = Round.objects.create(tournament=locked, number=number, seed=seed, final_stage=stage)
+        _write_seating(played, tables, [])
+        _record(
+            locked,
+            Action.FINAL,
+            user,
+            request_id,
+            target=FINAL_TARGET,
+            round=number,
+            stage=stage,
+            tables=[_names(data, t) for t in tables],
+        )
+        return played
+
+    result = _once(tournament, request_id, FINAL_TARGET, write)
+    if isinstance(result, TournamentChange):
+        return Round.objects.get(tournament=tournament, number=result.data["round"])
+    return result
+
+
+def final_undo(
+    *, played: Round, round_version: int | None, user: Actor, request_id: uuid.UUID | None = None
+) -> Tournament:
+    """Take back a stage of the final not started yet (the standings and settings may have
+    changed since it was seated); seating it again draws it from the standings as they are."""
+
+    def write(locked: Tournament) -> Tournament:
+        current = Round.objects.select_for_update().filter(pk=played.pk).first()
+        if current is None or not current.final_stage:
+            raise ServiceError("final_none", "not a stage of the final")
+        if current.status != Round.Status.SEATED:
+            raise ServiceError("round_started", "the round has started", round=current.number)
+        check_version("round", current.version, round_version)
+        data = tournament_data(locked)
+        tables = [_names(data, t.entries) for t in data.tables_of(current.number)]
+        number, stage = current.number, current.final_stage
+        current.delete()
+        _record(
+            locked,
+            Action.FINAL_UNDONE,
+            user,
+            request_id,
+            target=target,
+            round=number,
+            stage=stage,
+            tables=tables,
+        )
+        return locked
+
+    target = round_target(played.number, "final-undo")
+    _once(played.tournament, request_id, target, write)
+    tournament = played.tournament
+    tournament.refresh_from_db()
+    return tournament

@@ -32,6 +32,7 @@ from scoring.seating import table_sizes
 from tournaments.access import can_manage, can_view, tournament_role
 from tournaments.forms import AddPlayersForm, EntryActionForm, MoveForm, TournamentForm, VersionedForm
 from tournaments.models import Entry, Round, Tournament
+from tournaments.selectors import seasons as season_selectors
 from tournaments.selectors import tournaments as selectors
 from tournaments.services.tournaments import (
     eligible,
@@ -39,6 +40,8 @@ from tournaments.services.tournaments import (
     entry_check_in,
     entry_drop,
     entry_pin,
+    final_seat,
+    final_undo,
     limits,
     round_confirm,
     round_move,
@@ -107,7 +110,8 @@ def tournament_new(request: HttpRequest, slug: str) -> HttpResponse:
     family = request.GET.get("family") or request.POST.get("family")
     if family is None or family not in FAMILIES:
         return redirect("tournaments:club_list", slug=club.slug)
-    form = TournamentForm(request.POST or None, family=family)
+    seasons = season_selectors.qualifying_seasons(club=club)
+    form = TournamentForm(request.POST or None, family=family, seasons=seasons)
     if request.method == "POST" and form.is_valid():
         try:
             tournament = tournament_create(club=club, settings=form.settings(), user=request.user)
@@ -163,7 +167,8 @@ def detail(request: HttpRequest, public_id: str) -> HttpResponse:
 def settings_view(request: HttpRequest, public_id: str) -> HttpResponse:
     tournament, role = _tournament(request, public_id, manage=True)
     initial = TournamentForm.initial_from(tournament)
-    form = TournamentForm(request.POST or None, family=tournament.family, initial=initial)
+    seasons = season_selectors.qualifying_seasons(club=tournament.club)
+    form = TournamentForm(request.POST or None, family=tournament.family, initial=initial, seasons=seasons)
     versioned = VersionedForm(request.POST or None, initial={"version": tournament.version})
     if request.method == "POST" and form.is_valid() and versioned.is_valid():
         try:
@@ -466,3 +471,47 @@ def round_links(request: HttpRequest, public_id: str, number: int) -> HttpRespon
         "links": links,
     }
     return render(request, "tournaments/round_links.html", context)
+
+
+@require_POST
+@login_required
+def final_seat_view(request: HttpRequest, public_id: str) -> HttpResponse:
+    """Seat the final's next stage (a final table, or a knockout's matches)."""
+    tournament, _role = _tournament(request, public_id, manage=True)
+    form = VersionedForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return redirect("tournaments:detail", public_id=tournament.public_id)
+    try:
+        played = final_seat(
+            tournament=tournament, user=request.user, request_id=form.cleaned_data["request_id"]
+        )
+    except EngineError as error:
+        _error(request, error)
+        return redirect("tournaments:detail", public_id=tournament.public_id)
+    messages.success(request, _("The final is seated."))
+    return redirect(_round_url(tournament, played.number))
+
+
+@require_POST
+@login_required
+def final_undo_view(request: HttpRequest, public_id: str, number: int) -> HttpResponse:
+    """Take back a stage of the final that has not started."""
+    tournament, _role = _tournament(request, public_id, manage=True)
+    played = _round(tournament, number)
+    form = VersionedForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return redirect(_round_url(tournament, number))
+    try:
+        final_undo(
+            played=played,
+            round_version=form.cleaned_data["version"],
+            user=request.user,
+            request_id=form.cleaned_data["request_id"],
+        )
+    except EngineError as error:
+        _error(request, error)
+        return redirect(_round_url(tournament, number))
+    messages.success(request, _("The final's seating is taken back."))
+    return redirect("tournaments:detail", public_id=tournament.public_id)
