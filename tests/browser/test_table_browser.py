@@ -122,7 +122,7 @@ def test_carousel_game_in_czech(table_phone: Any, live_server: Any) -> None:
     page.locator("input[name=knocker][value='Zuzana']").check()
     page.locator("input[name=points_0]").fill("3")
     page.locator("input[name=points_1]").fill("12")
-    tap_cards(page, 2, ["7H", "JK"], 32)
+    tap_cards(page, 2, ["7S", "Ž"], 32)  # Czech letters: S is srdce (hearts), Ž the joker
     page.locator("button.save").click()
     expect(page.locator(".totals .total")).to_have_text(["38", "0", "0"])
     save_hand(page, "out=Milan", {0: "10", 2: "5"}, ["38", "40", "0"])
