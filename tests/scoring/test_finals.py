@@ -61,6 +61,9 @@ def test_a_knockout_of_six_or_a_final_of_more_than_the_field_is_refused() -> Non
     with pytest.raises(ScoringError) as error:
         qualifiers([1, 2, 3], 4)
     assert error.value.code == "final_too_few"
+    with pytest.raises(ScoringError) as error:
+        qualifiers([1, 2, 3], 1)  # one player is no final
+    assert error.value.code == "final_size"
 
 
 def _reference_places(order: list[int], final: list[list[int]], counts: str) -> list[tuple[int, int]]:
