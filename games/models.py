@@ -180,6 +180,8 @@ class Game(models.Model):
     event_round = models.PositiveSmallIntegerField(null=True, blank=True)
     event_table = models.PositiveSmallIntegerField(null=True, blank=True)
     event_path = models.CharField(max_length=200, blank=True, default="")
+    # When the event's round clock runs out (the phones count down to it); None: no clock.
+    event_ends = models.DateTimeField(null=True, blank=True)
     # The event confirmed the game's results (set and cleared by the event's app): its edit
     # link and the club's scorekeepers no longer change it, its club's organisers still correct it.
     results_locked = models.BooleanField(default=False)

@@ -63,6 +63,8 @@ class Tournament(models.Model):
     rounds = models.PositiveSmallIntegerField(_("rounds"), default=3)
     # 0: a round is played to the family's end (elimination, target, agreed hands).
     round_hands = models.PositiveSmallIntegerField(_("hands per round"), default=0)
+    # The round clock's length, copied onto each round as it starts; 0: no clock.
+    round_minutes = models.PositiveSmallIntegerField(_("minutes per round"), default=0)
     table_min = models.PositiveSmallIntegerField(_("smallest table"))
     table_max = models.PositiveSmallIntegerField(_("largest table"))
     table_preferred = models.PositiveSmallIntegerField(_("preferred table size"))
@@ -136,6 +138,9 @@ class Round(models.Model):
     final_stage = models.PositiveSmallIntegerField(default=0)
     version = models.PositiveIntegerField(default=1)
     started_at = models.DateTimeField(null=True, blank=True)
+    # When the round's clock runs out (the last hand is then played), fixed as it starts so
+    # that every server and screen counts down to the same moment; None: no clock.
+    ends_at = models.DateTimeField(null=True, blank=True)
     confirmed_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -12,6 +12,7 @@ MESSAGES: dict[str, str] = {
     "tournament_name": gettext_noop("Give the tournament a name."),
     "rounds_range": gettext_noop("A tournament has 1 to {maximum} rounds."),
     "round_hands_range": gettext_noop("A round has 0 to {maximum} hands (0: play each game to its end)."),
+    "round_minutes_range": gettext_noop("A round's clock has 0 to {maximum} minutes (0: no clock)."),
     "table_limits": gettext_noop(
         "Table sizes must go smallest ≤ preferred ≤ largest, each from {minimum} to {maximum} players "
         "for this game."

@@ -50,6 +50,7 @@ class EventLabel(NamedTuple):
     event_round: int
     event_table: int
     event_path: str
+    event_ends: datetime.datetime | None = None  # the round's clock runs out then
 
 
 def game_start(

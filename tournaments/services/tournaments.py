@@ -14,7 +14,7 @@ import uuid
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -57,6 +57,7 @@ from tournaments.tournament_data import (
 Action = TournamentChange.Action
 MAX_ROUNDS = 30
 MAX_HANDS = 100
+MAX_MINUTES = 600  # a round clock of up to ten hours
 # Settings that shape the games and the seating: fixed once the first round has started.
 PLAY_SETTINGS = ("family", "options", "round_hands", "table_min", "table_max", "table_preferred")
 
@@ -168,6 +169,7 @@ class Settings:
     final_size: int = 0  # 0: the family's usual table (a knockout: 4)
     final_counts: str = "decides"
     final_season: int | None = None  # seed the final from this season's qualifiers (its id)
+    round_minutes: int = 0  # the round clock; 0: none
 
 
 def checked_settings(settings: Settings) -> dict[str, Any]:
@@ -181,6 +183,7 @@ def checked_settings(settings: Settings) -> dict[str, Any]:
         raise ServiceError("rounds_range", "rounds out of range", maximum=MAX_ROUNDS)
     if not 0 <= settings.round_hands <= MAX_HANDS:
         raise ServiceError("round_hands_range", "hands per round out of range", maximum=MAX_HANDS)
+    check_minutes(settings.round_minutes)
     low, high = info.min_players, info.max_players
     if not (low <= settings.table_min <= settings.table_preferred <= settings.table_max <= high):
         raise ServiceError(
@@ -206,6 +209,7 @@ def checked_settings(settings: Settings) -> dict[str, Any]:
         "options": dict(rules.options),
         "rounds": settings.rounds,
         "round_hands": settings.round_hands,
+        "round_minutes": settings.round_minutes,
         "table_min": settings.table_min,
         "table_max": settings.table_max,
         "table_preferred": settings.table_preferred,
@@ -216,6 +220,11 @@ def checked_settings(settings: Settings) -> dict[str, Any]:
         "custom_points": custom,
         "tiebreaks": list(parse_tiebreaks(list(settings.tiebreaks))),
     }
+
+
+def check_minutes(minutes: int) -> None:
+    if not 0 <= minutes <= MAX_MINUTES:
+        raise ServiceError("round_minutes_range", "minutes per round out of range", maximum=MAX_MINUTES)
 
 
 def _checked_final(settings: Settings, low: int, high: int) -> dict[str, Any]:
@@ -648,10 +657,19 @@ def _reseat_table(table: Table, *, without: int) -> None:
 
 
 def round_start(
-    *, played: Round, round_version: int | None, user: Actor, request_id: uuid.UUID | None = None
+    *,
+    played: Round,
+    round_version: int | None,
+    user: Actor,
+    request_id: uuid.UUID | None = None,
+    minutes: int | None = None,
 ) -> Round:
     """Start a seated round: every table gets its game (the tournament's rules, its own edit
-    link for the table's phone), and the seating is locked."""
+    link for the table's phone), and the seating is locked. The round's clock (``minutes``, else
+    the tournament's minutes per round; 0: none) runs from now: its end is stored on the round
+    and on every table's game, so each server and screen counts down to the same moment."""
+    if minutes is not None:
+        check_minutes(minutes)
 
     def write(locked: Tournament) -> Round:
         current = Round.objects.select_for_update().get(pk=played.pk)
@@ -660,6 +678,9 @@ def round_start(
         check_version("round", current.version, round_version)
         data = tournament_data(locked)
         path = _event_path(locked)
+        now = timezone.now()
+        length = locked.round_minutes if minutes is None else minutes
+        ends = now + timedelta(minutes=length) if length else None
         for table in Table.objects.filter(round=current).order_by("number"):
             ids = [s.entry_id for s in table.seats.order_by("position")]
             try:
@@ -670,7 +691,7 @@ def round_start(
                     owner=None,
                     club=locked.club,
                     hand_limit=locked.round_hands,
-                    event=EventLabel(locked.name, current.number, table.number, path),
+                    event=EventLabel(locked.name, current.number, table.number, path, ends),
                 )
             except EngineError as error:
                 raise ServiceError(
@@ -679,10 +700,12 @@ def round_start(
             table.game = game
             table.save(update_fields=["game"])
         current.status = Round.Status.PLAYING
-        current.started_at = timezone.now()
+        current.started_at = now
+        current.ends_at = ends
         current.version += 1
         current.save()
-        _record(locked, Action.STARTED, user, request_id, target=target, round=current.number)
+        clock = {"minutes": length} if length else {}
+        _record(locked, Action.STARTED, user, request_id, target=target, round=current.number, **clock)
         return current
 
     target = round_target(played.number, "start")

@@ -242,6 +242,12 @@ def change_summary(change: TournamentChange) -> list[str]:
         )
     elif action == Action.STARTED:
         parts.append(_round_words(data.get("round")))
+        minutes = data.get("minutes")
+        if isinstance(minutes, int) and minutes:
+            parts.append(
+                ngettext("a clock of %(minutes)d minute", "a clock of %(minutes)d minutes", minutes)
+                % {"minutes": minutes}
+            )
     elif action == Action.CONFIRMED:
         parts.append(_round_words(data.get("round")))
         closed = data.get("closed")
