@@ -27,7 +27,7 @@ from scoring.standings import DEFAULT_TIEBREAKS, TIEBREAKS, place_points
 from tournaments.models import Season, Tournament
 from tournaments.services.common import MAX_CUSTOM_POINTS, MAX_EVENTS, MAX_MIN_GAMES, MAX_QUALIFY
 from tournaments.services.seasons import SeasonSettings
-from tournaments.services.tournaments import MAX_HANDS, MAX_ROUNDS, Settings
+from tournaments.services.tournaments import MAX_HANDS, MAX_MINUTES, MAX_ROUNDS, Settings
 from tournaments.tournament_messages import tournament_error
 
 TIEBREAK_LABELS = {
@@ -44,6 +44,7 @@ ERROR_FIELDS = {
     "tournament_name": "name",
     "rounds_range": "rounds",
     "round_hands_range": "round_hands",
+    "round_minutes_range": "round_minutes",
     "table_limits": "table_preferred",
     "points_custom_missing": "custom_points",
     "rounds_below_seated": "rounds",
@@ -71,6 +72,18 @@ class TournamentForm(forms.Form):
         min_value=0,
         max_value=MAX_HANDS,
         initial=0,
+        widget=numeric(),
+    )
+    round_minutes = forms.IntegerField(
+        label=_("Minutes per round"),
+        help_text=_(
+            "A clock on the screen and the tables' phones; when it runs out, the hand being played "
+            "is the last. 0: no clock."
+        ),
+        min_value=0,
+        max_value=MAX_MINUTES,
+        initial=0,
+        required=False,  # a form without it (an older page) keeps no clock
         widget=numeric(),
     )
     table_min = forms.IntegerField(label=_("Smallest table"), min_value=1, widget=numeric())
@@ -178,6 +191,7 @@ class TournamentForm(forms.Form):
                 "date",
                 "rounds",
                 "round_hands",
+                "round_minutes",
                 "table_min",
                 "table_preferred",
                 "table_max",
@@ -201,7 +215,17 @@ class TournamentForm(forms.Form):
             initial[f"tiebreak_{i}"] = chosen[i - 1] if i <= len(chosen) else ""
         return initial
 
-    GENERAL = ("name", "date", "rounds", "round_hands", "seating", "seat_order", "points", "custom_points")
+    GENERAL = (
+        "name",
+        "date",
+        "rounds",
+        "round_hands",
+        "round_minutes",
+        "seating",
+        "seat_order",
+        "points",
+        "custom_points",
+    )
 
     def general_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in self.GENERAL]
@@ -245,6 +269,7 @@ class TournamentForm(forms.Form):
             final_size=data.get("final_size") or 0,
             final_counts=data.get("final_counts") or Tournament.FinalCounts.DECIDES,
             final_season=data.get("final_season"),
+            round_minutes=data.get("round_minutes") or 0,
         )
 
     def add_engine_error(self, error: EngineError) -> None:
@@ -277,6 +302,19 @@ def table_points_text(smallest: int, largest: int) -> str:
 
 class VersionedForm(_Write):
     """A write with the version the organiser saw and a request id (see games.club_forms)."""
+
+
+class StartForm(_Write):
+    """Start a round, with its own clock if the organiser wants one other than the settings'."""
+
+    minutes = forms.IntegerField(
+        label=_("Minutes on the clock"),
+        help_text=_("0: no clock."),
+        min_value=0,
+        max_value=MAX_MINUTES,
+        required=False,  # empty: the tournament's minutes per round
+        widget=numeric(),
+    )
 
 
 class EntryActionForm(_Write):

@@ -122,6 +122,8 @@ _REVALIDATED = (
     "results_locked",
     "event_name",
     "event_path",
+    # The page's tag follows a round clock's minutes (games.round_clock.clock_tag).
+    "event_ends",
 )
 
 
@@ -148,7 +150,7 @@ def game_to_revalidate(*, public_id: str, deleted: bool = False) -> Game | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    pk, public_id, owner_id, club_id, token, updated_at, deleted_at, locked, event, path, *people = row
+    pk, public_id, owner_id, club_id, token, updated_at, deleted_at, locked, event, path, ends, *people = row
     username, first_name, *club = people
     if deleted_at is not None and not deleted:
         return None
@@ -164,6 +166,7 @@ def game_to_revalidate(*, public_id: str, deleted: bool = False) -> Game | None:
         results_locked=bool(locked),
         event_name=event,
         event_path=path,
+        event_ends=rows.aware(ends),
     )
     if owner_id is not None:
         game.owner = _partial(User, id=owner_id, username=username, first_name=first_name)

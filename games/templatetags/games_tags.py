@@ -21,6 +21,7 @@ from games import card_names, families
 from games.error_messages import error_message
 from games.hand_kinds import kind_label
 from games.models import Change, Membership
+from games.round_clock import round_clock
 from games.sheet import Sheet, marks_only
 from scoring.families import family_info as scoring_family_info
 
@@ -266,3 +267,10 @@ def moment(value: object) -> datetime.datetime | None:
         return datetime.datetime.fromisoformat(value)
     except ValueError:
         return None
+
+
+@register.inclusion_tag("games/_clock.html")
+def clock(ends: datetime.datetime | None) -> dict[str, object]:
+    """A round's clock counting down to ``ends`` (nothing without one), by the server's now;
+    static/js/clock.js counts on between polls."""
+    return {"clock": round_clock(ends)}

@@ -37,6 +37,7 @@ from games.links import ShareLinks, site_url
 from games.live_etag import csrf_secret, live_etag
 from games.models import Change, Game, Hand
 from games.release import release_id
+from games.round_clock import clock_tag, round_clock
 from games.selectors.after_save import (
     corrected_line,
     correction_moves_settlement,
@@ -317,7 +318,8 @@ def game_detail(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     rematch = can_rematch(request=request, game=game, role=role, known=True)
     manage = _manages(game, role)
     # site_url: the share card's links name it (a LAN address found anew after a network change).
-    etag = _etag(request, game, "detail", editable, renew, visible, rematch, manage, site_url(request))
+    clock = clock_tag(round_clock(game.event_ends))
+    etag = _etag(request, game, "detail", editable, renew, visible, rematch, manage, site_url(request), clock)
     if _not_modified(request, etag):
         return _with_etag(HttpResponse(status=304), etag, editable)
     game = _game(public_id)  # the whole game, to draw the page

@@ -195,6 +195,7 @@
       headers: headers,
       signal: control ? control.signal : undefined
     }).then(function (response) {
+      if (window.rummyClock) { window.rummyClock.sync(response.headers.get("Date")); }  // clock.js
       if (response.status === 304) { return null; }
       if (response.status === 404) { stopped = true; return null; }  // the game is gone
       if (!response.ok) { throw new Error("HTTP " + response.status); }

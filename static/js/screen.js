@@ -18,6 +18,7 @@
     fetch(window.location.href, { headers: headers, cache: "no-store", credentials: "same-origin" })
       .then(function (response) {
         var tag = response.headers.get("ETag");
+        if (window.rummyClock) { window.rummyClock.sync(response.headers.get("Date")); }  // clock.js
         if (response.status === 304) { return null; }
         if (!response.ok) { return null; }
         return response.text().then(function (html) {

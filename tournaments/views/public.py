@@ -20,6 +20,7 @@ from django.utils.text import slugify
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from games.round_clock import clock_tag, round_clock
 from games.spreadsheet import SafeDictWriter
 from scoring.families import family_info
 from tournaments import access
@@ -73,11 +74,16 @@ def _screen_etag(view: selectors.TournamentView) -> str:
     byes, the settings and the language. Read from the data, not the drawn page (whose CSRF
     token differs every time), so an unchanged tournament answers 304."""
     data = view.data
+    current = view.current
     parts = (
         get_language(),
         data.tournament.pk,
         data.tournament.version,
-        [(r.number, r.status, r.version) for r in data.rounds],
+        [(r.number, r.status, r.version, r.ends_at) for r in data.rounds],
+        # Drawn anew as the clock's minutes change, for a projector without JavaScript.
+        clock_tag(round_clock(current.round.ends_at))
+        if current and current.round.status == "playing"
+        else None,
         [(t.round, t.number, t.entries, t.totals, t.places, t.finished, t.hands) for t in data.tables],
         sorted(data.byes.items()),
         sorted((e.pk, e.player.name, e.dropped_after, e.checked_in) for e in data.entries.values()),

@@ -30,7 +30,14 @@ from games.services.players import similar_players
 from scoring.families import family_info
 from scoring.seating import table_sizes
 from tournaments.access import can_manage, can_view, tournament_role
-from tournaments.forms import AddPlayersForm, EntryActionForm, MoveForm, TournamentForm, VersionedForm
+from tournaments.forms import (
+    AddPlayersForm,
+    EntryActionForm,
+    MoveForm,
+    StartForm,
+    TournamentForm,
+    VersionedForm,
+)
 from tournaments.models import Entry, Round, Tournament
 from tournaments.selectors import seasons as season_selectors
 from tournaments.selectors import tournaments as selectors
@@ -71,7 +78,7 @@ def _error(request: HttpRequest, error: EngineError) -> None:
     messages.error(request, tournament_error(error))
 
 
-def _form_errors(request: HttpRequest, form: VersionedForm | EntryActionForm | MoveForm) -> None:
+def _form_errors(request: HttpRequest, form: VersionedForm | StartForm | EntryActionForm | MoveForm) -> None:
     errors = [str(e) for e in form.non_field_errors()] or [
         f"{form[name].label}: {' '.join(str(e) for e in errs)}"
         for name, errs in form.errors.items()
@@ -303,6 +310,9 @@ def round_view(request: HttpRequest, public_id: str, number: int) -> HttpRespons
         "can_manage": manage,
         "section": f"round-{number}",
         "form": VersionedForm(initial={"version": played.round.version}),
+        "start_form": StartForm(
+            initial={"version": played.round.version, "minutes": tournament.round_minutes}
+        ),
         "table_numbers": [t.number for t in played.tables],
     }
     return render(request, "tournaments/round.html", context)
@@ -383,22 +393,25 @@ def _round_step(
     step: Callable[..., Round],
     done: str,
     then: str,
+    form_class: type[VersionedForm | StartForm] = VersionedForm,
 ) -> HttpResponse:
     """Start or confirm a round (``step``): the version the organiser saw and a request id,
     then ``done`` (a message with the round's number) and the page ``then``; on an error, the
-    round's page with the message."""
+    round's page with the message. A start may name the minutes on its clock."""
     tournament, _role = _tournament(request, public_id, manage=True)
     played = _round(tournament, number)
-    form = VersionedForm(request.POST)
+    form = form_class(request.POST)
     if not form.is_valid():
         _form_errors(request, form)
         return redirect(_round_url(tournament, number))
+    extra = {"minutes": form.cleaned_data["minutes"]} if isinstance(form, StartForm) else {}
     try:
         step(
             played=played,
             round_version=form.cleaned_data["version"],
             user=request.user,
             request_id=form.cleaned_data["request_id"],
+            **extra,
         )
     except EngineError as error:
         _error(request, error)
@@ -412,7 +425,7 @@ def _round_step(
 def round_start_view(request: HttpRequest, public_id: str, number: int) -> HttpResponse:
     links = reverse("tournaments:round_links", kwargs={"public_id": public_id, "number": number})
     done = _("Round %(number)d started: give each table its link.")
-    return _round_step(request, public_id, number, round_start, done, links)
+    return _round_step(request, public_id, number, round_start, done, links, StartForm)
 
 
 @require_POST
