@@ -42,6 +42,7 @@ from tournaments.selectors import tournaments as selectors
 from tournaments.services.common import MAX_CUSTOM_POINTS
 from tournaments.services.tournaments import (
     MAX_HANDS,
+    MAX_MINUTES,
     MAX_ROUNDS,
     SETTINGS_TARGET,
     Settings,
@@ -150,6 +151,12 @@ class SettingsSerializer(serializers.Serializer[Any]):
     round_hands = serializers.IntegerField(
         min_value=0, max_value=MAX_HANDS, default=0, help_text="0: a round is played to the family's end."
     )
+    round_minutes = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_MINUTES,
+        default=0,
+        help_text="The round clock's minutes, from each round's start; 0: no clock.",
+    )
     table_min = serializers.IntegerField(min_value=1, max_value=20, required=False)
     table_max = serializers.IntegerField(min_value=1, max_value=20, required=False)
     table_preferred = serializers.IntegerField(min_value=1, max_value=20, required=False)
@@ -208,6 +215,7 @@ def current_settings(tournament: Tournament) -> dict[str, Any]:
         "options": dict(tournament.options),
         "rounds": tournament.rounds,
         "round_hands": tournament.round_hands,
+        "round_minutes": tournament.round_minutes,
         "table_min": tournament.table_min,
         "table_max": tournament.table_max,
         "table_preferred": tournament.table_preferred,
@@ -248,6 +256,7 @@ def to_settings(data: dict[str, Any]) -> Settings:
         final_size=data.get("final_size") or 0,
         final_counts=data.get("final_counts", Tournament.FinalCounts.DECIDES),
         final_season=data.get("final_season"),
+        round_minutes=data.get("round_minutes") or 0,
     )
 
 
@@ -261,6 +270,10 @@ class RoundSummarySerializer(serializers.Serializer[Any]):
     finished_tables = serializers.IntegerField()
     byes = serializers.ListField(child=serializers.CharField())
     started_at = serializers.DateTimeField(allow_null=True)
+    ends_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="When the round's clock runs out (the hand in play is the last); null: no clock.",
+    )
     confirmed_at = serializers.DateTimeField(allow_null=True)
 
 
@@ -282,6 +295,7 @@ class TournamentSerializer(serializers.Serializer[Any]):
     options = serializers.DictField()
     rounds = serializers.IntegerField()
     round_hands = serializers.IntegerField()
+    round_minutes = serializers.IntegerField(help_text="The round clock's minutes; 0: no clock.")
     table_min = serializers.IntegerField()
     table_max = serializers.IntegerField()
     table_preferred = serializers.IntegerField()
@@ -323,6 +337,7 @@ def _round_summary(view: selectors.RoundView) -> dict[str, Any]:
         "finished_tables": view.finished_tables,
         "byes": view.byes,
         "started_at": played.started_at,
+        "ends_at": played.ends_at,
         "confirmed_at": played.confirmed_at,
     }
 
@@ -471,6 +486,16 @@ def _round_view(tournament: Tournament, number: int) -> selectors.RoundView:
 
 class IfMatchRoundSerializer(serializers.Serializer[Any]):
     """No body."""
+
+
+class RoundStartSerializer(serializers.Serializer[Any]):
+    minutes = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_MINUTES,
+        required=False,
+        allow_null=True,
+        help_text="This round's clock in minutes (0: none); absent: the tournament's round_minutes.",
+    )
 
 
 class MoveSerializer(serializers.Serializer[Any]):
@@ -1021,12 +1046,18 @@ def _round_step_view(step: str) -> type[APIView]:
             summary=summaries[step],
             tags=TAGS,
             parameters=[PUBLIC_ID, NUMBER, IF_MATCH, IDEMPOTENCY_KEY],
-            request=None,
+            request=RoundStartSerializer if step == "start" else None,
             responses={200: RoundSerializer, **problems(400, 401, 403, 404, 412, 428)},
         )
         def post(self, request: Request, public_id: str, number: int) -> Response:
             tournament, _role = _tournament(request, public_id, manage=True)
             played = _round_or_404(tournament, number)
+            extra: dict[str, Any] = {}
+            # A start without a JSON body (as before the clock) keeps the tournament's minutes.
+            if step == "start" and request.content_type.startswith("application/json"):
+                form = RoundStartSerializer(data=request.data or {})
+                form.is_valid(raise_exception=True)
+                extra["minutes"] = form.validated_data.get("minutes")
             key = idempotency_key(request)
             current = _round_current(request, tournament, number)
             if not _replayed(tournament, key, round_target(number, step)):
@@ -1034,7 +1065,9 @@ def _round_step_view(step: str) -> type[APIView]:
             service = round_start if step == "start" else round_confirm
             seen = played.version
             guarded(
-                lambda: service(played=played, round_version=seen, user=request.user, request_id=key),
+                lambda: service(
+                    played=played, round_version=seen, user=request.user, request_id=key, **extra
+                ),
                 current,
             )
             return _round_answer(request, tournament, number)
