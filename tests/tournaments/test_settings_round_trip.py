@@ -113,6 +113,7 @@ def test_the_tournament_settings_page_keeps_every_setting_the_api_accepts(family
             "options": options,
             "rounds": 7,
             "round_hands": 4,
+            "round_minutes": 55,
             "byes_allowed": False,
             "seating": "swiss",
             "seat_order": "rotating",
@@ -129,6 +130,7 @@ def test_the_tournament_settings_page_keeps_every_setting_the_api_accepts(family
     public_id = made.json()["public_id"]
     before = settings_of(client, f"/api/v1/tournaments/{public_id}/")
     assert before["options"].items() >= options.items()
+    assert before["round_minutes"] == 55
     saved = save_unchanged(client, f"/t/{public_id}/settings/")
     assert saved.status_code == 302, saved.content.decode()[-3000:]
     assert settings_of(client, f"/api/v1/tournaments/{public_id}/") == before
