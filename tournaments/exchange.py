@@ -146,6 +146,7 @@ def _document(club: Club | None, players: Sequence[Player], games: Sequence[Game
                 "event_table": g.event_table,
                 # A tournament table's path names the tournament's page: the import makes it.
                 "event_path": "" if g.pk in tables else g.event_path,
+                "event_ends": _when(g.event_ends),
                 "created_at": _when(g.created_at),
                 "played_at": _when(g.played_at),
                 "next_hand_number": g.next_hand_number,
@@ -206,6 +207,7 @@ def _export_tournaments(
                 "options": t.options,
                 "rounds": t.rounds,
                 "round_hands": t.round_hands,
+                "round_minutes": t.round_minutes,
                 "table_min": t.table_min,
                 "table_max": t.table_max,
                 "table_preferred": t.table_preferred,
@@ -233,6 +235,7 @@ def _export_tournaments(
                         "status": r.status,
                         "seed": r.seed,
                         "started_at": _when(r.started_at),
+                        "ends_at": _when(r.ends_at),
                         "confirmed_at": _when(r.confirmed_at),
                         "tables": [
                             {
@@ -437,6 +440,7 @@ def _check_games(
     for i, game in enumerate(games):
         at = f"games[{i}]"
         check.moment(f"{at}.created_at", game["created_at"])
+        check.moment(f"{at}.event_ends", game.get("event_ends"))
         played = check.moment(f"{at}.played_at", game.get("played_at"))
         if played is not None and played > timezone.now():
             check.add(f"{at}.played_at", "played_in_future", _("A game cannot be played in the future."))
@@ -545,6 +549,7 @@ def _tournament_settings(t: Mapping[str, Any], date: datetime.date) -> Settings:
         points=t["points"],
         custom_points=_custom_points_text(t["custom_points"]),
         tiebreaks=t["tiebreaks"],
+        round_minutes=t.get("round_minutes", 0),  # optional: a document from before the clock
     )
 
 
@@ -586,6 +591,7 @@ def _check_tournaments(
                 )
             numbers.add(played["number"])
             check.moment(f"{where}.started_at", played["started_at"])
+            check.moment(f"{where}.ends_at", played.get("ends_at"))
             check.moment(f"{where}.confirmed_at", played["confirmed_at"])
             tables: set[int] = set()
             placed: set[str] = set()
@@ -807,6 +813,7 @@ def _write_games(
             event_round=g["event_round"],
             event_table=g["event_table"],
             event_path=g["event_path"],
+            event_ends=_moment(g.get("event_ends")),
             next_hand_number=g["next_hand_number"],
         )
         created = datetime.datetime.fromisoformat(g["created_at"])
@@ -865,6 +872,7 @@ def _write_tournament(
             status=r["status"],
             seed=r["seed"],
             started_at=_moment(r["started_at"]),
+            ends_at=_moment(r.get("ends_at")),
             confirmed_at=_moment(r["confirmed_at"]),
         )
         for table in r["tables"]:

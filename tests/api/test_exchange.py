@@ -34,12 +34,14 @@ from games.services.players import player_merge
 from rummy_site import urls as site_urls
 from tests.factories import ClubFactory, UserFactory, add_member
 from tests.tournaments.pipeline import drain
+from tests.tournaments.support import tournament
 from tournaments.api import exchange as exchange_api
 from tournaments.exchange import ImportInvalid, export_club, export_csv, export_user, import_club, validate
-from tournaments.models import RatingEvent, Season, SeasonStanding, Tournament
+from tournaments.models import RatingEvent, Round, Season, SeasonStanding, Tournament
 from tournaments.rating_history import rebuild_club
 from tournaments.seasons import rebuild_seasons
 from tournaments.services.seasons import SeasonSettings, season_create
+from tournaments.services.tournaments import round_seat, round_start
 from tournaments.tournament_data import compute_standings, tournament_data
 
 # The API module is routed by games/api/urls.py; the tests route it themselves too, so they do
@@ -547,3 +549,31 @@ def test_round_trip_keeps_the_rating_lists_settings() -> None:
     wrong = json.loads(json.dumps(doc))
     wrong["club"]["inactive_days"] = -1
     assert validate(wrong) != []
+
+
+def test_round_trip_keeps_the_round_clock() -> None:
+    """The minutes per round, a started round's end and its tables' end come back from an
+    export; an older document without them imports with no clock."""
+    organiser = UserFactory.create(username=f"org-{uuid.uuid4().hex[:8]}")
+    club = ClubFactory.create(name="Clock club", organiser=organiser)
+    cup = tournament(club, organiser, 8, round_minutes=40)
+    played = round_seat(tournament=cup, number=1, user=organiser)
+    played = round_start(played=played, round_version=played.version, user=organiser)
+    assert played.ends_at is not None
+    doc = json.loads(json.dumps(export_club(club)))
+    assert doc["tournaments"][0]["round_minutes"] == 40
+    assert doc["tournaments"][0]["seated_rounds"][0]["ends_at"] is not None
+    copy_club = round_trip(club)
+    copied = Tournament.objects.get(club=copy_club)
+    assert copied.round_minutes == 40
+    assert Round.objects.get(tournament=copied).ends_at == played.ends_at
+    assert {g.event_ends for g in Game.objects.filter(club=copy_club)} == {played.ends_at}
+    older = copy.deepcopy(doc)
+    del older["tournaments"][0]["round_minutes"], older["tournaments"][0]["seated_rounds"][0]["ends_at"]
+    for game in older["games"]:
+        del game["event_ends"]
+    assert validate(older) == []
+    plain = import_club(older, user=organiser, name="Older copy").club
+    assert Tournament.objects.get(club=plain).round_minutes == 0
+    assert Round.objects.get(tournament__club=plain).ends_at is None
+    assert not Game.objects.filter(club=plain, event_ends__isnull=False).exists()
