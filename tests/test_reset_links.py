@@ -237,3 +237,20 @@ def test_with_e_mail_the_account_page_takes_an_address_no_other_account_has() ->
         )
     ann.refresh_from_db()
     assert ann.email == "ann@example.org"
+
+
+@override_settings(RESET_LINKS_PER_HOUR=1)
+def test_the_api_refuses_an_account_it_may_not_reset_as_forbidden_and_too_many_as_throttled(
+    club_world: dict,
+) -> None:
+    olga, club, membership = club_world["olga"], club_world["club"], club_world["membership"]
+    api = APIClient()
+    api.force_authenticate(olga)
+    own = Membership.objects.get(club=club, user=olga)
+    refused = api.post(f"/api/v1/clubs/{club.slug}/members/{own.pk}/reset-link/")
+    assert refused.status_code == 403 and refused.json()["code"] == "reset_not_allowed"
+    assert api.post(f"/api/v1/clubs/{club.slug}/members/{membership.pk}/reset-link/").status_code == 201
+    again = api.post(f"/api/v1/clubs/{club.slug}/members/{membership.pk}/reset-link/")
+    assert again.status_code == 429 and again.json()["code"] == "reset_link_limit"
+    assert again.json()["params"]["wait"] > 0
+    assert ResetLink.objects.count() == 1

@@ -25,7 +25,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.auth import TokenScope
-from games.api.common import CursorPage, problems
+from games.api.common import ApiError, CursorPage, problems
 from games.error_messages import error_message
 from games.links import absolute_url
 from games.models import AuditEntry, Club, Membership, UserSession
@@ -34,7 +34,7 @@ from games.selectors.clubs import club_by_slug, club_membership
 from games.services.access import can_view_club, club_role, role_allows
 from games.services.audit import audit_export
 from games.services.resets import reset_link_create
-from games.services.service_errors import SessionUnknown
+from games.services.service_errors import ServiceError, SessionUnknown
 from games.sessions import active_sessions, session_end, session_end_others
 
 SLUG = OpenApiParameter("slug", OpenApiTypes.STR, OpenApiParameter.PATH, description="The club's address.")
@@ -138,8 +138,9 @@ class ResetLinkCreate(APIView):
         operation_id="clubs_members_reset_link",
         summary="Make a one-time password reset link for a member (organisers)",
         description="The link sets the member's password once, within 30 minutes; a newer link "
-        "replaces it. Refused (400 reset_not_allowed) for an account that also belongs to a club the "
-        "caller does not organise, or a site admin's; at most a few per hour (400 reset_link_limit). "
+        "replaces it. Refused (403 reset_not_allowed) for the caller's own account, one that also "
+        "belongs to a club the caller does not organise, or a site admin's; at most a few per hour "
+        "(429 reset_link_limit). "
         "Logged in the club's audit log.",
         parameters=[
             SLUG,
@@ -148,7 +149,7 @@ class ResetLinkCreate(APIView):
             ),
         ],
         request=None,
-        responses={201: ResetLinkSerializer, **problems(400, 401, 403, 404, 429)},
+        responses={201: ResetLinkSerializer, **problems(401, 403, 404, 429)},
         tags=["clubs"],
     )
     def post(self, request: Request, slug: str, pk: int) -> Response:
@@ -157,7 +158,16 @@ class ResetLinkCreate(APIView):
         if membership is None:
             raise exceptions.NotFound()
         assert isinstance(request.user, User)
-        row, token = reset_link_create(user=membership.user, by=request.user, club=club)
+        try:
+            row, token = reset_link_create(user=membership.user, by=request.user, club=club)
+        except ServiceError as error:
+            # Not the request's fault: the caller may not reset this account, or not so often.
+            refused = {"reset_not_allowed": 403, "reset_link_limit": 429}.get(error.code)
+            if refused is None:
+                raise
+            raise ApiError(
+                status_code=refused, code=error.code, message=error_message(error), params=error.params
+            ) from None
         url = absolute_url(request._request, reverse("reset_link_use")) + "#" + token
         body = {"username": membership.user.username, "url": url, "expires_at": row.expires_at}
         response = Response(ResetLinkSerializer(body).data, status=status.HTTP_201_CREATED)
