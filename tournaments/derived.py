@@ -54,6 +54,7 @@ from django.utils import timezone
 
 from games.models import Club, Game
 from tournaments.models import (
+    CurrentRating,
     DerivedState,
     RatingDirty,
     RatingEvent,
@@ -62,7 +63,7 @@ from tournaments.models import (
     SeasonStanding,
     Tournament,
 )
-from tournaments.rating_history import GameKey, _mark, derive, mark_dirty, refresh
+from tournaments.rating_history import GameKey, _mark, current_lines, derive, mark_dirty, refresh
 from tournaments.seasons import standing_rows, store_standings
 
 # The first key of the advisory lock a worker takes per club (PostgreSQL): one worker at a
@@ -334,6 +335,16 @@ def backlog() -> Backlog:
 
 
 _RATING_FIELDS = ("played_at", "place", "players", "mu", "sigma", "mu_before", "sigma_before")
+_LIST_FIELDS = (
+    "mu",
+    "sigma",
+    "games",
+    "last_played",
+    "evening",
+    "evening_mu",
+    "evening_sigma",
+    "evening_games",
+)
 _STANDING_FIELDS = (
     "rank",
     "ranked",
@@ -382,6 +393,13 @@ def differences(club: Club) -> list[str]:
         fresh = {(e.game_id, e.player_id): e for e in derive(club=club, family=family)}
         stored = {(e.game_id, e.player_id): e for e in RatingEvent.objects.filter(club=club, family=family)}
         found += _compare(f"{club.slug}: {family} rating (game, player)", stored, fresh, _RATING_FIELDS)
+        in_order = sorted(fresh.values(), key=lambda e: (e.played_at, e.game_id))
+        events = [(e.player_id, e.played_at, e.mu, e.sigma, e.mu_before, e.sigma_before) for e in in_order]
+        listed = {
+            line.player_id: line for line in current_lines(club_id=club.pk, family=family, events=events)
+        }
+        shown = {line.player_id: line for line in CurrentRating.objects.filter(club=club, family=family)}
+        found += _compare(f"{club.slug}: {family} rating list (player)", shown, listed, _LIST_FIELDS)
     for season in Season.objects.filter(club=club).order_by("pk"):
         lines = {(r.family, r.player_id): r for r in standing_rows(season)}
         kept = {(r.family, r.player_id): r for r in SeasonStanding.objects.filter(season=season)}

@@ -358,6 +358,35 @@ class RatingEvent(models.Model):
         return f"{self.player_id} after {self.game_id}"
 
 
+class CurrentRating(models.Model):
+    """A player's line in the club's rating list of one family (derived: rewritten from the
+    rating events whenever the worker re-rates the family), so the list is one read of a row
+    per player rather than a pass over the club's history.
+
+    ``evening`` is the family's last day with a rated game in the club; ``evening_mu`` and
+    ``evening_sigma`` are the player's rating before his first game that day (None when he did
+    not play then) and ``evening_games`` his games that day."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="current_ratings")
+    family = models.CharField(max_length=16, choices=family_choices)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="current_ratings")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    games = models.PositiveIntegerField()
+    last_played = models.DateTimeField()
+    evening = models.DateField()
+    evening_mu = models.FloatField(null=True)
+    evening_sigma = models.FloatField(null=True)
+    evening_games = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        indexes = [models.Index(fields=["club", "family"], name="currentrating_list")]
+        constraints = [models.UniqueConstraint(fields=["player", "family"], name="currentrating_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.family}"
+
+
 class RatingDirty(models.Model):
     """Ratings (and the seasons) of a club's family that must be rebuilt from a point on: written
     in the transaction that changed a finished game, removed by the rebuild after the commit.

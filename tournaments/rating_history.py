@@ -36,12 +36,13 @@ from django.db.models import (
     Value,
     When,
 )
+from django.utils import timezone
 
 from games import rows as sql
 from games.models import Club, Game, Player, Result
 from scoring import ratings as scoring_ratings
 from scoring.ratings import START, RatedGame, Rating
-from tournaments.models import RatingDirty, RatingEvent
+from tournaments.models import CurrentRating, RatingDirty, RatingEvent
 
 GameKey = tuple[datetime.datetime, int]
 
@@ -241,6 +242,7 @@ def rebuild(*, club: Club, family: str, since: GameKey | None = None) -> int:
     with transaction.atomic():
         rated, swap = _plan(club, family, since)
         _write(club, family, since, swap)
+        keep_current(club=club, family=family)
         return rated
 
 
@@ -352,11 +354,57 @@ def refresh(
                 if rebuilt is not None and swap.first is not None:
                     rebuilt(family, swap.first)
                 current.delete()
+            keep_current(club=club, family=family)
             families.append(family)
             break
     if after is not None and families:
         after(club, families)
     return families
+
+
+EventLine = tuple[int, datetime.datetime, float, float, float, float]  # player, played_at, mu, σ, before
+
+
+def current_lines(
+    *, club_id: int, family: str, events: Sequence[EventLine], model: type[CurrentRating] = CurrentRating
+) -> list[CurrentRating]:
+    """Each player's rating list line from the family's events in rating order (unsaved; the
+    migration that adds the lines passes its own ``model``)."""
+    lines: dict[int, CurrentRating] = {}
+    for player_id, played_at, mu, sigma, _mu_before, _sigma_before in events:
+        line = lines.get(player_id)
+        if line is None:
+            line = lines[player_id] = model(club_id=club_id, family=family, player_id=player_id, games=0)
+        line.mu, line.sigma, line.last_played = mu, sigma, played_at
+        line.games += 1
+    if not lines:
+        return []
+    zone = timezone.get_current_timezone()
+    evening = max(line.last_played for line in lines.values()).astimezone(zone).date()
+    since = datetime.datetime.combine(evening, datetime.time.min, tzinfo=zone)
+    for line in lines.values():
+        line.evening = evening
+    for player_id, played_at, _mu, _sigma, mu_before, sigma_before in events:
+        if played_at >= since:
+            line = lines[player_id]
+            if not line.evening_games:
+                line.evening_mu, line.evening_sigma = mu_before, sigma_before
+            line.evening_games += 1
+    return list(lines.values())
+
+
+def stored_lines(*, club_id: int, family: str, model: type[RatingEvent] = RatingEvent) -> list[EventLine]:
+    events = model.objects.filter(club_id=club_id, family=family).order_by("played_at", "game_id")
+    return list(events.values_list("player_id", "played_at", "mu", "sigma", "mu_before", "sigma_before"))
+
+
+def keep_current(*, club: Club, family: str) -> None:
+    """Rewrite the family's rating list lines from its stored events: read first, then swapped
+    in a short transaction of its own (the list may trail the events by that moment)."""
+    lines = current_lines(club_id=club.pk, family=family, events=stored_lines(club_id=club.pk, family=family))
+    with transaction.atomic():
+        CurrentRating.objects.filter(club=club, family=family).delete()
+        CurrentRating.objects.bulk_create(lines, batch_size=500)
 
 
 def rebuild_club(*, club: Club, families: Iterable[str] | None = None) -> dict[str, int]:

@@ -32,6 +32,7 @@ from tests.tournaments.pipeline import database_tasks, run_worker
 from tests.tournaments.support import play_round, rummikub_hand, season_settings, settings, tournament
 from tournaments import derived
 from tournaments.models import (
+    CurrentRating,
     DerivedState,
     RatingDirty,
     RatingEvent,
@@ -40,6 +41,7 @@ from tournaments.models import (
     SeasonStanding,
     Table,
 )
+from tournaments.selectors.league import rating_list
 from tournaments.services.seasons import season_create, season_update
 from tournaments.services.tournaments import round_confirm, tournament_update
 
@@ -485,3 +487,18 @@ def test_a_correction_that_keeps_the_places_moves_no_rating_and_no_other_season(
     moved = sorted(SeasonStanding.objects.filter(season=autumn).values_list("player_id", "points", "rating"))
     assert [line[:2] for line in moved] == [line[:2] for line in lines] and moved != lines
     assert derived.differences(club) == []
+
+
+def test_the_rating_list_follows_the_worker_and_a_stale_line_is_reported() -> None:
+    club, user, games = a_world()
+    first = {r.name: r for r in rating_list(club=club, family=games[0].family).rows}
+    correct(games[0], user, "Cid")
+    run_worker()
+    after = {r.name: r for r in rating_list(club=club, family=games[0].family).rows}
+    assert after["Cid"].rating > first["Cid"].rating  # his win in the first game now counts
+    assert derived.differences(club) == []
+    line = CurrentRating.objects.get(club=club, player__name="Cid")
+    CurrentRating.objects.filter(pk=line.pk).update(mu=line.mu + 1, games=line.games + 1)
+    found = derived.differences(club)
+    assert any("rating list" in f and "mu is" in f for f in found)
+    assert any("rating list" in f and "games is" in f for f in found)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from django.db.models import Count, Exists, OuterRef, Subquery
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from engine.rules import FAMILIES
@@ -23,7 +23,7 @@ from games.models import Club, Game, Player
 from scoring.league import PRESET_PLACES, EventMark, event_marks, game_event_points, tournament_event_points
 from scoring.ratings import Rating, display, display_sigma
 from tournaments.derived import freshness
-from tournaments.models import RatingEvent, Season, SeasonStanding, Tournament
+from tournaments.models import CurrentRating, RatingEvent, Season, SeasonStanding, Tournament
 from tournaments.seasons import ALL, place_points, season_events
 
 
@@ -76,59 +76,45 @@ def rated_families(*, club: Club) -> list[str]:
 
 
 def rating_list(*, club: Club, family: str = "", now: datetime.datetime | None = None) -> RatingList:
-    """The club's players of ``family`` (else the first family rated) by rating (7 queries)."""
+    """The club's players of ``family`` (else the first family rated) by rating, from the lines
+    the worker keeps (``rating_history.keep_current``)."""
     families = rated_families(club=club)
     fresh = freshness(club.pk)
     if family not in families:
         family = families[0] if families else ""
     if not family:
         return RatingList(club, "", families, [], None, fresh.pending, fresh.as_of)
-    events = RatingEvent.objects.filter(club=club, family=family)
-    # Each player's latest event: seeks per player on the (player, family, played_at) index
-    # rather than a sort of the club's whole history. (A player belongs to one club: the club
-    # is left out of the lookup, or the planner walks the club's index for each player.)
-    newest = RatingEvent.objects.filter(player=OuterRef("pk"), family=family).order_by(
-        "-played_at", "-game_id"
-    )
-    latest = (
-        Player.objects.filter(club=club, merged_into=None)
-        .annotate(
-            last_mu=Subquery(newest.values("mu")[:1]),
-            last_sigma=Subquery(newest.values("sigma")[:1]),
-            last_at=Subquery(newest.values("played_at")[:1]),
-        )
+    lines = list(
+        CurrentRating.objects.filter(club=club, family=family, player__merged_into=None)
         .order_by()
-        .values_list("pk", "name", "last_mu", "last_sigma", "last_at")
+        .values_list(
+            "player_id",
+            "player__name",
+            "mu",
+            "sigma",
+            "last_played",
+            "games",
+            "evening",
+            "evening_mu",
+            "evening_sigma",
+            "evening_games",
+        )
     )
-    rated = dict(events.order_by().values("player_id").annotate(n=Count("pk")).values_list("player_id", "n"))
-    lines = [(*line, rated[line[0]]) for line in latest if line[4] is not None]
     if not lines:
         return RatingList(club, family, families, [], None, fresh.pending, fresh.as_of)
-    zone = timezone.get_current_timezone()
-    evening = max(line[4] for line in lines).astimezone(zone).date()
-    since = datetime.datetime.combine(evening, datetime.time.min, tzinfo=zone)
-    # Each player's rating before his first game of that evening, and his games that evening.
-    before: dict[int, Rating] = {}
-    that_evening: dict[int, int] = {}
-    for player_id, mu, sigma in (
-        events.filter(played_at__gte=since)
-        .order_by("played_at", "game_id")
-        .values_list("player_id", "mu_before", "sigma_before")
-    ):
-        before.setdefault(player_id, Rating(mu, sigma))
-        that_evening[player_id] = that_evening.get(player_id, 0) + 1
+    evening = lines[0][6]
     now = now or timezone.now()
     idle = datetime.timedelta(days=club.inactive_days)
     shown = []
-    for player_id, name, mu, sigma, played_at, games in lines:
+    for player_id, name, mu, sigma, played_at, games, _evening, mu_then, sigma_then, games_then in lines:
         rating = Rating(mu, sigma)
         value = display(rating)
-        if player_id not in before:
+        if not games_then or mu_then is None or sigma_then is None:  # he did not play that evening
             trend: int | None = 0
-        elif that_evening[player_id] == games:
+        elif games_then == games:
             trend = None
         else:
-            trend = value - display(before[player_id])
+            trend = value - display(Rating(mu_then, sigma_then))
         shown.append((value, name, player_id, rating, played_at, games, trend))
     shown.sort(key=lambda s: (-s[0], s[1].casefold(), s[2]))
     rows: list[RatingListRow] = []

@@ -5,6 +5,7 @@ localised, every link reversed), and the list shows every player of the club."""
 from __future__ import annotations
 
 import datetime
+import html
 
 from django import template
 from django.urls import reverse
@@ -29,31 +30,33 @@ def rating_rows(ratings: RatingList) -> SafeString:
     query = f"?family={ratings.family}"
     provisional = format_html(' <span class="tiebreak provisional">{}</span>', _("provisional"))
     inactive = format_html(' <span class="tiebreak inactive-mark">{}</span>', _("inactive"))
-    new = _("new")
+    new = escape(_("new"))
+    zone = timezone.get_current_timezone()
     days: dict[datetime.date, str] = {}
 
     def day(when: datetime.datetime) -> str:
-        local = timezone.localdate(when)
+        local = when.astimezone(zone).date()
         if local not in days:
             days[local] = escape(date_format(local, "SHORT_DATE_FORMAT"))
         return days[local]
 
-    def trend(value: int | None) -> SafeString:
+    def trend(value: int | None) -> str:
         if value is None:
-            return format_html("{}", new)
+            return new
         if value > 0:
-            return format_html('<span class="trend up">+{}</span>', value)
+            return f'<span class="trend up">+{value}</span>'
         if value < 0:
-            return format_html('<span class="trend down">{}{}</span>', MINUS, -value)
-        return SafeString("–")
+            return f'<span class="trend down">{MINUS}{-value}</span>'
+        return "–"
 
     # Built with f-strings, escaping only what is text (the name, the link): the numbers are
-    # integers, and escaping each of them through format_html cost the page most of its time.
+    # integers, and escaping each of them through format_html cost the page most of its time
+    # (the standard library's escape for the names: Django's wraps it for lazy text).
     where = escape(f"{head}/")
     after = escape(f"/{tail}{query}")
     rows = [
         f'<tr{' class="inactive"' if row.inactive else ""}><td class="rank">{row.rank}</td>'
-        f'<th scope="row" class="name"><a href="{where}{row.player_id}{after}">{escape(row.name)}</a>'
+        f'<th scope="row" class="name"><a href="{where}{row.player_id}{after}">{html.escape(row.name)}</a>'
         f"{provisional if row.provisional else ''}{inactive if row.inactive else ''}</th>"
         f'<td class="points">{row.rating} <span class="uncertainty">±{row.uncertainty}</span></td>'
         f'<td class="trend-cell">{trend(row.trend)}</td><td>{row.games}</td>'
