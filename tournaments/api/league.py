@@ -16,12 +16,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.common import problems
+from tournaments import league_files
 from tournaments.api.exchange import CsvRenderer
 from tournaments.api.seasons import FAMILY, PLAYER, PUBLIC_ID, SLUG, _family, _season
 from tournaments.api.tournaments import club_for
 from tournaments.selectors import league as league_selectors
 from tournaments.selectors import seasons as selectors
-from tournaments.views import league as league_files
 
 TAGS = ["seasons"]
 
