@@ -11,6 +11,7 @@ from django.contrib import admin
 from games.admin import ReadOnlyAdmin
 from tournaments.models import (
     Bye,
+    CurrentRating,
     DerivedState,
     Entry,
     RatingDirty,
@@ -101,6 +102,14 @@ class RatingEventAdmin(ReadOnlyAdmin):
     list_filter = ("family", "club")
     search_fields = ("player__name", "game__public_id", "club__name")
     list_select_related = ("player", "game")
+
+
+@admin.register(CurrentRating)
+class CurrentRatingAdmin(ReadOnlyAdmin):
+    list_display = ("player", "family", "mu", "sigma", "games", "last_played", "evening")
+    list_filter = ("family", "club")
+    search_fields = ("player__name", "club__name")
+    list_select_related = ("player",)
 
 
 @admin.register(DerivedState)
