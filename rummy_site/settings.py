@@ -355,6 +355,9 @@ SIGNUPS_PER_HOUR = env_int("SIGNUPS_PER_HOUR", 20, minimum=1)
 # Invite tokens looked up per address per hour (opening an invite link is one): a club's
 # members on one Wi-Fi get through, a script trying tokens does not.
 INVITE_TRIES_PER_HOUR = env_int("INVITE_TRIES_PER_HOUR", 60, minimum=1)
+# Searches and check-ins at a tournament's door per address per hour: a hall of players on one
+# Wi-Fi checking themselves in get through, a script ticking off the whole list does not.
+CHECK_IN_TRIES_PER_HOUR = env_int("CHECK_IN_TRIES_PER_HOUR", 300, minimum=1)
 # Password reset links an organiser may make per hour, and tries to use one per address per
 # hour (games/services/resets.py): enough for a club evening, too few to guess or to spam.
 RESET_LINKS_PER_HOUR = env_int("RESET_LINKS_PER_HOUR", 10, minimum=1)

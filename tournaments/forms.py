@@ -317,6 +317,20 @@ class StartForm(_Write):
     )
 
 
+class DoorForm(_Write):
+    """Open or close the self check-in at the door."""
+
+    action = forms.ChoiceField(choices=[("open", "open"), ("close", "close")])
+
+
+class SelfCheckInForm(forms.Form):
+    """A player's tap on his own name at the door (no account, so no version: checking in twice
+    is checking in once)."""
+
+    request_id = forms.UUIDField(required=False, widget=forms.HiddenInput)
+    entry = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+
+
 class EntryActionForm(_Write):
     ACTIONS = ("check_in", "check_out", "drop", "rejoin", "pin")
     action = forms.ChoiceField(choices=[(a, a) for a in ACTIONS])

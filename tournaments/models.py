@@ -24,6 +24,11 @@ def new_public_id() -> str:
     return secrets.token_urlsafe(9)
 
 
+def new_check_in_key() -> str:
+    """The secret in a tournament's check-in link: only those shown its code at the door use it."""
+    return secrets.token_urlsafe(12)
+
+
 def new_seed() -> int:
     return secrets.randbelow(2**31)
 
@@ -87,6 +92,10 @@ class Tournament(models.Model):
     final_season = models.ForeignKey(
         "Season", null=True, blank=True, on_delete=models.SET_NULL, related_name="finals"
     )
+    # Self check-in at the door. The link's key is made when it first opens and kept when it
+    # closes, so the code printed for the door works again when it reopens.
+    check_in_open = models.BooleanField(_("self check-in open"), default=False)
+    check_in_key = models.CharField(max_length=32, blank=True, default="", editable=False)
     seed = models.BigIntegerField(default=new_seed)
     version = models.PositiveIntegerField(default=1)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
@@ -205,6 +214,9 @@ class TournamentChange(models.Model):
         UNREGISTERED = "unregistered", _("removed a player")
         CHECKED_IN = "checked_in", _("checked a player in")
         CHECKED_OUT = "checked_out", _("undid a check-in")
+        CHECKED_SELF = "checked_self", _("a player checked in at the door")
+        DOOR_OPENED = "door_opened", _("opened the self check-in")
+        DOOR_CLOSED = "door_closed", _("closed the self check-in")
         DROPPED = "dropped", _("a player dropped out")
         REJOINED = "rejoined", _("a player came back")
         PINNED = "pinned", _("pinned a player to a table")

@@ -35,6 +35,12 @@ MESSAGES: dict[str, str] = {
         "Someone changed this round meanwhile (seated it again or moved a player). Check the tables and "
         "try again."
     ),
+    "check_in_key": gettext_noop(
+        "This is not the tournament's check-in link. Scan the code at the door again."
+    ),
+    "check_in_unknown": gettext_noop("That player is not registered for this tournament. Ask the organiser."),
+    "check_in_closed": gettext_noop("The check-in is closed. Ask the organiser to check you in."),
+    "check_in_dropped": gettext_noop("{player} has dropped out. Ask the organiser to bring you back."),
     "entry_other_club": gettext_noop("{player} is not a player of this club."),
     "pin_range": gettext_noop("There is no table {table}."),
     "round_range": gettext_noop("The tournament has {rounds} rounds."),

@@ -1,5 +1,6 @@
 from django.urls import path
 
+from tournaments.views import door as door_views
 from tournaments.views import exchange as exchange_views
 from tournaments.views import league as league_views
 from tournaments.views import printing as print_views
@@ -15,6 +16,8 @@ urlpatterns = [
     path("t/<str:public_id>/settings/", views.settings_view, name="settings"),
     path("t/<str:public_id>/players/", views.players, name="players"),
     path("t/<str:public_id>/players/<int:pk>/", views.entry_action, name="entry"),
+    path("t/<str:public_id>/door/", views.door_view, name="door"),
+    path("t/<str:public_id>/check-in/<str:key>/", door_views.check_in, name="check_in"),
     path("t/<str:public_id>/r/<int:number>/", views.round_view, name="round"),
     path("t/<str:public_id>/r/<int:number>/seat/", views.round_seat_view, name="round_seat"),
     path("t/<str:public_id>/r/<int:number>/move/", views.round_move_view, name="round_move"),

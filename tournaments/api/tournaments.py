@@ -17,9 +17,9 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.http import Http404
-from django.urls import path
+from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import exceptions, generics, serializers, status
@@ -29,6 +29,8 @@ from rest_framework.views import APIView
 
 from engine.rules import FAMILIES
 from games.api.common import IDEMPOTENCY_KEY, IF_MATCH, ApiError, etag, idempotency_key, if_match, problems
+from games.client import client_ip
+from games.links import absolute_url
 from games.models import Club, Membership, Player
 from games.names import name_key
 from games.selectors.clubs import club_by_slug
@@ -46,10 +48,15 @@ from tournaments.services.tournaments import (
     MAX_ROUNDS,
     SETTINGS_TARGET,
     Settings,
+    check_in_door,
+    check_in_key_matches,
+    check_in_try,
+    door_target,
     entries_add,
     entry_check_in,
     entry_drop,
     entry_pin,
+    entry_self_check_in,
     entry_target,
     final_seat,
     final_undo,
@@ -309,6 +316,7 @@ class TournamentSerializer(serializers.Serializer[Any]):
     etag = serializers.CharField()
     entries = serializers.IntegerField(help_text="Players registered.")
     checked_in = serializers.IntegerField()
+    check_in_open = serializers.BooleanField(help_text="Players may check themselves in at the door.")
     next_round = serializers.IntegerField(allow_null=True, help_text="The round that can be seated now.")
     played_rounds = RoundSummarySerializer(many=True, help_text="The rounds seated so far.")
 
@@ -352,6 +360,7 @@ def tournament_body(tournament: Tournament) -> dict[str, Any]:
         "etag": tournament_etag(tournament),
         "entries": len(view.data.entries),
         "checked_in": view.checked_in,
+        "check_in_open": tournament.check_in_open,
         "next_round": view.next_round,
         "played_rounds": [_round_summary(r) for r in view.rounds],
     }
@@ -1261,6 +1270,184 @@ class FindSeat(APIView):
         return Response({"query": query, "results": results})
 
 
+# ---------------------------------------------------------------------- self check-in
+
+
+class DoorSerializer(serializers.Serializer[Any]):
+    open = serializers.BooleanField(help_text="Players may check themselves in by the link.")
+    url = serializers.CharField(
+        allow_null=True, help_text="The check-in link for the door's QR code (null until first opened)."
+    )
+    entries = serializers.IntegerField()
+    checked_in = serializers.IntegerField()
+    version = serializers.IntegerField(help_text="The tournament's version.")
+    etag = serializers.CharField(help_text="The tournament's ETag.")
+
+
+class DoorSetSerializer(serializers.Serializer[Any]):
+    open = serializers.BooleanField()
+
+
+def _door_body(request: Request, tournament: Tournament) -> dict[str, Any]:
+    url = None
+    if tournament.check_in_key:
+        path_ = reverse(
+            "tournaments:check_in", kwargs={"public_id": tournament.public_id, "key": tournament.check_in_key}
+        )
+        url = absolute_url(request._request, path_)
+    counts = Entry.objects.filter(tournament=tournament).aggregate(
+        entries=Count("pk"), checked_in=Count("pk", filter=Q(checked_in=True))
+    )
+    return {
+        "open": tournament.check_in_open,
+        "url": url,
+        **counts,
+        "version": tournament.version,
+        "etag": tournament_etag(tournament),
+    }
+
+
+class Door(APIView):
+    @extend_schema(
+        operation_id="tournament_door_retrieve",
+        summary="The self check-in at the door: open or closed, its link (organisers)",
+        tags=TAGS,
+        parameters=[PUBLIC_ID],
+        responses={200: DoorSerializer, **problems(401, 403, 404)},
+    )
+    def get(self, request: Request, public_id: str) -> Response:
+        tournament, _role = _tournament(request, public_id, manage=True)
+        return _with_etag(_door_body(request, tournament), tournament_etag(tournament))
+
+    @extend_schema(
+        operation_id="tournament_door_set",
+        summary="Open or close the self check-in at the door (organisers)",
+        tags=TAGS,
+        parameters=[PUBLIC_ID, IF_MATCH, IDEMPOTENCY_KEY],
+        request=DoorSetSerializer,
+        responses={200: DoorSerializer, **problems(400, 401, 403, 404, 412, 428)},
+    )
+    def post(self, request: Request, public_id: str) -> Response:
+        tournament, _role = _tournament(request, public_id, manage=True)
+        form = DoorSetSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        opened = form.validated_data["open"]
+        key = idempotency_key(request)
+        if not _replayed(tournament, key, door_target(opened)):
+            if_match(request, current=tournament_etag(tournament), body=_door_body(request, tournament))
+        seen = tournament.version
+
+        def current() -> tuple[str, Any]:
+            tournament.refresh_from_db()
+            return tournament_etag(tournament), _door_body(request, tournament)
+
+        done = guarded(
+            lambda: check_in_door(
+                tournament=tournament, opened=opened, version=seen, user=request.user, request_id=key
+            ),
+            current,
+        )
+        return _with_etag(_door_body(request, done), tournament_etag(done))
+
+
+class DoorEntrySerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField(help_text="The entry's id, to check in.")
+    name = serializers.CharField()
+    checked_in = serializers.BooleanField()
+
+
+class DoorFoundSerializer(serializers.Serializer[Any]):
+    open = serializers.BooleanField()
+    results = DoorEntrySerializer(many=True)
+
+
+class SelfCheckInSerializer(serializers.Serializer[Any]):
+    entry = serializers.IntegerField(min_value=1, max_value=2**31 - 1, help_text="The entry's id.")
+
+
+DOOR_KEY = OpenApiParameter("key", str, OpenApiParameter.PATH, description="The check-in link's key.")
+
+
+def _door(request: Request, public_id: str, key: str) -> Tournament:
+    """The tournament whose check-in link this is (404 for a wrong key), one try counted for
+    the caller's address (429 once too many)."""
+    tournament = selectors.tournament_by_public_id(public_id=public_id)
+    if tournament is None or not check_in_key_matches(tournament, key):
+        raise Http404
+    hit = check_in_try(tournament, client_ip(request._request) or "unknown")
+    if not hit.allowed:
+        raise ApiError(
+            status_code=429,
+            code="check_in_limit",
+            message=_(
+                "Too many tries from this network: wait a while, or ask the organiser to check you in."
+            ),
+            params={"wait": max(1, int(hit.wait))},
+        )
+    return tournament
+
+
+def _door_entry(entry: Entry) -> dict[str, Any]:
+    return {"id": entry.pk, "name": entry.player.name, "checked_in": entry.checked_in}
+
+
+class SelfCheckIn(APIView):
+    """The door's link: no account needed, its key is the permission."""
+
+    authentication_classes: list[Any] = []
+    permission_classes: list[Any] = []
+
+    @extend_schema(
+        operation_id="tournament_self_check_in_find",
+        summary="Self check-in: the registered players matching a name (with the door's link)",
+        tags=TAGS,
+        auth=[],
+        parameters=[
+            PUBLIC_ID,
+            DOOR_KEY,
+            OpenApiParameter(
+                "q",
+                {"type": "string", "minLength": 1, "pattern": r"\S"},
+                OpenApiParameter.QUERY,
+                required=True,
+                description="A name or part (not blank); accents and case aside.",
+            ),
+        ],
+        responses={200: DoorFoundSerializer, **problems(400, 404, 429)},
+    )
+    def get(self, request: Request, public_id: str, key: str) -> Response:
+        query = request.query_params.get("q", "").strip()
+        if not query:
+            raise exceptions.ValidationError({"q": [_("Type a name (or a part of it).")]})
+        tournament = _door(request, public_id, key)
+        found = selectors.check_in_matches(tournament=tournament, query=query[:80])
+        return Response({"open": tournament.check_in_open, "results": [_door_entry(e) for e in found]})
+
+    @extend_schema(
+        operation_id="tournament_self_check_in",
+        summary="Self check-in: check a registered player in (with the door's link, while it is open)",
+        description="Refused (400) when the check-in is closed (check_in_closed), the entry is not "
+        "this tournament's (check_in_unknown) or has dropped out (check_in_dropped). Checking in "
+        "twice is checking in once.",
+        tags=TAGS,
+        auth=[],
+        parameters=[PUBLIC_ID, DOOR_KEY, IDEMPOTENCY_KEY],
+        request=SelfCheckInSerializer,
+        responses={200: DoorEntrySerializer, **problems(400, 404, 429)},
+    )
+    def post(self, request: Request, public_id: str, key: str) -> Response:
+        form = SelfCheckInSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        tournament = _door(request, public_id, key)
+        entry = entry_self_check_in(
+            tournament=tournament,
+            key=key,
+            entry_id=form.validated_data["entry"],
+            request_id=idempotency_key(request),
+        )
+        return Response(_door_entry(entry))
+
+
 class PlayerRounds(APIView):
     @extend_schema(
         operation_id="tournament_player",
@@ -1395,6 +1582,12 @@ urlpatterns = [
     ),
     path("tournaments/<str:public_id>/standings/", Standings.as_view(), name="tournament-standings"),
     path("tournaments/<str:public_id>/seat/", FindSeat.as_view(), name="tournament-find-seat"),
+    path("tournaments/<str:public_id>/door/", Door.as_view(), name="tournament-door"),
+    path(
+        "tournaments/<str:public_id>/check-in/<str:key>/",
+        SelfCheckIn.as_view(),
+        name="tournament-self-check-in",
+    ),
     path(
         "tournaments/<str:public_id>/players/<int:entry>/", PlayerRounds.as_view(), name="tournament-player"
     ),

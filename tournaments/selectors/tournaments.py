@@ -253,6 +253,20 @@ def find_seat(*, view: TournamentView, query: str) -> list[SeatFound]:
     return found
 
 
+def check_in_matches(*, tournament: Tournament, query: str, limit: int = 20) -> list[Entry]:
+    """The door's search: the registered players whose name matches ``query`` (accents, case
+    and spacing aside; a part of the name is enough), those who dropped out left aside."""
+    wanted, loose = name_key(query), loose_key(query)
+    if not wanted:
+        return []
+    entries = (
+        Entry.objects.filter(tournament=tournament, dropped_after=None)
+        .select_related("player")
+        .order_by("player__key", "pk")
+    )
+    return [e for e in entries if wanted in e.player.key or loose in e.player.loose_key][:limit]
+
+
 def unregistered_players(*, tournament: Tournament) -> list[Player]:
     """The club's players not registered yet (for the organiser's registration page)."""
     return list(

@@ -10,6 +10,7 @@ What a table scores is written by the games app's own services, through the tabl
 from __future__ import annotations
 
 import random
+import secrets
 import uuid
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
+from django.conf import settings as site_settings
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
@@ -26,6 +28,7 @@ from engine.rules import rule_set
 from games.models import Club, Game, Player
 from games.services.games import EventLabel, game_end, game_start
 from games.services.players import check_name, seat_players
+from games.services.rates import Hit, rate_hit
 from games.services.service_errors import ServiceError
 from scoring import finals
 from scoring.families import family_info
@@ -43,6 +46,7 @@ from tournaments.models import (
     TableSeat,
     Tournament,
     TournamentChange,
+    new_check_in_key,
 )
 from tournaments.services.common import Actor, acting_user, check_version, clean_event_name
 from tournaments.tournament_data import (
@@ -386,13 +390,17 @@ def _entry_write(
     change: Callable[[Tournament, Entry], tuple[str, dict[str, object]] | None],
     user: Actor,
     operation: str,
+    *,
+    any_version: bool = False,
 ) -> Entry:
     """Change one entry under the tournament's lock; ``change`` returns the history's action
-    and data, or None when there is nothing to do (the entry already was so)."""
+    and data, or None when there is nothing to do (the entry already was so). ``any_version``:
+    for a change that means the same whatever the entry's version (a player's own check-in)."""
 
     def write(locked: Tournament) -> Entry:
         current = Entry.objects.select_related("player").get(pk=entry.pk)
-        check_version("entry", current.version, version)
+        if not any_version:
+            check_version("entry", current.version, version)
         done = change(locked, current)
         if done is None:
             return current
@@ -408,19 +416,93 @@ def _entry_write(
     return entry
 
 
+def _arrive(locked: Tournament, current: Entry) -> None:
+    current.checked_in = True
+    # Arriving after a round started: he plays from the next one.
+    current.from_round = max(current.from_round, _next_round(locked))
+
+
 def entry_check_in(
     *, entry: Entry, checked_in: bool, version: int | None, user: Actor, request_id: uuid.UUID | None = None
 ) -> Entry:
     def change(locked: Tournament, current: Entry) -> tuple[str, dict[str, object]] | None:
         if current.checked_in == checked_in:
             return None
-        current.checked_in = checked_in
         if checked_in:
-            # Arriving after a round started: he plays from the next one.
-            current.from_round = max(current.from_round, _next_round(locked))
+            _arrive(locked, current)
+        else:
+            current.checked_in = False
         return (Action.CHECKED_IN if checked_in else Action.CHECKED_OUT), {}
 
     return _entry_write(entry, version, request_id, change, user, "check_in" if checked_in else "check_out")
+
+
+def door_target(opened: bool) -> str:
+    return "door:open" if opened else "door:close"
+
+
+def check_in_door(
+    *,
+    tournament: Tournament,
+    opened: bool,
+    version: int | None,
+    user: Actor,
+    request_id: uuid.UUID | None = None,
+) -> Tournament:
+    """Open or close the self check-in at the door (players checking themselves in by its link)."""
+
+    def write(locked: Tournament) -> Tournament:
+        check_version("tournament", locked.version, version)
+        if locked.check_in_open == opened:
+            return locked
+        locked.check_in_open = opened
+        if opened and not locked.check_in_key:
+            locked.check_in_key = new_check_in_key()
+        locked.version += 1
+        locked.save(update_fields=["check_in_open", "check_in_key", "version", "updated_at"])
+        action = Action.DOOR_OPENED if opened else Action.DOOR_CLOSED
+        _record(locked, action, user, request_id, target=door_target(opened))
+        return locked
+
+    _once(tournament, request_id, door_target(opened), write)
+    tournament.refresh_from_db()
+    return tournament
+
+
+def check_in_try(tournament: Tournament, address: str) -> Hit:
+    """Counts one search or check-in at the door from ``address`` (see CHECK_IN_TRIES_PER_HOUR)."""
+    return rate_hit(
+        f"door:{tournament.pk}:{address}", limit=site_settings.CHECK_IN_TRIES_PER_HOUR, seconds=3600
+    )
+
+
+def check_in_key_matches(tournament: Tournament, key: str) -> bool:
+    return bool(tournament.check_in_key) and secrets.compare_digest(key, tournament.check_in_key)
+
+
+def entry_self_check_in(
+    *, tournament: Tournament, key: str, entry_id: int, request_id: uuid.UUID | None = None
+) -> Entry:
+    """A player checks himself in by the door's link. He has no account: the link's key is the
+    permission, and only while the organiser keeps the door open."""
+    if not check_in_key_matches(tournament, key):
+        raise ServiceError("check_in_key", "not this tournament's check-in link")
+    entries = Entry.objects.filter(tournament=tournament, pk=entry_id).select_related("player", "tournament")
+    entry = entries.first()
+    if entry is None:
+        raise ServiceError("check_in_unknown", "no such player registered")
+
+    def change(locked: Tournament, current: Entry) -> tuple[str, dict[str, object]] | None:
+        if not locked.check_in_open:
+            raise ServiceError("check_in_closed", "the self check-in is closed")
+        if current.dropped_after is not None:
+            raise ServiceError("check_in_dropped", "dropped out", player=current.player.name)
+        if current.checked_in:
+            return None
+        _arrive(locked, current)
+        return Action.CHECKED_SELF, {}
+
+    return _entry_write(entry, None, request_id, change, None, "check_in", any_version=True)
 
 
 def entry_drop(

@@ -197,7 +197,7 @@ def change_summary(change: TournamentChange) -> list[str]:
         parts.append(_names(players))
         if data.get("round", 1) not in (1, None):
             parts.append(_("from round %(round)s") % {"round": data["round"]})
-    elif action in (Action.CHECKED_IN, Action.CHECKED_OUT, Action.UNREGISTERED):
+    elif action in (Action.CHECKED_IN, Action.CHECKED_SELF, Action.CHECKED_OUT, Action.UNREGISTERED):
         parts.append(_names(data.get("player")))
     elif action == Action.DROPPED:
         parts.append(_names(data.get("player")))

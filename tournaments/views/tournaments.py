@@ -32,6 +32,7 @@ from scoring.seating import table_sizes
 from tournaments.access import can_manage, can_view, tournament_role
 from tournaments.forms import (
     AddPlayersForm,
+    DoorForm,
     EntryActionForm,
     MoveForm,
     StartForm,
@@ -42,6 +43,7 @@ from tournaments.models import Entry, Round, Tournament
 from tournaments.selectors import seasons as season_selectors
 from tournaments.selectors import tournaments as selectors
 from tournaments.services.tournaments import (
+    check_in_door,
     eligible,
     entries_add,
     entry_check_in,
@@ -78,7 +80,9 @@ def _error(request: HttpRequest, error: EngineError) -> None:
     messages.error(request, tournament_error(error))
 
 
-def _form_errors(request: HttpRequest, form: VersionedForm | StartForm | EntryActionForm | MoveForm) -> None:
+def _form_errors(
+    request: HttpRequest, form: VersionedForm | StartForm | EntryActionForm | MoveForm | DoorForm
+) -> None:
     errors = [str(e) for e in form.non_field_errors()] or [
         f"{form[name].label}: {' '.join(str(e) for e in errs)}"
         for name, errs in form.errors.items()
@@ -255,9 +259,44 @@ def players(request: HttpRequest, public_id: str) -> HttpResponse:
         "section": "players",
         "next_round": upcoming,
         "seat_form": VersionedForm(initial={"version": 0}),
+        "door_form": VersionedForm(initial={"version": tournament.version}),
+        "door": _door_link(request, tournament),
         "fit_note": _fit_note(tournament, len(eligible(view.data, upcoming))) if upcoming else None,
     }
     return render(request, "tournaments/players.html", context)
+
+
+def _door_link(request: HttpRequest, tournament: Tournament) -> dict[str, str] | None:
+    """The check-in link, with its QR code, once the door has a key."""
+    if not tournament.check_in_key:
+        return None
+    path = reverse(
+        "tournaments:check_in", kwargs={"public_id": tournament.public_id, "key": tournament.check_in_key}
+    )
+    url = absolute_url(request, path)  # the address the players' phones reach
+    return {"url": url, "svg": qr_svg(url, label=_("QR code of the check-in link"))}
+
+
+@require_POST
+@login_required
+def door_view(request: HttpRequest, public_id: str) -> HttpResponse:
+    """Open or close the self check-in at the door."""
+    tournament, _role = _tournament(request, public_id, manage=True)
+    form = DoorForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+    else:
+        try:
+            check_in_door(
+                tournament=tournament,
+                opened=form.cleaned_data["action"] == "open",
+                version=form.cleaned_data["version"],
+                user=request.user,
+                request_id=form.cleaned_data["request_id"],
+            )
+        except EngineError as error:
+            _error(request, error)
+    return redirect(f"{_players_url(tournament)}#door")
 
 
 @require_POST
