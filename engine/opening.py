@@ -14,20 +14,21 @@ from collections.abc import Sequence
 from .arrange import (
     GROUP,
     RUN,
+    SHIFT,
     Candidate,
     Hand,
     Tables,
-    by_lowest_card,
     candidates,
     layout,
     meld_cards,
     solver_tables,
 )
-from .cards import Card
+from .cards import ACE, Card
 from .laydown import Laydown
 from .melds import check_meld
 from .messages import fail
 from .rules import RuleSet
+from .values import ACE_HIGH
 
 _POINT = 1 << 12  # score = points * _POINT - jokers used * 64 - cards used (ties: keep jokers, cards)
 _NONE = -(1 << 60)
@@ -36,26 +37,83 @@ _NONE = -(1 << 60)
 Found = tuple[list[tuple[Candidate, int]], int]
 
 
+def _rank_major(mask: int) -> int:
+    """``mask`` with the card of index ``suit * SHIFT + rank`` moved to bit ``rank * 4 + suit``."""
+    out = 0
+    while mask:
+        low = mask & -mask
+        t = low.bit_length() - 1
+        out |= 1 << ((t % SHIFT) * 4 + t // SHIFT)
+        mask ^= low
+    return out
+
+
+def _real_points(tables: Tables, cand: Candidate) -> int:
+    """The points of the candidate's own cards, jokers aside."""
+    mask, kind, a = cand[0], cand[3], cand[4]
+    if kind == GROUP:
+        return mask.bit_count() * tables.group_points[a]
+    ranks = [t % SHIFT for t in range(64) if mask >> t & 1]
+    return sum(tables.run_points[ACE_HIGH if r == ACE and a != ACE else r] for r in ranks)
+
+
+def _card_most(tables: Tables, t: int) -> int:
+    """The most card ``t`` adds to a score in any meld (its points, less one for the card)."""
+    rank = t % SHIFT
+    points = max(tables.group_points[rank], tables.run_points[rank])
+    if rank == ACE and tables.ace_high:
+        points = max(points, tables.run_points[ACE_HIGH])
+    return points * _POINT - 1
+
+
 def _search(tables: Tables, hand: Hand, need_pure: bool) -> Found | None:
-    """The laydown of most points from ``hand`` (with a pure run if ``need_pure``), or None."""
+    """The laydown of most points from ``hand`` (with a pure run if ``need_pure``), or None.
+
+    Branch and bound on the lowest card still undecided: it stays in hand, or it is in one
+    candidate meld containing it. Cards go rank by rank (every suit of a rank before the next
+    rank), so a group only takes cards of the rank at hand and the undecided cards stay a
+    narrow front; with the suits one after the other a group would take cards out of every
+    later suit and the states would multiply. A state is cut when even all its cards at their
+    best and its jokers at their most cannot beat the best laydown found, which the melds
+    worth most, tried first, make good early. The memo keeps a state's exact score, or, when a
+    cut decided it, the upper bound it was cut at (reused only for a cut as deep).
+    """
     jokers = len(hand.jokers)
-    by_card = by_lowest_card(candidates(tables, hand.once, jokers))
-    points: dict[tuple[Candidate, int], int] = {}
     joker_group = tables.group_points[tables.joker_group_rank]
+    # The most one joker adds to a score: in an all-joker group, or on average in a meld.
+    joker_most = joker_group * _POINT - 65 if tables.all_joker_groups else 0
+    card_most = [0] * 64  # the most each card adds (by rank-major bit; 0: in no meld)
+    # By the rank-major bit of the lowest card: (mask, candidate, jokers, score, card_most sum).
+    options: dict[int, list[tuple[int, Candidate, int, int, int]]] = {}
+    for cand in candidates(tables, hand.once, jokers):
+        mask, jmin, jmax = cand[0], cand[1], cand[2]
+        most = 0
+        for t in range(64):
+            if mask >> t & 1:
+                card_most[_rank_major(1 << t).bit_length() - 1] = _card_most(tables, t)
+                most += _card_most(tables, t)
+        major, size, real = _rank_major(mask), mask.bit_count(), _real_points(tables, cand)
+        for used in range(jmin, min(jmax, jokers) + 1):
+            points = layout(tables, cand, used)[1]
+            if used:
+                joker_most = max(joker_most, -(-((points - real) * _POINT - 65 * used) // used))
+            entry = (major, cand, used, points * _POINT - used * 64 - size - used, most)
+            options.setdefault((major & -major).bit_length() - 1, []).append(entry)
+    for entries in options.values():
+        entries.sort(key=lambda entry: -entry[3])  # best first: a good laydown early cuts more
     memo: dict[tuple[int, int, int, bool], int] = {}
+    bounds: dict[tuple[int, int, int, bool], int] = {}
     picks: dict[tuple[int, int, int, bool], tuple[Candidate, int] | None] = {}
 
-    def worth(cand: Candidate, used: int) -> int:
-        value = points.get((cand, used))
-        if value is None:
-            value = points[cand, used] = layout(tables, cand, used)[1]
-        return value
-
-    def rec(once: int, twice: int, left: int, need: bool) -> int:
+    def rec(once: int, twice: int, left: int, need: bool, cards: int, floor: int) -> int:
+        """The state's exact score if it is above ``floor``, else an upper bound <= ``floor``.
+        ``cards``: the most the remaining cards add (card_most summed)."""
         while once:  # cards that start no meld stay in hand
             low = once & -once
-            if (low.bit_length() - 1) in by_card:
+            u = low.bit_length() - 1
+            if u in options:
                 break
+            cards -= card_most[u]
             once, twice = (once, twice ^ low) if twice & low else (once ^ low, twice)
         if not once:
             if need:
@@ -64,36 +122,45 @@ def _search(tables: Tables, hand: Hand, need_pure: bool) -> Found | None:
                 size = min(left, tables.group_max)
                 return size * (joker_group * _POINT - 65)
             return 0
+        most = cards + left * joker_most
+        if most <= floor:
+            return most
         key = (once, twice, left, need)
         found = memo.get(key)
         if found is not None:
             return found
-        low = once & -once
-        t = low.bit_length() - 1
-        best = rec(*((once, twice ^ low) if twice & low else (once ^ low, twice)), left, need)
+        bound = bounds.get(key)
+        if bound is not None and bound <= floor:
+            return bound
+        best = _NONE
         pick: tuple[Candidate, int] | None = None
-        for cand in by_card[t]:
-            mask, jmin, jmax, kind = cand[0], cand[1], cand[2], cand[3]
-            if mask & once != mask or jmin > left:
+        for mask, cand, used, score, taken in options[u]:
+            if mask & once != mask or used > left:
                 continue
+            pure = cand[3] == RUN and used == 0
             o1, t1 = (once & ~mask) | (twice & mask), twice & ~mask
-            size = mask.bit_count()
-            for used in range(jmin, min(jmax, left) + 1):
-                pure = kind == RUN and used == 0
-                rest = rec(o1, t1, left - used, need and not pure)
-                if rest == _NONE:
-                    continue
-                score = worth(cand, used) * _POINT - used * 64 - size - used + rest
-                if score > best:
-                    best, pick = score, (cand, used)
-        memo[key] = best
-        picks[key] = pick
+            rest = rec(o1, t1, left - used, need and not pure, cards - taken, max(floor, best) - score)
+            if rest != _NONE and score + rest > best:
+                best, pick = score + rest, (cand, used)
+        o1, t1 = (once, twice ^ low) if twice & low else (once ^ low, twice)
+        rest = rec(o1, t1, left, need, cards - card_most[u], max(floor, best))
+        if rest != _NONE and rest > best:
+            best, pick = rest, None
+        if best > floor:
+            memo[key] = best
+            picks[key] = pick
+        else:
+            bounds[key] = best
         return best
 
-    if rec(hand.once, hand.twice, jokers, need_pure) == _NONE:
+    once, twice = _rank_major(hand.once), _rank_major(hand.twice)
+    cards = sum(card_most[u] for u in range(64) if once >> u & 1) + sum(
+        card_most[u] for u in range(64) if twice >> u & 1
+    )
+    if rec(once, twice, jokers, need_pure, cards, _NONE) == _NONE:
         return None
     melds: list[tuple[Candidate, int]] = []
-    once, twice, left, need = hand.once, hand.twice, jokers, need_pure
+    left, need = jokers, need_pure
     while once:
         low = once & -once
         choice = picks.get((once, twice, left, need))
@@ -102,13 +169,14 @@ def _search(tables: Tables, hand: Hand, need_pure: bool) -> Found | None:
             continue
         cand, used = choice
         melds.append(choice)
-        once, twice = (once & ~cand[0]) | (twice & cand[0]), twice & ~cand[0]
+        mask = _rank_major(cand[0])
+        once, twice = (once & ~mask) | (twice & mask), twice & ~mask
         left -= used
         need = need and not (cand[3] == RUN and used == 0)
     if tables.all_joker_groups and left >= 3:
         size = min(left, tables.group_max)
         melds.append(((0, size, size, GROUP, 0, 0, -1), size))
-    return melds, sum(worth(cand, used) for cand, used in melds)
+    return melds, sum(layout(tables, cand, used)[1] for cand, used in melds)
 
 
 def _uses_all(hand: Hand, found: Found) -> bool:

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import cache
+from itertools import combinations
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.cards import JOKER, Card
 from engine.errors import EngineError
 from engine.laydown import Laydown, check_laydown
+from engine.melds import check_meld
 from engine.notation import codes, parse_hand
 from engine.opening import best_opening
 from engine.rules import RuleSet, rule_set
@@ -142,3 +148,90 @@ def test_best_opening_matches_reference(data: st.DataObject, rules: RuleSet) -> 
         return
     assert result.points == expected
     assert check_laydown([m.cards for m in result.melds], rules).points == result.points
+
+
+# The objective best_opening maximises: points, then fewer jokers laid, then fewer cards laid.
+Worth = tuple[int, int, int]
+
+
+def exhaustive(cards: Sequence[Card], rules: RuleSet, *, pure_run: bool, keep_one: bool) -> Worth | None:
+    """(points, -jokers, -cards) of the best laydown, trying every set of disjoint melds (each
+    judged by check_meld); None when no laydown of at least one meld qualifies."""
+
+    @cache
+    def meld(key: tuple[tuple[int, int], ...]) -> tuple[int, int, bool] | None:
+        try:
+            checked = check_meld([JOKER if r == 0 else Card(r, s) for r, s in key], rules)
+        except EngineError:
+            return None
+        return checked.points, len(checked.jokers), checked.kind == "run" and not checked.jokers
+
+    @cache
+    def best(rest: tuple[tuple[int, int], ...], need: bool, kept: bool, laid: bool) -> Worth | None:
+        if not rest:
+            return (0, 0, 0) if laid and not need and (kept or not keep_one) else None
+        first, others = rest[0], rest[1:]
+        found = best(others, need, True, laid)  # the first card stays in hand
+        for size in range(2, len(others) + 1):
+            for chosen in combinations(range(len(others)), size):
+                key = tuple(sorted((first, *(others[i] for i in chosen))))
+                this = meld(key)
+                if this is None:
+                    continue
+                left = tuple(c for i, c in enumerate(others) if i not in chosen)
+                after = best(left, need and not this[2], kept, True)
+                if after is not None:
+                    total = (this[0] + after[0], after[1] - this[1], after[2] - len(key))
+                    found = total if found is None else max(found, total)
+        return found
+
+    key = tuple(sorted((0, 0) if c.is_joker else (c.rank, c.suit) for c in cards))
+    return best(key, pure_run, False, False)
+
+
+@st.composite
+def dense_racks(draw: st.DrawFn, rules: RuleSet) -> list[Card]:
+    """Up to 9 cards of a few neighbouring ranks (both copies where the game has two decks)
+    and jokers: overlapping melds, where a pruned search would go wrong first."""
+    start, width = draw(st.integers(1, 11)), draw(st.integers(3, 5))
+    suits = sorted(draw(st.sets(st.integers(0, 3), min_size=2)))
+    pool = [Card(r, s) for s in suits for r in range(start, min(13, start + width - 1) + 1)] * rules.decks
+    jokers = draw(st.integers(0, min(rules.jokers, 3)))
+    chosen = draw(st.lists(st.integers(0, len(pool) - 1), unique=True, min_size=1, max_size=9 - jokers))
+    return [pool[i] for i in chosen] + [JOKER] * jokers
+
+
+exhaustive_rules = st.sampled_from(
+    [
+        RUMMIKUB,
+        rule_set("rummikub", {"opening_points": 0}),
+        ZOLIKY,
+        rule_set("zoliky", {"opening_points": 0}),
+        rule_set("zoliky", {"half_jokers": True, "adjacent_jokers": True, "opening_points": 20}),
+        rule_set("zoliky", {"all_joker_groups": False, "opening_pure_run": False}),
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data(), exhaustive_rules)
+def test_best_opening_matches_exhaustive_search(data: st.DataObject, rules: RuleSet) -> None:
+    cards = data.draw(dense_racks(rules))
+    pure_run, keep_one = rules.rule("opening_pure_run"), rules.opening_keeps_card
+    expected = exhaustive(cards, rules, pure_run=pure_run, keep_one=keep_one)
+    anyway = exhaustive(cards, rules, pure_run=False, keep_one=keep_one)
+    required = rules.opt_int("opening_points")
+    try:
+        result = best_opening(cards, rules)
+    except EngineError as error:
+        assert error.code == "no_opening"
+        assert expected is None or expected[0] < required
+        assert error.params["best_points"] == (anyway[0] if anyway else 0)
+        reached = pure_run and anyway is not None and anyway[0] >= required
+        assert error.params["reason"] == ("no_pure_run" if reached else "too_low")
+        return
+    assert expected is not None and result.points == expected[0] >= required
+    assert check_laydown([m.cards for m in result.melds], rules).points == result.points
+    if not keep_one:  # keeping a card back compares points only, so these ties are Rummikub's
+        jokers = sum(len(m.jokers) for m in result.melds)
+        assert (-jokers, -sum(len(m.cards) for m in result.melds)) == expected[1:]
