@@ -53,6 +53,15 @@ SERVICE_MESSAGES: dict[str, str] = {
         "Someone changed the game's date while you were changing it: it is now {current}. Check it and "
         "save again if needed."
     ),
+    "evening_already": gettext_noop("That game is in this evening already."),
+    "evening_other_players": gettext_noop(
+        "Only a game of the same game and the same players can be settled in this evening."
+    ),
+    "evening_event": gettext_noop("A tournament's table is settled by the tournament, not in an evening."),
+    "evening_taken": gettext_noop("That game is in another evening already: take it out there first."),
+    "evening_not_put": gettext_noop(
+        "That game was not put in this evening (a rematch stays in its evening)."
+    ),
     "game_deleted": gettext_noop("This game was deleted. An organiser of its club can bring it back."),
     "not_club_game": gettext_noop(
         "Only a club's game can be given to another starter or deleted by organisers."

@@ -679,3 +679,11 @@ class MissingCountsForm(HandForm):
     def shown(data: QueryDict, number: int) -> list[str] | None:
         """The players the form of hand ``number`` was shown with, as posted (None if unreadable)."""
         return _shown_players(data.get(f"h{number}-dealt_in"))
+
+
+class EveningForm(forms.Form):
+    """Put a game in this game's evening, or take one out (games.services.evening)."""
+
+    action = forms.ChoiceField(choices=[("join", "join"), ("part", "part")])
+    game = forms.CharField(max_length=16)
+    request_id = forms.UUIDField(required=False)

@@ -192,6 +192,9 @@ class Game(models.Model):
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches"
     )
     request_id = models.UUIDField(null=True, blank=True)
+    # A game its scorekeeper put in another game's evening (played by the same players at one
+    # table without a rematch between them): settled with it (games.selectors.evening).
+    evening = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     # Deleted by an organiser of its club (undo clears it): the record stays, so that undo can
     # bring the game back; until then it is in no list, standing, rating or season.
     deleted_at = models.DateTimeField(null=True, blank=True, db_index=True)
@@ -306,11 +309,14 @@ class Change(models.Model):
         REMOVED = "removed", _("deleted the game")
         RESTORED = "restored", _("brought the game back")
         DATED = "dated", _("changed the date of play")
+        JOINED = "joined", _("put the game in an evening")
+        PARTED = "parted", _("took the game out of an evening")
 
     END_ACTIONS = (Action.ENDED, Action.REOPENED)
     PRESENCE_ACTIONS = (Action.REMOVED, Action.RESTORED)
     # Changes only a club's organisers make, and undo.
     MANAGE_ACTIONS = (Action.TRANSFER, Action.REMOVED, Action.RESTORED)
+    EVENING_ACTIONS = (Action.JOINED, Action.PARTED)
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="changes")
     # The hand changed; None for a change to the game itself (its end, its edit link).

@@ -188,3 +188,17 @@ def _insert(model: type[models.Model]) -> str:
     marks = ", ".join(["%s"] * len(_inserted(model)))
     returning = quote(str(model._meta.pk.column))
     return f"INSERT INTO {quote(model._meta.db_table)} ({names}) VALUES ({marks}) RETURNING {returning}"
+
+
+@cache
+def evening_sql() -> str:
+    """The ids of the games linked to one, both ways, by rematches and by a scorekeeper's
+    putting a game in another's evening: every game reachable from it by either link."""
+    game, gid = table(Game), column(Game, "id")
+    parent, evening = column(Game, "rematch_of"), column(Game, "evening")
+    linked = f"x.{gid} = p.{parent} OR x.{parent} = p.{gid} OR x.{gid} = p.{evening} OR x.{evening} = p.{gid}"
+    return (
+        f"WITH RECURSIVE linked(gid) AS (SELECT %s "
+        f"UNION SELECT x.{gid} FROM linked JOIN {game} p ON p.{gid} = linked.gid JOIN {game} x ON {linked}) "
+        f"SELECT gid FROM linked"
+    )

@@ -1,6 +1,8 @@
-"""A game's whole evening (games/views/evening.py): the games of its rematch chain with the same
-players, each game's totals, and their settlement at once. Read by anyone with the game's
-address, like the game; computed from the games' stored totals whenever it is asked for."""
+"""A game's whole evening (games/views/evening.py): the games linked to it (its rematch chain, the
+games its scorekeepers put in it) with the same players, each game's totals, and their
+settlement at once. Read by anyone with the game's address, like the game; computed from the
+games' stored totals whenever it is asked for. Those who may write both games put a game in the
+evening or take it out (games.services.evening)."""
 
 from __future__ import annotations
 
@@ -8,16 +10,19 @@ from typing import Any
 
 from django.http import Http404
 from django.urls import URLPattern, path
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers
+from rest_framework import exceptions, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.common import problems
-from games.api.games import GameSettlementSerializer
-from games.selectors.evening import evening_of
+from games.api.common import IDEMPOTENCY_KEY, idempotency_key, problems
+from games.api.games import GameSettlementSerializer, _may_write, _writable
+from games.models import Game
+from games.selectors.evening import Evening, evening_candidates, evening_of
 from games.selectors.games import game_by_public_id
+from games.services.evening import evening_join, evening_part
 
 
 class EveningGameSerializer(serializers.Serializer[Any]):
@@ -26,6 +31,9 @@ class EveningGameSerializer(serializers.Serializer[Any]):
     ended = serializers.BooleanField()
     incomplete = serializers.BooleanField(help_text="Some count is missing in this game.")
     totals = serializers.DictField(child=serializers.IntegerField(), help_text="Penalty points.")
+    put_in = serializers.BooleanField(
+        help_text="A scorekeeper put this game in the evening (it can be taken out again)."
+    )
 
 
 class EveningSerializer(serializers.Serializer[Any]):
@@ -43,7 +51,8 @@ class GameEveningView(APIView):
         operation_id="games_evening",
         summary="The whole evening's settlement",
         description="The games the same players played at this table one after another (the game's "
-        "rematch chain, deleted games left out), each game's totals, and the evening settled at once: "
+        "rematch chain and the games its scorekeepers put in it, deleted games left out), each "
+        "game's totals, and the evening settled at once: "
         "each player's points summed over the games, then divided by ten. Žolíky only (404 otherwise).",
         responses={200: EveningSerializer, **problems(404)},
     )
@@ -54,23 +63,113 @@ class GameEveningView(APIView):
         evening = evening_of(game=game)
         if evening is None:
             raise Http404
-        body = {
-            "players": list(evening.players),
-            "games": [
-                {
-                    "id": g.game.public_id,
-                    "created_at": g.game.created_at,
-                    "ended": g.game.ended,
-                    "incomplete": g.incomplete,
-                    "totals": g.totals,
-                }
-                for g in evening.games
-            ],
-            "settlement": evening.settlement.as_dict() if evening.settlement is not None else None,
-        }
-        return Response(EveningSerializer(body).data)
+        return Response(EveningSerializer(_body(evening)).data)
+
+
+def _body(evening: Evening) -> dict[str, Any]:
+    return {
+        "players": list(evening.players),
+        "games": [
+            {
+                "id": g.game.public_id,
+                "created_at": g.game.created_at,
+                "ended": g.game.ended,
+                "incomplete": g.incomplete,
+                "totals": g.totals,
+                "put_in": g.game.evening_id is not None,
+            }
+            for g in evening.games
+        ],
+        "settlement": evening.settlement.as_dict() if evening.settlement is not None else None,
+    }
+
+
+def _evening_body(game: Game) -> dict[str, Any]:
+    found = evening_of(game=game)
+    if found is None:
+        raise Http404
+    return _body(found)
+
+
+class CandidateSerializer(serializers.Serializer[Any]):
+    id = serializers.CharField(help_text="The game's public id.")
+    played_at = serializers.DateTimeField()
+    ended = serializers.BooleanField()
+
+
+class PutInSerializer(serializers.Serializer[Any]):
+    game = serializers.CharField(max_length=16, help_text="The public id of the game to put in.")
+
+
+def _other(request: Request, public_id: str) -> Game:
+    """A game the caller may write, to put in an evening or take out (404 unseen, 403 not his)."""
+    other = game_by_public_id(public_id=public_id)
+    if other is None:
+        raise Http404
+    if not _may_write(request, other):
+        raise exceptions.PermissionDenied(_("You cannot change this game's evening."))
+    return other
+
+
+class EveningGamesView(APIView):
+    @extend_schema(
+        operation_id="games_evening_candidates",
+        summary="The games the caller may put in this evening",
+        description="Of the same family and players, played within 12 hours of this game, not "
+        "deleted, not a tournament's table and in no evening yet; the latest first. Only for "
+        "those who may write this game.",
+        responses={200: CandidateSerializer(many=True), **problems(401, 403, 404)},
+    )
+    def get(self, request: Request, public_id: str) -> Response:
+        game = _writable(request, public_id)
+        found = evening_of(game=game)
+        if found is None:
+            raise Http404
+        offered = [g for g in evening_candidates(evening=found) if _may_write(request, g)]
+        body = [{"id": g.public_id, "played_at": g.played_at, "ended": g.ended} for g in offered]
+        return Response(CandidateSerializer(body, many=True).data)
+
+    @extend_schema(
+        operation_id="games_evening_put_in",
+        summary="Put a game in this evening",
+        description="Recorded on the game put in (its history, undo). Refused (400) for a game "
+        "of another family or other players (evening_other_players), one already in this evening "
+        "(evening_already) or in another (evening_taken), or a tournament's table (evening_event).",
+        parameters=[IDEMPOTENCY_KEY],
+        request=PutInSerializer,
+        responses={200: EveningSerializer, **problems(400, 401, 403, 404)},
+    )
+    def post(self, request: Request, public_id: str) -> Response:
+        game = _writable(request, public_id)
+        form = PutInSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        other = _other(request, form.validated_data["game"])
+        evening_join(game=game, other=other, user=request.user, request_id=idempotency_key(request))
+        return Response(EveningSerializer(_evening_body(game)).data)
+
+
+class EveningGameView(APIView):
+    @extend_schema(
+        operation_id="games_evening_take_out",
+        summary="Take a game put in this evening out again",
+        description="Only a game a scorekeeper put in (put_in); one linked by a rematch stays "
+        "(evening_not_put). Recorded on that game (its history, undo).",
+        parameters=[IDEMPOTENCY_KEY],
+        responses={200: EveningSerializer, **problems(400, 401, 403, 404)},
+    )
+    def delete(self, request: Request, public_id: str, other_id: str) -> Response:
+        game = _writable(request, public_id)
+        other = _other(request, other_id)
+        evening_part(game=game, other=other, user=request.user, request_id=idempotency_key(request))
+        return Response(EveningSerializer(_evening_body(game)).data)
 
 
 urlpatterns: list[URLPattern] = [
     path("games/<str:public_id>/evening/", GameEveningView.as_view(), name="game-evening"),
+    path("games/<str:public_id>/evening/games/", EveningGamesView.as_view(), name="game-evening-games"),
+    path(
+        "games/<str:public_id>/evening/games/<str:other_id>/",
+        EveningGameView.as_view(),
+        name="game-evening-game",
+    ),
 ]

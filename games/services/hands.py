@@ -25,6 +25,7 @@ from games.sheet import Sheet, build_sheet, game_rules, marks_only, sheet_ordina
 from games.sheet_cache import remember_sheet
 from scoring.game import GameState, rescore, unmarked
 
+from .evening import undo_evening
 from .games import set_ended, set_owner, set_present, undo_date
 from .results import store_derived
 from .service_errors import HandGone, HandTaken, ServiceError, StaleEdit
@@ -482,6 +483,8 @@ def change_undo(*, change: Change, user: Actor) -> Change:
             return _undo_transfer(game, change, user)
         if change.action == Change.Action.DATED:
             return undo_date(game, change, user)
+        if change.action in Change.EVENING_ACTIONS:
+            return undo_evening(game, change, user)
         number = change.hand_number
         assert number is not None  # every other change is a hand's
         if marks_only(change):

@@ -1,5 +1,5 @@
-"""``{% request_id %}``: a fresh idempotency key for each small form of a list (check-in,
-drop out, pin...), so that a resent form changes nothing twice."""
+"""``{% request_id %}``: a fresh idempotency key for each small form of a list (a check-in, a
+drop-out, a game put in an evening...), so that a resent form changes nothing twice."""
 
 from __future__ import annotations
 
