@@ -277,8 +277,14 @@ class TournamentForm(forms.Form):
         field: str | None = f"opt_{option}" if option is not None and f"opt_{option}" in self.fields else None
         if error.code.startswith("points_custom") or error.code.startswith("points_"):
             field = "custom_points"
-        field = ERROR_FIELDS.get(error.code, field)
+        field = ERROR_FIELDS.get(error.code, field) or _named_field(self, error)
         self.add_error(field, tournament_error(error))
+
+
+def _named_field(form: forms.Form, error: EngineError) -> str | None:
+    """The form's field the error names (its ``field`` parameter), if the form has it."""
+    named = error.params.get("field")
+    return named if isinstance(named, str) and named in form.fields else None
 
 
 def _plain_number(value: Fraction) -> str:
@@ -526,7 +532,7 @@ class SeasonForm(forms.Form):
         )
 
     def add_engine_error(self, error: EngineError) -> None:
-        field = SEASON_ERROR_FIELDS.get(error.code)
+        field = SEASON_ERROR_FIELDS.get(error.code) or _named_field(self, error)
         if field is None and error.code.startswith("place_points"):
             field = "custom_points"
         self.add_error(field, tournament_error(error))

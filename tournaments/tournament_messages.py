@@ -35,6 +35,7 @@ MESSAGES: dict[str, str] = {
         "Someone changed this round meanwhile (seated it again or moved a player). Check the tables and "
         "try again."
     ),
+    "day_range": gettext_noop("Choose a day in the years {first} to {last}."),
     "check_in_key": gettext_noop(
         "This is not the tournament's check-in link. Scan the code at the door again."
     ),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 from django.contrib.auth.models import AnonymousUser, User
 
 from games.names import clean_name, has_control
@@ -15,10 +17,21 @@ MAX_EVENTS = 1000
 MAX_MIN_GAMES = 10000
 MAX_QUALIFY = 1000
 MAX_CUSTOM_POINTS = 500
+# The days a tournament or a season may have: a day far outside them is a typing slip, and the
+# year 1 leaves no room for the time zones its evenings are counted in.
+FIRST_DAY = date(1900, 1, 1)
+LAST_DAY = date(2999, 12, 31)
 
 
 def acting_user(user: Actor) -> User | None:
     return user if user is not None and user.is_authenticated else None
+
+
+def check_day(day: date, field: str) -> None:
+    if not FIRST_DAY <= day <= LAST_DAY:
+        raise ServiceError(
+            "day_range", "a day out of range", field=field, first=FIRST_DAY.year, last=LAST_DAY.year
+        )
 
 
 def check_version(kind: str, stored: int, version: int | None) -> None:

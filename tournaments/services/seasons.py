@@ -18,7 +18,7 @@ from games.services.service_errors import ServiceError
 from scoring.league import parse_league_tiebreaks, parse_place_points
 from tournaments import derived
 from tournaments.models import Season
-from tournaments.services.common import Actor, acting_user, check_version, clean_event_name
+from tournaments.services.common import Actor, acting_user, check_day, check_version, clean_event_name
 
 
 @dataclass(frozen=True)
@@ -45,6 +45,8 @@ def checked_season(settings: SeasonSettings) -> dict[str, Any]:
     name = clean_event_name(settings.name)
     if not name:
         raise ServiceError("season_name", "a season needs a name")
+    check_day(settings.starts, "starts")
+    check_day(settings.ends, "ends")
     if settings.ends < settings.starts:
         raise ServiceError("season_dates", "the last day is before the first")
     families = [f for f in FAMILIES if f in set(settings.families)]

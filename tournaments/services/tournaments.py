@@ -48,7 +48,7 @@ from tournaments.models import (
     TournamentChange,
     new_check_in_key,
 )
-from tournaments.services.common import Actor, acting_user, check_version, clean_event_name
+from tournaments.services.common import Actor, acting_user, check_day, check_version, clean_event_name
 from tournaments.tournament_data import (
     TournamentData,
     compute_standings,
@@ -205,6 +205,7 @@ def checked_settings(settings: Settings) -> dict[str, Any]:
             raise ServiceError("points_custom_missing", "custom points miss a table size", size=missing[0])
         custom = {str(size): [str(p) for p in points] for size, points in parsed.items()}
     final = _checked_final(settings, low, high)
+    check_day(settings.date, "date")
     return {
         **final,
         "name": name[:80],
