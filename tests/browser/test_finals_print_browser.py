@@ -1,7 +1,9 @@
 """A 9-player Žolíky evening in Chromium at 390 × 844, in English and Slovak: the organiser
-creates it with a final table, registers the players, plays two rounds, seats and plays the
-final table of the top 4, prints the pairings (A4, through Chromium's PDF output) and reads the
-places the final decided.
+creates it with a final table and a 30-minute round clock, registers the players, opens the
+self check-in at the door, where each player finds his name on the door's phone (typed without
+accents) and checks himself in; two rounds are played with the clock running, the final table
+of the top 4 is seated, named "Final" and played, the pairings are printed (A4, through
+Chromium's PDF output) and the places the final decided are read.
 
 The steps are functions (``create_tournament``, ``register``, ``play_round``, ``start_final``,
 ``print_pdf``…) so that a longer journey can compose them with other steps. Selectors are
@@ -11,6 +13,7 @@ through the games' services: entering them on a table's phone is its own browser
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -23,14 +26,18 @@ from tests.browser.test_table_browser import no_horizontal_scroll
 from tests.browser.test_tournament_browser import log_in, register
 from tests.conftest import new_page
 from tests.factories import ClubFactory, UserFactory
-from tournaments.models import Round, Table, Tournament
+from tournaments.models import Entry, Round, Table, Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PLAYERS = ["Adam", "Beáta", "Cyril", "Dáša", "Emil", "Filoména", "Gustáv", "Hedviga", "Ivan"]
 LOCALES = {"en": "en-GB", "sk": "sk-SK"}
 WORDS = {
-    "en": {"pairings": "Pairings, round", "table": "Table", "seat": "Seat"},
-    "sk": {"pairings": "Rozsadenie, kolo", "table": "Stôl", "seat": "Miesto"},
+    "en": {"pairings": "Pairings: Round", "table": "Table", "seat": "Seat", "final": "Final"},
+    "sk": {"pairings": "Rozsadenie: Turnajové kolo", "table": "Stôl", "seat": "Miesto", "final": "Finále"},
+}
+# Each player as he types his name at the door: no accents, any case.
+TYPED = {
+    name: unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower() for name in PLAYERS
 }
 
 
@@ -43,14 +50,23 @@ def organiser_phone(browser: Any, request: pytest.FixtureRequest) -> Iterator[An
 
 
 def create_tournament(
-    page: Any, base: str, slug: str, *, name: str, family: str, rounds: int, final: str = "table"
+    page: Any,
+    base: str,
+    slug: str,
+    *,
+    name: str,
+    family: str,
+    rounds: int,
+    final: str = "table",
+    minutes: int = 0,
 ) -> str:
-    """From the club's new-tournament form: ``rounds`` rounds of one hand and a final that
-    decides the top places. Returns the tournament's public id."""
+    """From the club's new-tournament form: ``rounds`` rounds of one hand (and a clock of
+    ``minutes``) and a final that decides the top places. Returns the tournament's public id."""
     page.goto(f"{base}/c/{slug}/tournaments/new/?family={family}")
     page.locator("input[name=name]").fill(name)
     page.locator("input[name=rounds]").fill(str(rounds))
     page.locator("input[name=round_hands]").fill("1")
+    page.locator("input[name=round_minutes]").fill(str(minutes))
     page.locator(f"input[name=final][value={final}]").check()
     page.locator("input[name=final_counts][value=decides]").check()
     assert no_horizontal_scroll(page)
@@ -59,6 +75,32 @@ def create_tournament(
     match = re.search(r"/t/([\w-]+)/players/$", page.url)
     assert match is not None
     return match[1]
+
+
+def door_link(page: Any, base: str, public_id: str) -> str:
+    """On the players page: open the self check-in; its link (the door's QR code beside it)."""
+    page.goto(f"{base}/t/{public_id}/players/")
+    door = page.locator("details#door")
+    door.locator("summary").click()
+    door.locator("form[action$='/door/'] button[value=open]").click()
+    expect(page.locator("details#door[open] .qr svg")).to_be_visible()
+    assert no_horizontal_scroll(page)
+    link: str = page.locator("#door-link").input_value()
+    return re.sub(r"^https?://[^/]+", "", link)
+
+
+def check_in_at_the_door(door: Any, url: str, names: Sequence[str]) -> None:
+    """One phone at the door: each player types his name as he would and taps it."""
+    answer = door.goto(url)
+    assert answer is not None and answer.status == 200, (url, answer and answer.status)
+    for name in names:
+        door.locator("input[name=q]").fill(TYPED[name])
+        door.locator("form[role=search] button[type=submit]").click()
+        found = door.locator("ul.seat-results li", has_text=name)
+        expect(found).to_have_count(1)
+        found.locator("form button[type=submit]").click()
+        expect(door.locator(".card.done")).to_contain_text(name)
+        assert no_horizontal_scroll(door)
 
 
 def record_tables(public_id: str, number: int, winners: Sequence[str] = ()) -> None:
@@ -75,12 +117,16 @@ def record_tables(public_id: str, number: int, winners: Sequence[str] = ()) -> N
 
 
 def start_round(page: Any, base: str, public_id: str, number: int) -> None:
-    """On the round's page (seated): start it; the links page shows a QR code per table."""
+    """On the round's page (seated): start it; the links page shows a QR code per table, and
+    with a clock the round's page counts its minutes down."""
     page.goto(f"{base}/t/{public_id}/r/{number}/")
     page.locator(f"form[action$='/r/{number}/start/'] button[type=submit]").click()
     expect(page).to_have_url(re.compile(rf"/r/{number}/links/$"))
     tables = Table.objects.filter(round__tournament__public_id=public_id, round__number=number).count()
     expect(page.locator(".table-links .qr svg")).to_have_count(tables)
+    if Tournament.objects.get(public_id=public_id).round_minutes:
+        page.goto(f"{base}/t/{public_id}/r/{number}/")
+        expect(page.locator(".round-clock strong")).to_have_text(re.compile(r"^(29|30):\d\d$"))
 
 
 def confirm_round(page: Any, base: str, public_id: str, number: int) -> None:
@@ -128,8 +174,8 @@ def print_pairings(page: Any, base: str, public_id: str, number: int) -> list[st
 
 
 @pytest.mark.parametrize("language", ["en", "sk"])
-def test_a_zoliky_evening_with_a_final_table_and_printed_pairings(
-    organiser_phone: Any, live_server: Any, language: str
+def test_a_zoliky_evening_with_check_in_a_clock_a_final_table_and_printed_pairings(
+    organiser_phone: Any, browser: Any, live_server: Any, language: str
 ) -> None:
     page = organiser_phone
     errors: list[str] = []
@@ -137,10 +183,20 @@ def test_a_zoliky_evening_with_a_final_table_and_printed_pairings(
     base = live_server.url + ("" if language == "en" else f"/{language}")
     club = ClubFactory.create(name="Klub v stredu", organiser=UserFactory.create(username="olga"))
     log_in(page, base, "olga")
-    public_id = create_tournament(page, base, club.slug, name="Jesenný pohár", family="zoliky", rounds=2)
+    public_id = create_tournament(
+        page, base, club.slug, name="Jesenný pohár", family="zoliky", rounds=2, minutes=30
+    )
     cup = Tournament.objects.get(public_id=public_id)
-    assert (cup.final, cup.final_counts) == ("table", "decides")
-    register(page, PLAYERS, here=True)
+    assert (cup.final, cup.final_counts, cup.round_minutes) == ("table", "decides", 30)
+    register(page, PLAYERS, here=False)
+    url = door_link(page, base, public_id)
+    door = new_page(browser, width=390, height=844, locale=LOCALES[language])
+    try:
+        # The link as the organiser's page gives it: in his language (the address's prefix).
+        check_in_at_the_door(door, live_server.url + url, PLAYERS)
+    finally:
+        door.context.close()
+    assert Entry.objects.filter(tournament=cup, checked_in=True).count() == len(PLAYERS)
 
     play_round(page, base, public_id, 1)
     pages = print_pairings(page, base, public_id, 1)
@@ -155,6 +211,9 @@ def test_a_zoliky_evening_with_a_final_table_and_printed_pairings(
     top = standings_names(page, base, public_id)[:4]
     final = start_final(page, base, public_id)
     assert final == 3
+    words = WORDS[language]
+    page.goto(f"{base}/t/{public_id}/r/{final}/")
+    expect(page.locator("main h2").first).to_contain_text(words["final"])
     pages = print_pairings(page, base, public_id, final)
     flat = re.sub(r"\s+", " ", pages[0])
     assert all(name in flat for name in top)

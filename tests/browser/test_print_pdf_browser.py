@@ -62,7 +62,7 @@ def test_pairings_slips_and_standings_print_on_a4(organiser_page: Any, live_serv
     # The tables on the first sheet, everyone by name on the second.
     assert len(pages) == 2
     first = _flat(pages[0])
-    assert "Pairings, round 2" in first
+    assert "Pairings: Round 2" in first
     for number in (1, 2, 3):
         assert f"Table {number}" in first
     assert all(name in first for name in NAMES[:12])

@@ -8,6 +8,8 @@ from collections.abc import Callable, Sequence
 
 import pytest
 from django.contrib.auth.models import User
+from django.test import Client
+from django.utils.html import strip_tags
 
 from games.models import Club, Game
 from games.services.hands import hand_record
@@ -234,3 +236,47 @@ def test_the_final_through_the_api() -> None:
     )
     assert undone.status_code == 204, undone.content
     assert not Round.objects.filter(tournament=cup, number=2).exists()
+
+
+def _pages(cup: Tournament, user: User, number: int) -> dict[str, str]:
+    """The pages that name a round, as the organiser, a spectator and the printer see them."""
+    organiser = Client()
+    organiser.force_login(user)
+    entry = Table.objects.filter(round__tournament=cup, round__number=number).first()
+    assert entry is not None
+    seated = entry.seats.first()
+    assert seated is not None
+    texts = {
+        "round": organiser.get(f"/t/{cup.public_id}/r/{number}/"),
+        "screen": Client().get(f"/t/{cup.public_id}/screen/"),
+        "pairings": organiser.get(f"/t/{cup.public_id}/r/{number}/print/"),
+        "slips": organiser.get(f"/t/{cup.public_id}/r/{number}/slips/"),
+        "player": Client().get(f"/t/{cup.public_id}/p/{seated.entry_id}/"),
+    }
+    return {name: " ".join(strip_tags(page.content.decode()).split()) for name, page in texts.items()}
+
+
+def test_the_pages_name_the_final_s_stages_as_players_call_them() -> None:
+    user, club = organiser_club()
+    cup = tournament(
+        club, user, players=10, family="gin", rounds=2, final="knockout", final_size=8, seating="swiss"
+    )
+    for number in (1, 2):
+        play(round_seat(tournament=cup, number=number, user=user), user, gin_first_wins)
+    for stage in ("Quarter-finals", "Semi-finals", "Final"):
+        played = final_seat(tournament=cup, user=user)
+        pages = _pages(cup, user, played.number)
+        assert all(stage in text for text in pages.values()), {k: stage in v for k, v in pages.items()}
+        assert f"Round {played.number}" not in pages["round"] and "Round 3 of 2" not in pages["screen"]
+        assert f"Pairings: {stage}" in pages["pairings"] and f"{stage}, table 1" in pages["slips"]
+        play(played, user, gin_first_wins)
+
+
+def test_a_final_table_is_called_the_final() -> None:
+    user, club = organiser_club()
+    cup = tournament(club, user, players=8, rounds=1, final="table")
+    play(round_seat(tournament=cup, number=1, user=user), user, rummikub_order)
+    played = final_seat(tournament=cup, user=user)
+    pages = _pages(cup, user, played.number)
+    assert "Final" in pages["screen"] and "Round 2 of 1" not in pages["screen"]
+    assert "Round 1" in _pages(cup, user, 1)["round"]

@@ -561,6 +561,7 @@ class FoundSeatsSerializer(serializers.Serializer[Any]):
 
 class PlayerRoundSerializer(serializers.Serializer[Any]):
     round = serializers.IntegerField()
+    final_stage = serializers.IntegerField(help_text="0: a round of the tournament; else the final's stage.")
     status = serializers.CharField(help_text="The round's status: seated, playing or confirmed.")
     table = serializers.IntegerField(allow_null=True, help_text="null: a bye, or not seated this round.")
     seat = serializers.IntegerField(allow_null=True, help_text="1-based; seat 1 deals first.")
@@ -1475,6 +1476,7 @@ class PlayerRounds(APIView):
             "rounds": [
                 {
                     "round": r.round,
+                    "final_stage": r.final_stage,
                     "status": r.status,
                     "table": r.table,
                     "seat": r.seat,

@@ -320,6 +320,7 @@ class PlayerRound:
     """One round of a player's tournament: where he sat and what it gave him."""
 
     round: int
+    final_stage: int  # 0: a round of the tournament; else the final's stage
     status: str  # the round's status
     table: int | None  # None: a bye, or not seated in this round
     seat: int | None  # 1-based; seat 1 deals first
@@ -377,6 +378,7 @@ def player_rounds(*, tournament: Tournament, entry_id: int) -> PlayerView | None
         rounds.append(
             PlayerRound(
                 round=number,
+                final_stage=played.final_stage,
                 status=played.status,
                 table=table.number if table is not None else None,
                 seat=table.entries.index(entry_id) + 1 if table is not None else None,

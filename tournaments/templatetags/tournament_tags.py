@@ -25,6 +25,7 @@ from scoring.standings import DEFAULT_TIEBREAKS
 from tournaments.models import RatingEvent, Tournament, TournamentChange
 from tournaments.selectors.seasons import game_name
 from tournaments.selectors.tournaments import StandingRow
+from tournaments.services.tournaments import final_size
 
 register = template.Library()
 
@@ -316,3 +317,16 @@ def standings_rows(items: Sequence[StandingItem]) -> SafeString:
 def game_name_filter(game: Game, player_id: int | None = None) -> str:
     """The game as a list names it beside its date: its event's table, else who else played."""
     return game_name(game, player_id=player_id)
+
+
+@register.simple_tag
+def round_title(tournament: Tournament, number: int, final_stage: int) -> str:
+    """A round as players call it: "Round 3", or the final's "Final", "Semi-finals" or
+    "Quarter-finals" (a knockout's stage named by the players still in it)."""
+    if not final_stage:
+        return _("Round %(number)s") % {"number": number}
+    if tournament.final != Tournament.Final.KNOCKOUT:
+        return _("Final")
+    left = final_size(tournament) >> (final_stage - 1)
+    names = {2: _("Final"), 4: _("Semi-finals"), 8: _("Quarter-finals")}
+    return names.get(left) or _("Final, stage %(stage)s") % {"stage": final_stage}
