@@ -53,7 +53,7 @@ from games.services.clubs import (
 )
 from games.services.players import player_merge, player_rename
 from games.services.rates import invite_lookup_allowed
-from games.services.service_errors import ServiceError, StalePlayer
+from games.services.service_errors import ServiceError, StalePlayer, StaleVersion
 
 Role = Membership.Role
 MAX_QUERY = 40
@@ -380,17 +380,15 @@ class ClubDetail(APIView):
                 provisional_games=data.get("provisional_games"),
                 inactive_days=data.get("inactive_days"),
             )
-        except ServiceError as error:
-            if error.code == "stale_club":
-                club.refresh_from_db()
-                raise ApiError(
-                    status_code=412,
-                    code="stale_edit",
-                    message=_("Someone else changed this meanwhile; the current value is in 'current'."),
-                    current=ClubSerializer(club).data,
-                    etag=etag("club", club.pk, club.version),
-                ) from None
-            raise
+        except StaleVersion:
+            club.refresh_from_db()
+            raise ApiError(
+                status_code=412,
+                code="stale_edit",
+                message=_("Someone else changed this meanwhile; the current value is in 'current'."),
+                current=ClubSerializer(club).data,
+                etag=etag("club", club.pk, club.version),
+            ) from None
         club.caller_role = role  # type: ignore[attr-defined]
         return Response(ClubSerializer(club).data, headers={"ETag": etag("club", club.pk, club.version)})
 

@@ -22,7 +22,7 @@ from games.names import clean_name, has_control
 
 from .audit import record
 from .players import Actor, idempotent, record_change, remerge, rename_back, unmerge
-from .service_errors import ServiceError
+from .service_errors import ServiceError, StaleVersion
 
 MAX_CLUB_NAME = 80
 RESERVED_SLUGS = frozenset({"new", "join", "mine", "import"})
@@ -99,7 +99,7 @@ def club_update(
     with transaction.atomic():
         current = Club.objects.select_for_update().get(pk=club.pk)
         if version is not None and current.version != version:
-            raise ServiceError("stale_club", "the club's settings were changed meanwhile")
+            raise StaleVersion(kind="club")
         if Club.objects.filter(slug=slug).exclude(pk=club.pk).exists():
             raise ServiceError("slug_taken", "that address is taken", field="slug", slug=slug)
         provisional = current.provisional_games if provisional_games is None else provisional_games
@@ -240,9 +240,7 @@ def membership_set_role(
         if current is None:
             raise ServiceError("member_gone", "this member has left the club")
         if version is not None and current.version != version:
-            raise ServiceError(
-                "stale_member", "the member's role was changed meanwhile", member=current.user.username
-            )
+            raise StaleVersion(kind="member", member=current.user.username)
         if current.role == role:
             return None
         return _set_role(current, role, user, request_id)

@@ -46,6 +46,16 @@ class StalePlayer(ServiceError):
         super().__init__("stale_player", f"{player} was changed meanwhile", player=player)
 
 
+class StaleVersion(ServiceError):
+    """Someone changed the object (a club, a member's role, a tournament, an entry, a round, a
+    season) since the form or the client read the version it sends; the code names the kind
+    (``stale_round``)."""
+
+    def __init__(self, *, kind: str, **params: object) -> None:
+        super().__init__(f"stale_{kind}", f"the {kind} was changed by someone else meanwhile", **params)
+        self.kind = kind
+
+
 class SessionUnknown(ServiceError):
     """No session of this user has that id (ended already, or someone else's)."""
 

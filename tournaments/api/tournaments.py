@@ -35,7 +35,7 @@ from games.models import Club, Membership, Player
 from games.names import name_key
 from games.selectors.clubs import club_by_slug
 from games.services.access import can_view_club, club_role, edit_url, role_allows
-from games.services.service_errors import ServiceError
+from games.services.service_errors import StaleVersion
 from scoring.families import family_info
 from scoring.standings import DEFAULT_TIEBREAKS, TIEBREAKS
 from tournaments.access import can_manage, can_view, tournament_role
@@ -71,9 +71,6 @@ from tournaments.services.tournaments import (
     tournament_update,
 )
 from tournaments.tournament_data import tiebreaks as tournament_tiebreaks
-
-STALE_CODES = ("stale_tournament", "stale_entry", "stale_round", "stale_season")
-
 
 # ---------------------------------------------------------------------- access
 
@@ -131,11 +128,9 @@ def guarded[T](call: Callable[[], T], current: Callable[[], tuple[str, Any]]) ->
     If-Match check and the service's lock) is a 412 with the current object, like our check."""
     try:
         return call()
-    except ServiceError as error:
-        if error.code in STALE_CODES:
-            tag, body = current()
-            raise stale(tag, body) from None
-        raise
+    except StaleVersion:
+        tag, body = current()
+        raise stale(tag, body) from None
 
 
 def _with_etag(data: Any, tag: str, code: int = status.HTTP_200_OK) -> Response:

@@ -7,7 +7,7 @@ from datetime import date
 from django.contrib.auth.models import AnonymousUser, User
 
 from games.names import clean_name, has_control
-from games.services.service_errors import ServiceError
+from games.services.service_errors import ServiceError, StaleVersion
 
 Actor = User | AnonymousUser | None
 
@@ -38,7 +38,7 @@ def check_version(kind: str, stored: int, version: int | None) -> None:
     if version is None:
         raise ServiceError("version_required", "the form did not say which version it changes")
     if stored != version:
-        raise ServiceError(f"stale_{kind}", f"the {kind} was changed by someone else meanwhile")
+        raise StaleVersion(kind=kind)
 
 
 def clean_event_name(raw: str) -> str:
