@@ -39,22 +39,6 @@ TIEBREAK_LABELS = {
     "opponents_points": _("opponents' points"),
     "head_to_head": _("head-to-head"),
 }
-# The service's error codes and the field each belongs to.
-ERROR_FIELDS = {
-    "tournament_name": "name",
-    "rounds_range": "rounds",
-    "round_hands_range": "round_hands",
-    "round_minutes_range": "round_minutes",
-    "table_limits": "table_preferred",
-    "points_custom_missing": "custom_points",
-    "rounds_below_seated": "rounds",
-    "final_kind": "final",
-    "final_knockout_family": "final",
-    "final_counts": "final_counts",
-    "final_knockout_size": "final_size",
-    "final_table_size": "final_size",
-    "final_season": "final_season",
-}
 
 
 class TournamentForm(forms.Form):
@@ -277,7 +261,7 @@ class TournamentForm(forms.Form):
         field: str | None = f"opt_{option}" if option is not None and f"opt_{option}" in self.fields else None
         if error.code.startswith("points_custom") or error.code.startswith("points_"):
             field = "custom_points"
-        field = ERROR_FIELDS.get(error.code, field) or _named_field(self, error)
+        field = _named_field(self, error) or field
         self.add_error(field, tournament_error(error))
 
 
@@ -532,7 +516,7 @@ class SeasonForm(forms.Form):
         )
 
     def add_engine_error(self, error: EngineError) -> None:
-        field = SEASON_ERROR_FIELDS.get(error.code) or _named_field(self, error)
+        field = _named_field(self, error)
         if field is None and error.code.startswith("place_points"):
             field = "custom_points"
         self.add_error(field, tournament_error(error))
@@ -545,7 +529,6 @@ LEAGUE_TIEBREAK_LABELS = {
     "games": _("games played"),
     "head_to_head": _("head-to-head"),
 }
-SEASON_ERROR_FIELDS = {"season_name": "name", "season_dates": "ends", "season_families": "families"}
 
 
 class ImportForm(forms.Form):

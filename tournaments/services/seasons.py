@@ -44,14 +44,14 @@ def checked_season(settings: SeasonSettings) -> dict[str, Any]:
     """The model fields for ``settings``, or a coded error naming what to change."""
     name = clean_event_name(settings.name)
     if not name:
-        raise ServiceError("season_name", "a season needs a name")
+        raise ServiceError("season_name", "a season needs a name", field="name")
     check_day(settings.starts, "starts")
     check_day(settings.ends, "ends")
     if settings.ends < settings.starts:
-        raise ServiceError("season_dates", "the last day is before the first")
+        raise ServiceError("season_dates", "the last day is before the first", field="ends")
     families = [f for f in FAMILIES if f in set(settings.families)]
     if not families:
-        raise ServiceError("season_families", "choose at least one game")
+        raise ServiceError("season_families", "choose at least one game", field="families")
     custom: list[str] = []
     if settings.tournament_points == Season.TournamentPoints.CUSTOM:
         custom = [str(p) for p in parse_place_points(settings.custom_points)]

@@ -180,19 +180,22 @@ def checked_settings(settings: Settings) -> dict[str, Any]:
     """The model fields for ``settings``, or a coded error naming what to change."""
     name = clean_event_name(settings.name)
     if not name:
-        raise ServiceError("tournament_name", "a tournament needs a name")
+        raise ServiceError("tournament_name", "a tournament needs a name", field="name")
     info = family_info(settings.family)
     rules = rule_set(settings.family, dict(settings.options))  # EngineError for a bad option
     if not 1 <= settings.rounds <= MAX_ROUNDS:
-        raise ServiceError("rounds_range", "rounds out of range", maximum=MAX_ROUNDS)
+        raise ServiceError("rounds_range", "rounds out of range", field="rounds", maximum=MAX_ROUNDS)
     if not 0 <= settings.round_hands <= MAX_HANDS:
-        raise ServiceError("round_hands_range", "hands per round out of range", maximum=MAX_HANDS)
+        raise ServiceError(
+            "round_hands_range", "hands per round out of range", field="round_hands", maximum=MAX_HANDS
+        )
     check_minutes(settings.round_minutes)
     low, high = info.min_players, info.max_players
     if not (low <= settings.table_min <= settings.table_preferred <= settings.table_max <= high):
         raise ServiceError(
             "table_limits",
             "table sizes out of order or range",
+            field="table_preferred",
             minimum=low,
             maximum=high,
             family=settings.family,
@@ -202,7 +205,12 @@ def checked_settings(settings: Settings) -> dict[str, Any]:
         parsed = parse_custom_points(settings.custom_points)
         missing = [size for size in range(settings.table_min, settings.table_max + 1) if size not in parsed]
         if missing:
-            raise ServiceError("points_custom_missing", "custom points miss a table size", size=missing[0])
+            raise ServiceError(
+                "points_custom_missing",
+                "custom points miss a table size",
+                field="custom_points",
+                size=missing[0],
+            )
         custom = {str(size): [str(p) for p in points] for size, points in parsed.items()}
     final = _checked_final(settings, low, high)
     check_day(settings.date, "date")
@@ -227,26 +235,32 @@ def checked_settings(settings: Settings) -> dict[str, Any]:
     }
 
 
-def check_minutes(minutes: int) -> None:
+def check_minutes(minutes: int, field: str = "round_minutes") -> None:
     if not 0 <= minutes <= MAX_MINUTES:
-        raise ServiceError("round_minutes_range", "minutes per round out of range", maximum=MAX_MINUTES)
+        raise ServiceError(
+            "round_minutes_range", "minutes per round out of range", field=field, maximum=MAX_MINUTES
+        )
 
 
 def _checked_final(settings: Settings, low: int, high: int) -> dict[str, Any]:
     """The final's fields: a knockout of 4 or 8 in a two-player family, a final table of a size
     the family can seat, a season of the same club's family to seed it from."""
     if settings.final not in Tournament.Final.values:
-        raise ServiceError("final_kind", "no such final", final=settings.final)
+        raise ServiceError("final_kind", "no such final", field="final", final=settings.final)
     if settings.final_counts not in Tournament.FinalCounts.values:
-        raise ServiceError("final_counts", "no such choice", value=settings.final_counts)
+        raise ServiceError(
+            "final_counts", "no such choice", field="final_counts", value=settings.final_counts
+        )
     size = settings.final_size
     if settings.final == Tournament.Final.KNOCKOUT:
         if high != 2:
-            raise ServiceError("final_knockout_family", "a knockout needs a two-player family")
+            raise ServiceError("final_knockout_family", "a knockout needs a two-player family", field="final")
         if size not in (0, *finals.KNOCKOUT_SIZES):
-            raise ServiceError("final_knockout_size", "a knockout of 4 or 8", size=size)
+            raise ServiceError("final_knockout_size", "a knockout of 4 or 8", field="final_size", size=size)
     elif settings.final == Tournament.Final.TABLE and size and not low <= size <= high:
-        raise ServiceError("final_table_size", "the family cannot seat it", minimum=low, maximum=high)
+        raise ServiceError(
+            "final_table_size", "the family cannot seat it", field="final_size", minimum=low, maximum=high
+        )
     return {
         "final": settings.final,
         "final_size": size if settings.final != Tournament.Final.NONE else 0,
@@ -258,7 +272,7 @@ def _checked_final(settings: Settings, low: int, high: int) -> dict[str, Any]:
 def _check_season(club_id: int, fields: Mapping[str, Any]) -> None:
     season = fields.get("final_season_id")
     if season is not None and not Season.objects.filter(pk=season, club_id=club_id).exists():
-        raise ServiceError("final_season", "not a season of the club", season=season)
+        raise ServiceError("final_season", "not a season of the club", field="final_season", season=season)
 
 
 def tournament_create(*, club: Club, settings: Settings, user: Actor) -> Tournament:
@@ -292,7 +306,9 @@ def tournament_update(
             raise ServiceError("settings_locked", "the games are made; these settings are fixed")
         seated = Round.objects.filter(tournament=locked).count()
         if fields["rounds"] < seated:
-            raise ServiceError("rounds_below_seated", "fewer rounds than seated", rounds=seated)
+            raise ServiceError(
+                "rounds_below_seated", "fewer rounds than seated", field="rounds", rounds=seated
+            )
         if not changed:
             return locked
         before = {k: _plain(getattr(locked, k)) for k in changed}
@@ -752,7 +768,7 @@ def round_start(
     the tournament's minutes per round; 0: none) runs from now: its end is stored on the round
     and on every table's game, so each server and screen counts down to the same moment."""
     if minutes is not None:
-        check_minutes(minutes)
+        check_minutes(minutes, "minutes")
 
     def write(locked: Tournament) -> Round:
         current = Round.objects.select_for_update().get(pk=played.pk)
