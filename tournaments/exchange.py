@@ -111,6 +111,8 @@ def export_user(user: User) -> dict[str, Any]:
 def _document(club: Club | None, players: Sequence[Player], games: Sequence[Game]) -> dict[str, Any]:
     player_ref = {p.pk: f"p{i}" for i, p in enumerate(players, start=1)}
     game_ref = {g.pk: f"g{i}" for i, g in enumerate(games, start=1)}
+    seasons = list(Season.objects.filter(club=club).order_by("starts", "created_at", "pk")) if club else []
+    season_ref = {s.pk: f"s{i}" for i, s in enumerate(seasons, start=1)}
     tables = set(Table.objects.filter(game_id__in=list(game_ref)).values_list("game_id", flat=True))
     doc: dict[str, Any] = {
         "format": FORMAT,
@@ -161,9 +163,10 @@ def _document(club: Club | None, players: Sequence[Player], games: Sequence[Game
             }
             for g in games
         ],
-        "tournaments": [] if club is None else _export_tournaments(club, player_ref, game_ref),
+        "tournaments": [] if club is None else _export_tournaments(club, player_ref, game_ref, season_ref),
         "seasons": [
             {
+                "ref": season_ref[s.pk],
                 "name": s.name,
                 "starts": s.starts.isoformat(),
                 "ends": s.ends.isoformat(),
@@ -179,15 +182,14 @@ def _document(club: Club | None, players: Sequence[Player], games: Sequence[Game
                 "tiebreaks": list(s.tiebreaks),
                 "created_at": _when(s.created_at),
             }
-            for s in Season.objects.filter(club=club).order_by("starts", "created_at", "pk")
-            if club is not None
+            for s in seasons
         ],
     }
     return doc
 
 
 def _export_tournaments(
-    club: Club, player_ref: Mapping[int, str], game_ref: Mapping[int, str]
+    club: Club, player_ref: Mapping[int, str], game_ref: Mapping[int, str], season_ref: Mapping[int, str]
 ) -> list[dict[str, Any]]:
     order = {pk: int(ref[1:]) for pk, ref in player_ref.items()}
     out: list[dict[str, Any]] = []
@@ -217,6 +219,10 @@ def _export_tournaments(
                 "points": t.points,
                 "custom_points": t.custom_points,
                 "tiebreaks": list(t.tiebreaks),
+                "final": t.final,
+                "final_size": t.final_size,
+                "final_counts": t.final_counts,
+                "final_season": season_ref.get(t.final_season_id) if t.final_season_id else None,
                 "seed": t.seed,
                 "created_at": _when(t.created_at),
                 "entries": [
@@ -232,6 +238,7 @@ def _export_tournaments(
                 "seated_rounds": [
                     {
                         "number": r.number,
+                        "final_stage": r.final_stage,
                         "status": r.status,
                         "seed": r.seed,
                         "started_at": _when(r.started_at),
@@ -392,6 +399,11 @@ def validate(doc: object) -> list[Problem]:
     games = _check_games(check, doc["games"], players)
     _check_tournaments(check, doc["tournaments"], players, games)
     _check_seasons(check, doc["seasons"])
+    seasons = _unique_refs(check, [s for s in doc["seasons"] if "ref" in s], "seasons")
+    for i, t in enumerate(doc["tournaments"]):
+        wanted = t.get("final_season")
+        if wanted is not None and wanted not in seasons:
+            check.add(f"tournaments[{i}].final_season", "unknown_season", _("Unknown season %s.") % wanted)
     return check.problems
 
 
@@ -549,7 +561,12 @@ def _tournament_settings(t: Mapping[str, Any], date: datetime.date) -> Settings:
         points=t["points"],
         custom_points=_custom_points_text(t["custom_points"]),
         tiebreaks=t["tiebreaks"],
-        round_minutes=t.get("round_minutes", 0),  # optional: a document from before the clock
+        # Optional: a document from before the clock and the finals. The final's season is
+        # set once the seasons are written.
+        round_minutes=t.get("round_minutes", 0),
+        final=t.get("final", Tournament.Final.NONE),
+        final_size=t.get("final_size", 0),
+        final_counts=t.get("final_counts", Tournament.FinalCounts.DECIDES),
     )
 
 
@@ -583,11 +600,16 @@ def _check_tournaments(
         numbers: set[int] = set()
         for k, played in enumerate(t["seated_rounds"]):
             where = f"{at}.seated_rounds[{k}]"
-            if played["number"] in numbers or played["number"] > t["rounds"]:
+            # A final's stages are numbered after the tournament's rounds.
+            beyond = played["number"] > t["rounds"]
+            if played["number"] in numbers or beyond != bool(played.get("final_stage", 0)):
                 check.add(
                     f"{where}.number",
                     "round_number",
-                    _("Round numbers go from 1 to the tournament's rounds, each once."),
+                    _(
+                        "Round numbers go from 1 to the tournament's rounds, each once; a final's "
+                        "stages come after them."
+                    ),
                 )
             numbers.add(played["number"])
             check.moment(f"{where}.started_at", played["started_at"])
@@ -752,8 +774,8 @@ def import_club(
         )
         players = _write_players(club, doc["players"])
         games, hands = _write_games(club, doc["games"], players)
-        for t in doc["tournaments"]:
-            _write_tournament(club, t, players, games, user)
+        tournaments = [_write_tournament(club, t, players, games, user) for t in doc["tournaments"]]
+        seasons: dict[str, Season] = {}
         for s in doc["seasons"]:
             starts, ends = datetime.date.fromisoformat(s["starts"]), datetime.date.fromisoformat(s["ends"])
             season = Season.objects.create(
@@ -762,6 +784,11 @@ def import_club(
             Season.objects.filter(pk=season.pk).update(
                 created_at=datetime.datetime.fromisoformat(s["created_at"])
             )
+            if "ref" in s:
+                seasons[s["ref"]] = season
+        for made, t in zip(tournaments, doc["tournaments"], strict=True):
+            if t.get("final_season") in seasons:
+                Tournament.objects.filter(pk=made.pk).update(final_season=seasons[t["final_season"]])
         for game in games.values():
             rebuild(game)
         derived.club_changed(club)
@@ -869,6 +896,7 @@ def _write_tournament(
         played = Round.objects.create(
             tournament=tournament,
             number=r["number"],
+            final_stage=r.get("final_stage", 0),
             status=r["status"],
             seed=r["seed"],
             started_at=_moment(r["started_at"]),

@@ -34,7 +34,7 @@ from games.services.players import player_merge
 from rummy_site import urls as site_urls
 from tests.factories import ClubFactory, UserFactory, add_member
 from tests.tournaments.pipeline import drain
-from tests.tournaments.support import tournament
+from tests.tournaments.support import season_settings, tournament
 from tournaments.api import exchange as exchange_api
 from tournaments.exchange import ImportInvalid, export_club, export_csv, export_user, import_club, validate
 from tournaments.models import RatingEvent, Round, Season, SeasonStanding, Tournament
@@ -577,3 +577,48 @@ def test_round_trip_keeps_the_round_clock() -> None:
     assert Tournament.objects.get(club=plain).round_minutes == 0
     assert Round.objects.get(tournament__club=plain).ends_at is None
     assert not Game.objects.filter(club=plain, event_ends__isnull=False).exists()
+
+
+def test_a_club_s_finals_come_back_from_its_export() -> None:
+    """A knockout played to its champion and a final table seeded from a season: the settings,
+    each stage's rounds and the places the finals decided survive the export and the import."""
+    from tests.tournaments.test_finals import gin_first_wins, play, rummikub_order
+    from tournaments.services.tournaments import final_seat
+
+    organiser = UserFactory.create()
+    club = ClubFactory.create(organiser=organiser)
+    knockout = tournament(
+        club, organiser, players=10, family="gin", rounds=2, final="knockout", final_size=8, seating="swiss"
+    )
+    for number in (1, 2):
+        play(round_seat(tournament=knockout, number=number, user=organiser), organiser, gin_first_wins)
+    for _stage in range(3):
+        play(final_seat(tournament=knockout, user=organiser), organiser, gin_first_wins)
+    spring = season_create(club=club, settings=season_settings(name="Spring", qualify=3), user=organiser)
+    seeded = tournament(
+        club, organiser, players=8, rounds=1, final="table", final_size=3, final_season=spring.pk
+    )
+    play(round_seat(tournament=seeded, number=1, user=organiser), organiser, rummikub_order)
+    drain()
+    doc = export_club(club)
+    assert [(r["number"], r["final_stage"]) for r in doc["tournaments"][0]["seated_rounds"]] == [
+        (1, 0), (2, 0), (3, 1), (4, 2), (5, 3)
+    ]  # fmt: skip
+    assert doc["tournaments"][1]["final_season"] == doc["seasons"][0]["ref"] == "s1"
+    copy_club = round_trip(club)
+    copied = Tournament.objects.filter(club=copy_club).order_by("date", "created_at", "pk")
+    assert [(t.final, t.final_size, t.final_counts) for t in copied] == [
+        ("knockout", 8, "decides"),
+        ("table", 3, "decides"),
+    ]
+    assert copied[1].final_season is not None and copied[1].final_season.name == "Spring"
+    # An older document without finals still reads; a final's stage among the rounds is refused.
+    older = json.loads(json.dumps(doc))
+    for t in older["tournaments"]:
+        for key in ("final", "final_size", "final_counts", "final_season"):
+            t.pop(key)
+    older["tournaments"][0]["seated_rounds"][2]["final_stage"] = 0
+    problems = validate(older)
+    assert [(p.path, p.code) for p in problems] == [
+        ("tournaments[0].seated_rounds[2].number", "round_number")
+    ]
