@@ -151,6 +151,9 @@ def _document(club: Club | None, players: Sequence[Player], games: Sequence[Game
                 "event_ends": _when(g.event_ends),
                 "created_at": _when(g.created_at),
                 "played_at": _when(g.played_at),
+                # The links that make an evening (a deleted game's: none, it is not exported).
+                "rematch_of": game_ref.get(g.rematch_of_id) if g.rematch_of_id else None,
+                "evening": game_ref.get(g.evening_id) if g.evening_id else None,
                 "next_hand_number": g.next_hand_number,
                 "seats": [
                     {"position": s.position, "name": s.name, "player": player_ref[s.player_id]}
@@ -453,6 +456,9 @@ def _check_games(
         at = f"games[{i}]"
         check.moment(f"{at}.created_at", game["created_at"])
         check.moment(f"{at}.event_ends", game.get("event_ends"))
+        for link in ("rematch_of", "evening"):
+            if game.get(link) is not None and game[link] not in refs:
+                check.add(f"{at}.{link}", "unknown_game", _("Unknown game %s.") % game[link])
         played = check.moment(f"{at}.played_at", game.get("played_at"))
         if played is not None and played > timezone.now():
             check.add(f"{at}.played_at", "played_in_future", _("A game cannot be played in the future."))
@@ -861,6 +867,10 @@ def _write_games(
         Hand.objects.bulk_update(made, ["created_at"], batch_size=500)
         count += len(made)
         games[g["ref"]] = game
+    for g in docs:  # the links between games, once every game is made
+        links = {link: games[g[link]] for link in ("rematch_of", "evening") if g.get(link)}
+        if links:
+            Game.objects.filter(pk=games[g["ref"]].pk).update(**links)
     return games, count
 
 

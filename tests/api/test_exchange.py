@@ -622,3 +622,38 @@ def test_a_club_s_finals_come_back_from_its_export() -> None:
     assert [(p.path, p.code) for p in problems] == [
         ("tournaments[0].seated_rounds[2].number", "round_number")
     ]
+
+
+def test_a_club_s_evenings_come_back_from_its_export() -> None:
+    """The links that make an evening (a rematch, a game put in the evening) survive the export
+    and the import, so the evening is settled alike in the copy."""
+    from games.selectors.evening import evening_of
+    from games.services.evening import evening_join
+    from games.services.games import game_rematch
+
+    organiser = UserFactory.create()
+    club = ClubFactory.create(organiser=organiser)
+    names = ["Ann", "Bob", "Cid"]
+
+    def closing(game: Game, closer: str, left: dict[str, int]) -> None:
+        hand_record(game=game, outcome={"closer": closer, "left": left}, request_id=None, user=None)
+
+    first = game_start(family="zoliky", options={}, players=names, owner=organiser, club=club)
+    closing(first, "Cid", {"Ann": 14, "Bob": 120})
+    game_end(game=first, ended=True, user=organiser)
+    second = game_rematch(game=first, user=organiser, request_id=uuid.uuid4())
+    closing(second, "Bob", {"Ann": 24, "Cid": 16})
+    third = game_start(family="zoliky", options={}, players=names, owner=organiser, club=club)
+    closing(third, "Ann", {"Bob": 13, "Cid": 10})
+    evening_join(game=second, other=third, user=organiser)
+    doc = export_club(club)
+    links = [(g["rematch_of"], g["evening"]) for g in doc["games"]]
+    assert links == [(None, None), ("g1", None), (None, "g2")]
+    copy_club = round_trip(club)
+    copies = list(Game.objects.filter(club=copy_club).order_by("played_at", "pk"))
+    evening, original = evening_of(game=copies[2]), evening_of(game=third)
+    assert evening is not None and original is not None and original.settlement is not None
+    assert len(evening.games) == 3 and evening.settlement == original.settlement
+    broken = json.loads(json.dumps(doc))
+    broken["games"][2]["evening"] = "g9"
+    assert [(p.path, p.code) for p in validate(broken)] == [("games[2].evening", "unknown_game")]
