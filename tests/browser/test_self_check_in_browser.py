@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.test_finals_print_browser import door_link
 from tests.browser.test_table_browser import no_horizontal_scroll
 from tests.browser.test_tournament_browser import PASSWORD, log_in
 from tests.conftest import new_page
@@ -33,17 +34,10 @@ def test_a_player_checks_himself_in_from_the_door_s_code(browser: Any, live_serv
     try:
         base = live_server.url
         log_in(boss, base, "door-boss")
-        boss.goto(f"{base}/t/{cup.public_id}/players/")
-        door = boss.locator("details#door")
-        door.locator("summary").click()
-        door.locator("form[action$='/door/'] button[value=open]").click()
-        expect(boss.locator("details#door[open] .qr svg")).to_be_visible()
-        assert no_horizontal_scroll(boss)
-        link = boss.locator("#door-link").input_value()
-        assert re.search(rf"/t/{cup.public_id}/check-in/[\w-]+/$", link)
+        path = door_link(boss, base, cup.public_id)
+        assert re.search(rf"^/t/{cup.public_id}/check-in/[\w-]+/$", path)
 
         # The player reads the page in Slovak (the language menu's choice is the address prefix).
-        path = re.sub(r"^https?://[^/]+", "", link)
         player.goto(f"{base}/sk{path}")
         expect(player.locator("html")).to_have_attribute("lang", "sk")
         player.locator("input[name=q]").fill("katarina")

@@ -1225,6 +1225,23 @@ class Standings(APIView):
         return Response(body)
 
 
+NAME_QUERY = OpenApiParameter(
+    "q",
+    # Blank is refused (nothing to look for): the schema says so.
+    {"type": "string", "minLength": 1, "pattern": r"\S"},
+    OpenApiParameter.QUERY,
+    required=True,
+    description="A name or part (not blank); accents and case aside.",
+)
+
+
+def _name_query(request: Request) -> str:
+    query = request.query_params.get("q", "").strip()
+    if not query:
+        raise exceptions.ValidationError({"q": [_("Type a name (or a part of it).")]})
+    return query[:80]
+
+
 class FindSeat(APIView):
     @extend_schema(
         operation_id="tournament_find_seat",
@@ -1232,23 +1249,13 @@ class FindSeat(APIView):
         tags=TAGS,
         parameters=[
             PUBLIC_ID,
-            OpenApiParameter(
-                "q",
-                # Blank is refused (nothing to look for): the schema says so.
-                {"type": "string", "minLength": 1, "pattern": r"\S"},
-                OpenApiParameter.QUERY,
-                required=True,
-                description="A name or part (not blank).",
-            ),
+            NAME_QUERY,
         ],
         responses={200: FoundSeatsSerializer, **problems(400, 404)},
     )
     def get(self, request: Request, public_id: str) -> Response:
         tournament, _role = _tournament(request, public_id)
-        query = request.query_params.get("q", "").strip()
-        if not query:
-            raise exceptions.ValidationError({"q": [_("Type a name (or a part of it).")]})
-        query = query[:80]
+        query = _name_query(request)
         view = selectors.tournament_view(tournament=tournament)
         found = selectors.find_seat(view=view, query=query)
         results = [
@@ -1401,22 +1408,14 @@ class SelfCheckIn(APIView):
         parameters=[
             PUBLIC_ID,
             DOOR_KEY,
-            OpenApiParameter(
-                "q",
-                {"type": "string", "minLength": 1, "pattern": r"\S"},
-                OpenApiParameter.QUERY,
-                required=True,
-                description="A name or part (not blank); accents and case aside.",
-            ),
+            NAME_QUERY,
         ],
         responses={200: DoorFoundSerializer, **problems(400, 404, 429)},
     )
     def get(self, request: Request, public_id: str, key: str) -> Response:
-        query = request.query_params.get("q", "").strip()
-        if not query:
-            raise exceptions.ValidationError({"q": [_("Type a name (or a part of it).")]})
+        query = _name_query(request)
         tournament = _door(request, public_id, key)
-        found = selectors.check_in_matches(tournament=tournament, query=query[:80])
+        found = selectors.check_in_matches(tournament=tournament, query=query)
         return Response({"open": tournament.check_in_open, "results": [_door_entry(e) for e in found]})
 
     @extend_schema(
