@@ -59,6 +59,10 @@ def test_a_game_put_in_the_evening_is_settled_with_it_as_a_rematch_would_be(
     first, second = _two_games(owner)
     assert [g.game.pk for g in evening_of(game=second).games] == [second.pk]  # type: ignore[union-attr]
     client = _client(owner)
+    alone = evening_of(game=second)
+    assert alone is not None
+    with django_assert_num_queries(1):
+        assert evening_candidates(evening=alone) == [first]
     page = client.get(f"/g/{second.public_id}/evening/").content.decode()
     assert "Other games of these players" in page and f'value="{first.public_id}"' in page
     settlement = client.get(f"/g/{second.public_id}/settlement/").content.decode()
