@@ -131,6 +131,12 @@ def test_only_a_game_of_the_same_family_and_players_may_join_and_a_rematch_stays
     with pytest.raises(ServiceError) as refused:
         evening_join(game=fewer, other=gin, user=owner)
     assert refused.value.code == "evening_other_players"
+    table = GameFactory.create(players=["Ann", "Bob", "Cid"], owner=owner)
+    Game.objects.filter(pk=table.pk).update(event_name="Autumn cup", event_round=1, event_table=2)
+    with pytest.raises(ServiceError) as refused:
+        evening_join(game=second, other=table, user=owner)
+    assert refused.value.code == "evening_event"
+    assert table.pk not in {g.pk for g in evening_candidates(evening=evening_of(game=second))}  # type: ignore[arg-type]
     with pytest.raises(ServiceError) as refused:
         evening_part(game=second, other=rematch, user=owner)
     assert refused.value.code == "evening_not_put"
