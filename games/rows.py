@@ -198,7 +198,8 @@ def evening_sql() -> str:
     parent, evening = column(Game, "rematch_of"), column(Game, "evening")
     linked = f"x.{gid} = p.{parent} OR x.{parent} = p.{gid} OR x.{gid} = p.{evening} OR x.{evening} = p.{gid}"
     return (
-        f"WITH RECURSIVE linked(gid) AS (SELECT %s "
+        # The first term reads the id from the table, so both terms have the column's type.
+        f"WITH RECURSIVE linked(gid) AS (SELECT {gid} FROM {game} WHERE {gid} = %s "
         f"UNION SELECT x.{gid} FROM linked JOIN {game} p ON p.{gid} = linked.gid JOIN {game} x ON {linked}) "
         f"SELECT gid FROM linked"
     )
