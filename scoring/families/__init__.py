@@ -17,6 +17,7 @@ with the translation functions the web layer passes in); the web layer translate
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
@@ -193,17 +194,24 @@ class RuleFamily(Protocol):
 # on the rest of scoring, which reads this registry).
 _BUILT_IN = ("zoliky", "gin", "carousel", "rummikub")
 _FAMILIES: dict[str, RuleFamily] = {}
-_loaded = False
+_started = False  # the loading thread's own nested reads see the families registered so far
+_ready = False
+# A server's threads may ask at once: the others wait for the whole registry, never a part.
+_LOADING = threading.RLock()
 
 
 def _load() -> dict[str, RuleFamily]:
-    global _loaded
-    if not _loaded:
-        _loaded = True
-        from importlib import import_module
+    global _started, _ready
+    if _ready:
+        return _FAMILIES
+    with _LOADING:
+        if not _started:
+            _started = True
+            from importlib import import_module
 
-        for name in _BUILT_IN:
-            register(import_module(f"{__name__}.{name}").FAMILY, engine_registered=True)
+            for name in _BUILT_IN:
+                register(import_module(f"{__name__}.{name}").FAMILY, engine_registered=True)
+            _ready = True
     return _FAMILIES
 
 
