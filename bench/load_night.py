@@ -51,7 +51,7 @@ from psycopg import sql
 ROOT = Path(__file__).resolve().parents[1]
 VENV_BIN = ROOT / ".venv" / "bin"
 # The worker model `manage.py serve` runs (rummy_site/management/commands/serve.py).
-WEB_WORKERS, WEB_THREADS = 2, 8
+WEB_WORKERS, WEB_THREADS, WEB_KEEPALIVE = 2, 8, 10
 HOST = "127.0.0.1"  # never anything else
 
 # Goal per kind of request (p95, ms); the kinds not named here are a phone's first look.
@@ -172,7 +172,7 @@ def main() -> int:
         command += ["--workers", str(args.workers), "--backlog", "256", "--timeout", "60"]
         command += ["--worker-class", args.worker_class]
         if args.worker_class == "gthread":
-            command += ["--threads", str(args.threads)]
+            command += ["--threads", str(args.threads), "--keep-alive", str(WEB_KEEPALIVE)]
         with open(log_path, "wb") as log:
             gunicorn = subprocess.Popen(command, cwd=code, env=env, stdout=log, stderr=subprocess.STDOUT)
         wait_healthy(port, gunicorn)

@@ -30,6 +30,9 @@ SECRET_FILE = "secret_key"
 # Processes that serve requests; threads for the many small polls phones make.
 WEB_WORKERS = 2
 WEB_THREADS = 8
+# Seconds an idle connection is kept: longer than the phones' polls, so a poll never meets a
+# connection the server is just closing (gunicorn's default, 2 s, is shorter than a poll).
+WEB_KEEPALIVE = 10
 
 
 def data_dir() -> Path:
@@ -85,6 +88,7 @@ def commands(*, host: str, port: str) -> list[list[str]]:
     standings up to date beside it."""
     web = [sys.executable, "-m", "gunicorn", "rummy_site.wsgi", "--bind", f"{host}:{port}"]
     web += ["--workers", str(WEB_WORKERS), "--threads", str(WEB_THREADS), "--worker-class", "gthread"]
+    web += ["--keep-alive", str(WEB_KEEPALIVE)]
     # Two servers on one computer (another port) must not fight over one control socket.
     web += ["--no-control-socket"]
     worker = [
