@@ -19,7 +19,7 @@ from typing import Any
 
 from django.db.models import Count, Q, QuerySet
 from django.http import Http404
-from django.urls import path, reverse
+from django.urls import path
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import exceptions, generics, serializers, status
@@ -51,6 +51,7 @@ from tournaments.services.tournaments import (
     check_in_door,
     check_in_key_matches,
     check_in_try,
+    door_path,
     door_target,
     entries_add,
     entry_check_in,
@@ -1292,12 +1293,8 @@ class DoorSetSerializer(serializers.Serializer[Any]):
 
 
 def _door_body(request: Request, tournament: Tournament) -> dict[str, Any]:
-    url = None
-    if tournament.check_in_key:
-        path_ = reverse(
-            "tournaments:check_in", kwargs={"public_id": tournament.public_id, "key": tournament.check_in_key}
-        )
-        url = absolute_url(request._request, path_)
+    path_ = door_path(tournament)
+    url = absolute_url(request._request, path_) if path_ is not None else None
     counts = Entry.objects.filter(tournament=tournament).aggregate(
         entries=Count("pk"), checked_in=Count("pk", filter=Q(checked_in=True))
     )

@@ -493,6 +493,14 @@ def check_in_try(tournament: Tournament, address: str) -> Hit:
     )
 
 
+def door_path(tournament: Tournament) -> str | None:
+    """The path of the tournament's check-in link, once the door has a key."""
+    if not tournament.check_in_key:
+        return None
+    kwargs = {"public_id": tournament.public_id, "key": tournament.check_in_key}
+    return reverse("tournaments:check_in", kwargs=kwargs)
+
+
 def check_in_key_matches(tournament: Tournament, key: str) -> bool:
     return bool(tournament.check_in_key) and secrets.compare_digest(key, tournament.check_in_key)
 

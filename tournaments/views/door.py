@@ -58,6 +58,7 @@ def check_in(request: HttpRequest, public_id: str, key: str) -> HttpResponse:
             .select_related("player")
             .first()
         )
-    context["results"] = selectors.check_in_matches(tournament=tournament, query=query) if query else []
+    searched = query and tournament.check_in_open  # a closed door shows no names
+    context["results"] = selectors.check_in_matches(tournament=tournament, query=query) if searched else []
     status = 400 if context["error"] else 200
     return render(request, "tournaments/check_in.html", context, status=status)

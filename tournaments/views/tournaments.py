@@ -44,6 +44,7 @@ from tournaments.selectors import seasons as season_selectors
 from tournaments.selectors import tournaments as selectors
 from tournaments.services.tournaments import (
     check_in_door,
+    door_path,
     eligible,
     entries_add,
     entry_check_in,
@@ -267,12 +268,10 @@ def players(request: HttpRequest, public_id: str) -> HttpResponse:
 
 
 def _door_link(request: HttpRequest, tournament: Tournament) -> dict[str, str] | None:
-    """The check-in link, with its QR code, once the door has a key."""
-    if not tournament.check_in_key:
+    """The check-in link, with its QR code, while the door is open (the page shows it then)."""
+    path = door_path(tournament)
+    if path is None or not tournament.check_in_open:
         return None
-    path = reverse(
-        "tournaments:check_in", kwargs={"public_id": tournament.public_id, "key": tournament.check_in_key}
-    )
     url = absolute_url(request, path)  # the address the players' phones reach
     return {"url": url, "svg": qr_svg(url, label=_("QR code of the check-in link"))}
 
