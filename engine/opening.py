@@ -90,8 +90,9 @@ def _search(tables: Tables, hand: Hand, need_pure: bool) -> Found | None:
         most = 0
         for t in range(64):
             if mask >> t & 1:
-                card_most[_rank_major(1 << t).bit_length() - 1] = _card_most(tables, t)
-                most += _card_most(tables, t)
+                adds = _card_most(tables, t)
+                card_most[_rank_major(1 << t).bit_length() - 1] = adds
+                most += adds
         major, size, real = _rank_major(mask), mask.bit_count(), _real_points(tables, cand)
         for used in range(jmin, min(jmax, jokers) + 1):
             points = layout(tables, cand, used)[1]
@@ -154,9 +155,7 @@ def _search(tables: Tables, hand: Hand, need_pure: bool) -> Found | None:
         return best
 
     once, twice = _rank_major(hand.once), _rank_major(hand.twice)
-    cards = sum(card_most[u] for u in range(64) if once >> u & 1) + sum(
-        card_most[u] for u in range(64) if twice >> u & 1
-    )
+    cards = sum(card_most[u] * ((once >> u & 1) + (twice >> u & 1)) for u in range(64))
     if rec(once, twice, jokers, need_pure, cards, _NONE) == _NONE:
         return None
     melds: list[tuple[Candidate, int]] = []
