@@ -36,3 +36,9 @@ def _digest() -> str:
 
 
 _kept_digest = lru_cache(maxsize=1)(_digest)
+
+
+def code_id() -> str:
+    """What names the running code, read once per process (a code change restarts even the
+    debug server): for what is computed from data by code, where templates do not matter."""
+    return str(settings.RELEASE) if settings.RELEASE else _kept_digest()

@@ -91,8 +91,9 @@ ENTRY_FIELDS = (
 )
 
 
-def tournament_data(tournament: Tournament) -> TournamentData:
-    """Everything a tournament's standings and seating read (5 queries)."""
+def tournament_data(tournament: Tournament, rounds: list[Round] | None = None) -> TournamentData:
+    """Everything a tournament's standings and seating read (5 queries; 4 given its
+    ``rounds``, in order)."""
     entries = {
         e.pk: e
         for e in Entry.objects.filter(tournament=tournament)
@@ -100,7 +101,8 @@ def tournament_data(tournament: Tournament) -> TournamentData:
         # Only what pages and seating read (no timestamps to convert for a hundred rows).
         .only(*ENTRY_FIELDS)
     }
-    rounds = list(Round.objects.filter(tournament=tournament).order_by("number"))
+    if rounds is None:
+        rounds = tournament_rounds(tournament)
     seats = list(
         TableSeat.objects.filter(table__round__tournament=tournament)
         .select_related("table__round")
@@ -145,6 +147,10 @@ def tournament_data(tournament: Tournament) -> TournamentData:
     ):
         byes[round_number].append(entry_id)
     return TournamentData(tournament, entries, rounds, tables, dict(byes))
+
+
+def tournament_rounds(tournament: Tournament) -> list[Round]:
+    return list(Round.objects.filter(tournament=tournament).order_by("number"))
 
 
 def custom_points(tournament: Tournament) -> dict[int, tuple[Fraction, ...]] | None:

@@ -3,12 +3,14 @@ players, rounds and tables (tests/tournaments/test_selectors.py pins the counts)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, partial
 from itertools import pairwise
 from typing import cast
+
+from django.core.paginator import Paginator
 
 from games.models import Change, Club, Game, Player
 from games.names import loose_key, name_key
@@ -29,7 +31,9 @@ from tournaments.tournament_data import (
     final_rounds,
     last_round,
     tournament_data,
+    tournament_rounds,
 )
+from tournaments.versions import Versions, once, tournament_versions
 
 
 def tournament_by_public_id(*, public_id: str) -> Tournament | None:
@@ -73,31 +77,132 @@ class TableView:
     repeats: list[tuple[str, str]]  # pairs at this table who met in an earlier round
 
 
-@dataclass
-class RoundView:
-    """A round and, drawn when a page first asks for them, its tables (the standings page
-    only needs the rounds' numbers)."""
+class TablePage:
+    """One page of a round's tables: what a phone shows at once of a big open."""
 
-    round: Round
-    draw: Callable[[], list[TableView]]
-    byes: list[str]
+    def __init__(self, round_view: RoundView, number: int | str | None, size: int) -> None:
+        self.paginator = Paginator(round_view.states, size)
+        self.page = self.paginator.get_page(number)
+        self.tables = round_view.draw(list(self.page.object_list))
+
+    @property
+    def numbers(self) -> list[tuple[int, int, int]]:
+        """(page, first table, last table) for every page: the links between them."""
+        states = self.paginator.object_list
+        size = self.paginator.per_page
+        return [
+            (n, states[(n - 1) * size].number, states[min(n * size, len(states)) - 1].number)
+            for n in self.paginator.page_range
+        ]
+
+
+class RoundView:
+    """A round; its tables and byes are drawn when a page first asks for them (most pages only
+    need the rounds' numbers), and a page can draw only some of its tables."""
+
+    def __init__(self, round: Round, view: TournamentView) -> None:
+        self.round = round
+        self._view = view
+
+    @cached_property
+    def states(self) -> list[TableState]:
+        return self._view.data.tables_of(self.round.number)
+
+    def draw(self, states: Sequence[TableState]) -> list[TableView]:
+        view = self._view
+        seated = self.round.status == Round.Status.SEATED
+        games = view.games if any(t.game_id for t in states) else {}
+        return [_table_view(view.data, t, games, seated) for t in states]
 
     @cached_property
     def tables(self) -> list[TableView]:
-        return self.draw()
+        return self.draw(self.states)
+
+    def page(self, number: int | str | None, size: int) -> TablePage:
+        return TablePage(self, number, size)
+
+    @property
+    def table_count(self) -> int:
+        return len(self.states)
 
     @property
     def finished_tables(self) -> int:
-        return sum(1 for t in self.tables if t.finished)
+        return sum(1 for t in self.states if t.finished)
+
+    @cached_property
+    def byes(self) -> list[str]:
+        data = self._view.data
+        return sorted(data.entries[e].player.name for e in data.byes.get(self.round.number, []))
 
 
 @dataclass(frozen=True)
-class TournamentView:
-    tournament: Tournament
-    data: TournamentData
-    standings: list[StandingRow]
+class Ranked:
+    """What the standings of one version of the tournament are: computed once per version
+    (tournaments.versions), whichever page or server asks first."""
+
+    rows: tuple[StandingRow, ...]
     provisional: bool
-    rounds: list[RoundView]
+    finished: bool
+
+
+def _ranked(data: TournamentData) -> Ranked:
+    rows = tuple(
+        StandingRow(
+            standing=s,
+            name=data.entries[s.player].player.name,
+            player_id=data.entries[s.player].player_id,
+            dropped=data.entries[s.player].dropped_after is not None,
+        )
+        for s in compute_standings(data)
+    )
+    return Ranked(rows, data.provisional, last_round(data) is not None)
+
+
+class TournamentView:
+    """The tournament as its pages show it. Each part is read when a page first asks for it:
+    the rounds (1 query); the version tags (2); the standings, from the shared cache for this
+    version (1), else from the tournament's data (4 more, and the cache's write); a round's
+    games (1)."""
+
+    def __init__(self, tournament: Tournament) -> None:
+        self.tournament = tournament
+
+    @cached_property
+    def _rounds(self) -> list[Round]:
+        return tournament_rounds(self.tournament)
+
+    @cached_property
+    def versions(self) -> Versions:
+        return tournament_versions(self.tournament, self._rounds)
+
+    @cached_property
+    def data(self) -> TournamentData:
+        return tournament_data(self.tournament, rounds=self._rounds)
+
+    @cached_property
+    def ranked(self) -> Ranked:
+        return once(self.tournament, self.versions.standings, "standings", lambda: _ranked(self.data))
+
+    @property
+    def standings(self) -> tuple[StandingRow, ...]:
+        return self.ranked.rows
+
+    @property
+    def provisional(self) -> bool:
+        return self.ranked.provisional
+
+    @property
+    def finished(self) -> bool:
+        return self.ranked.finished
+
+    @cached_property
+    def rounds(self) -> list[RoundView]:
+        return [RoundView(r, self) for r in self._rounds]
+
+    @cached_property
+    def games(self) -> dict[int, Game]:
+        """The tables' games, by id (1 query)."""
+        return {g.pk: g for g in Game.objects.filter(tournament_table__round__tournament=self.tournament)}
 
     @property
     def current(self) -> RoundView | None:
@@ -144,10 +249,6 @@ class TournamentView:
             return None
         return len(stages) + 1
 
-    @property
-    def finished(self) -> bool:
-        return last_round(self.data) is not None
-
 
 def _table_view(data: TournamentData, table: TableState, games: dict[int, Game], seated: bool) -> TableView:
     names = {e: data.entries[e].player.name for e in table.entries}
@@ -176,44 +277,9 @@ def _table_view(data: TournamentData, table: TableState, games: dict[int, Game],
     )
 
 
-class _Games:
-    """The tournament's table games, read (1 query) when a page first draws a round's tables."""
-
-    def __init__(self, tournament: Tournament) -> None:
-        self.tournament = tournament
-
-    @cached_property
-    def by_id(self) -> dict[int, Game]:
-        return {g.pk: g for g in Game.objects.filter(tournament_table__round__tournament=self.tournament)}
-
-
-def _tables(data: TournamentData, played: Round, games: _Games) -> list[TableView]:
-    seated = played.status == Round.Status.SEATED
-    return [_table_view(data, t, games.by_id, seated) for t in data.tables_of(played.number)]
-
-
 def tournament_view(*, tournament: Tournament) -> TournamentView:
-    """The whole tournament as its pages show it: standings, every round's tables (7 queries)."""
-    data = tournament_data(tournament)
-    games = _Games(tournament)
-    rows = [
-        StandingRow(
-            standing=s,
-            name=data.entries[s.player].player.name,
-            player_id=data.entries[s.player].player_id,
-            dropped=data.entries[s.player].dropped_after is not None,
-        )
-        for s in compute_standings(data)
-    ]
-    rounds = [
-        RoundView(
-            round=r,
-            draw=partial(_tables, data, r, games),
-            byes=sorted(data.entries[e].player.name for e in data.byes.get(r.number, [])),
-        )
-        for r in data.rounds
-    ]
-    return TournamentView(tournament, data, rows, data.provisional, rounds)
+    """The whole tournament as its pages show it, read as they ask for it."""
+    return TournamentView(tournament)
 
 
 @dataclass(frozen=True)
@@ -228,28 +294,37 @@ class SeatFound:
     entry_id: int = 0  # his entry (his own page in the tournament)
 
 
-def find_seat(*, view: TournamentView, query: str) -> list[SeatFound]:
+def find_seat(*, view: TournamentView, query: str, limit: int = 20) -> list[SeatFound]:
     """ "Where do I sit?": the players whose name matches ``query`` (accents, case and spacing
-    aside; a part of the name is enough), with their table in the current round."""
+    aside; a part of the name is enough), with their table in the current round; the first
+    ``limit`` of them, as a phone shows them."""
     current = view.current
     wanted, loose = name_key(query), loose_key(query)
     if not wanted:
         return []
+    entries = [e for e in view.entries if wanted in e.player.key or loose in e.player.loose_key][:limit]
+    states = current.states if current is not None else []
+    where = {e: (t, i + 1) for t in states for i, e in enumerate(t.entries)}
+    ids = [g for e in entries if e.pk in where and (g := where[e.pk][0].game_id) is not None]
+    games = {g.pk: g for g in Game.objects.filter(pk__in=ids)} if ids else {}
+    number = current.round.number if current else 0
     found: list[SeatFound] = []
-    for entry in view.entries:
-        player = entry.player
-        if wanted not in player.key and loose not in player.loose_key:
-            continue
-        table = seat = None
-        game = None
-        if current is not None:
-            for t in current.tables:
-                ids = [s.entry_id for s in t.seats]
-                if entry.pk in ids:
-                    table, seat, game = t.number, ids.index(entry.pk) + 1, t.game
-        number = current.round.number if current else 0
+    for entry in entries:
+        table, seat = where.get(entry.pk, (None, None))
+        game = games.get(table.game_id) if table is not None and table.game_id else None
         bye = entry.pk in view.data.byes.get(number, [])
-        found.append(SeatFound(player.name, number, table, seat, game, bye, entry.dropped_after, entry.pk))
+        found.append(
+            SeatFound(
+                entry.player.name,
+                number,
+                table.number if table is not None else None,
+                seat,
+                game,
+                bye,
+                entry.dropped_after,
+                entry.pk,
+            )
+        )
     return found
 
 
@@ -342,9 +417,11 @@ class PlayerView:
 
 def player_rounds(*, tournament: Tournament, entry_id: int) -> PlayerView | None:
     """A player's tournament round by round: table, seat, place, table points and the rank
-    after each round (the standings as they stood then); None if he is not registered (6
-    queries, whatever the number of players and rounds)."""
-    data = tournament_data(tournament)
+    after each round (the standings as they stood then); None if he is not registered (a
+    fixed number of queries, whatever the number of players and rounds; the ranks come from the
+    shared cache once any page computed them for this version of the tournament)."""
+    view = TournamentView(tournament)
+    data = view.data
     entry = data.entries.get(entry_id)
     if entry is None:
         return None
@@ -357,6 +434,12 @@ def player_rounds(*, tournament: Tournament, entry_id: int) -> PlayerView | None
     started = [r for r in data.rounds if r.status != Round.Status.SEATED]
     ids = [t.game_id for t in data.tables if entry_id in t.entries and t.game_id is not None]
     games = dict(Game.objects.filter(pk__in=ids).values_list("pk", "public_id")) if ids else {}
+    ranks = once(
+        tournament,
+        view.versions.standings,
+        "ranks-after",
+        lambda: {r.number: {s.player: s.rank for s in _standings_after(data, r.number)} for r in started},
+    )
     rounds: list[PlayerRound] = []
     for played in data.rounds:
         number = played.number
@@ -371,10 +454,7 @@ def player_rounds(*, tournament: Tournament, entry_id: int) -> PlayerView | None
         elif bye and played in started:
             seats = [p for t in data.tables_of(number) if data.counted(t) for p in earn(t.places, t.totals)]
             points, counted = bye_points(seats), True
-        rank = None
-        if played in started:
-            upto = _standings_after(data, number)
-            rank = next((s.rank for s in upto if s.player == entry_id), None)
+        rank = ranks.get(number, {}).get(entry_id)
         rounds.append(
             PlayerRound(
                 round=number,
@@ -391,7 +471,7 @@ def player_rounds(*, tournament: Tournament, entry_id: int) -> PlayerView | None
                 rank=rank,
             )
         )
-    now = next((s for s in compute_standings(data) if s.player == entry_id), None)
+    now = next((r.standing for r in view.standings if r.standing.player == entry_id), None)
     return PlayerView(entry=entry, rounds=rounds, standing=now)
 
 

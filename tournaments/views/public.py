@@ -14,12 +14,14 @@ import io
 from fractions import Fraction
 from typing import Any
 
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.text import slugify
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from games.release import release_id
 from games.round_clock import clock_tag, round_clock
 from games.spreadsheet import SafeDictWriter
 from scoring.families import family_info
@@ -32,6 +34,12 @@ from tournaments.tournament_data import tiebreaks
 # JavaScript it reloads itself every SCREEN_REFRESH seconds (a <noscript> refresh).
 SCREEN_POLL = 4
 SCREEN_REFRESH = 30
+# A phone shows this many standings rows at once (a big open's standings are paged); the
+# projector this many tables and rows, and turns to its next page every SCREEN_TURN seconds.
+STANDINGS_PAGE = 50
+SCREEN_TABLES = 12
+SCREEN_ROWS = 20
+SCREEN_TURN = 15
 
 
 def _tournament(request: HttpRequest, public_id: str) -> tuple[Tournament, str | None]:
@@ -57,7 +65,19 @@ def _context(request: HttpRequest, public_id: str, section: str) -> dict[str, An
 
 def standings(request: HttpRequest, public_id: str) -> HttpResponse:
     context = _context(request, public_id, "standings")
-    context["tiebreaks"] = [key for key in tiebreaks(context["tournament"]) if key != "points"]
+    view: selectors.TournamentView = context["view"]
+    paginator = Paginator(view.standings, STANDINGS_PAGE)
+    page = paginator.get_page(request.GET.get("page"))
+    count = len(view.standings)
+    context.update(
+        tiebreaks=[key for key in tiebreaks(context["tournament"]) if key != "points"],
+        page=page,
+        start=page.start_index() - 1 if count else 0,
+        size=STANDINGS_PAGE,
+        ranges=[
+            (n, (n - 1) * STANDINGS_PAGE + 1, min(n * STANDINGS_PAGE, count)) for n in paginator.page_range
+        ],
+    )
     return render(request, "tournaments/standings.html", context)
 
 
@@ -69,26 +89,45 @@ def find_seat_view(request: HttpRequest, public_id: str) -> HttpResponse:
     return render(request, "tournaments/find_seat.html", context)
 
 
-def _screen_etag(view: selectors.TournamentView) -> str:
-    """What the projector shows, as a tag: the tables' states, the rounds, the players and
-    byes, the settings and the language. Read from the data, not the drawn page (whose CSRF
-    token differs every time), so an unchanged tournament answers 304."""
-    data = view.data
+def _asked_page(asked: str | None) -> int:
+    try:
+        return max(1, int(asked or 1))
+    except ValueError:
+        return 1
+
+
+def _screen_pages(view: selectors.TournamentView, asked: int) -> tuple[int, int]:
+    """(the page shown, pages): the projector turns through the round's tables and the
+    standings a screenful at a time, both from their first page again after the last."""
+    current = view.current
+    tables = current.table_count if current else 0
+    pages = max(1, -(-tables // SCREEN_TABLES), -(-len(view.standings) // SCREEN_ROWS))
+    return (asked - 1) % pages + 1, pages
+
+
+def _screen_etag(view: selectors.TournamentView, page: int) -> str:
+    """What the projector shows, as a tag: the tournament's live version (every write to it or
+    its tables' games names a new one), the page asked for, the language, the release and, while a round
+    is timed, the clock's minute. Read before anything is drawn, so an unchanged screen
+    answers 304 for the cost of three small queries."""
     current = view.current
     parts = (
+        release_id(),
         get_language(),
-        data.tournament.pk,
-        data.tournament.version,
-        [(r.number, r.status, r.version, r.ends_at) for r in data.rounds],
+        view.versions.live,
+        page,
         # Drawn anew as the clock's minutes change, for a projector without JavaScript.
         clock_tag(round_clock(current.round.ends_at))
         if current and current.round.status == "playing"
         else None,
-        [(t.round, t.number, t.entries, t.totals, t.places, t.finished, t.hands) for t in data.tables],
-        sorted(data.byes.items()),
-        sorted((e.pk, e.player.name, e.dropped_after, e.checked_in) for e in data.entries.values()),
     )
     return '"' + hashlib.sha256(repr(parts).encode()).hexdigest()[:32] + '"'
+
+
+def _cycled(count: int, size: int, page: int) -> tuple[int, int]:
+    """(start, limit) of the ``page``-th screenful of ``count`` items, from the first again."""
+    pages = max(1, -(-count // size))
+    return ((page - 1) % pages) * size, size
 
 
 def screen(request: HttpRequest, public_id: str) -> HttpResponse:
@@ -96,14 +135,36 @@ def screen(request: HttpRequest, public_id: str) -> HttpResponse:
     shows and swaps the page's content only when the answer is not 304 (no full reload)."""
     context = _context(request, public_id, "screen")
     view: selectors.TournamentView = context["view"]
-    etag = _screen_etag(view)
+    asked_page = _asked_page(request.GET.get("page"))
+    etag = _screen_etag(view, asked_page)
     # A compressing proxy or middleware may have made the tag weak (W/"…"): the same tag.
     asked = [tag.strip().removeprefix("W/") for tag in request.headers.get("If-None-Match", "").split(",")]
     if etag in asked:
         response = HttpResponse(status=304)
     else:
-        half = (len(view.standings) + 1) // 2
-        context.update(half=half, refresh=SCREEN_REFRESH, every=SCREEN_POLL, etag=etag)
+        page, pages = _screen_pages(view, asked_page)
+        current = view.current
+        tables = []
+        if current is not None:
+            first, size = _cycled(current.table_count, SCREEN_TABLES, page)
+            tables = current.draw(current.states[first : first + size])
+        start, size = _cycled(len(view.standings), SCREEN_ROWS, page)
+        shown = min(size, len(view.standings) - start)
+        half = (shown + 1) // 2
+        context.update(
+            tables=tables,
+            start=start,
+            half=half,
+            second=start + half,
+            shown=shown,
+            page=page,
+            pages=pages,
+            next_page=page % pages + 1,
+            refresh=SCREEN_REFRESH,
+            every=SCREEN_POLL,
+            turn=SCREEN_TURN,
+            etag=etag,
+        )
         response = render(request, "tournaments/screen.html", context)
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache"

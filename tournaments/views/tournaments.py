@@ -62,6 +62,9 @@ from tournaments.services.tournaments import (
 )
 from tournaments.tournament_messages import tournament_error
 
+# A round's tables a phone shows at once: a big open's round is paged (tournaments/round.html).
+ROUND_PAGE = 16
+
 
 def _tournament(
     request: HttpRequest, public_id: str, *, manage: bool = False
@@ -340,10 +343,14 @@ def round_view(request: HttpRequest, public_id: str, number: int) -> HttpRespons
     if played is None:
         raise Http404
     manage = can_manage(role=role)
+    page = played.page(request.GET.get("page"), ROUND_PAGE)
     context = {
         "tournament": tournament,
         "view": view,
         "played": played,
+        "page": page.page,
+        "tables": page.tables,
+        "ranges": page.numbers,
         "role": role,
         "can_manage": manage,
         "section": f"round-{number}",
@@ -351,7 +358,7 @@ def round_view(request: HttpRequest, public_id: str, number: int) -> HttpRespons
         "start_form": StartForm(
             initial={"version": played.round.version, "minutes": tournament.round_minutes}
         ),
-        "table_numbers": [t.number for t in played.tables],
+        "table_numbers": [t.number for t in played.states],
     }
     return render(request, "tournaments/round.html", context)
 
