@@ -1,7 +1,7 @@
 """The evening the load test plays (bench/load_night.py): a public club's Rummikub tournament,
 four players a table, its first round seated and started through the site's own services, so
-every table has its game. Prints what the phones need as JSON: the tournament, the club's
-players and each table's game with its edit link's token.
+every table has its game. Prints what the phones need as JSON: the tournament, its entries (the
+players' tournament pages), the club's players and each table's game with its edit link's token.
 
     DATABASE_URL=... .venv/bin/python bench/load_night_seed.py --tables 25
 
@@ -29,7 +29,7 @@ from games.models import Player  # noqa: E402
 from games.services.clubs import club_create  # noqa: E402
 from scoring.families import family_info  # noqa: E402
 from scoring.standings import DEFAULT_TIEBREAKS  # noqa: E402
-from tournaments.models import Table  # noqa: E402
+from tournaments.models import Entry, Table  # noqa: E402
 from tournaments.services.tournaments import (  # noqa: E402
     Settings,
     entries_add,
@@ -78,10 +78,15 @@ def main() -> None:
     ]
     assert len(games) == tables, (len(games), tables)
     players = list(Player.objects.filter(club=club).values_list("pk", flat=True))
-    json.dump(
-        {"tournament": tournament.public_id, "club": club.slug, "players": players, "tables": games},
-        sys.stdout,
-    )
+    entries = list(Entry.objects.filter(tournament=tournament).order_by("pk").values_list("pk", flat=True))
+    night = {
+        "tournament": tournament.public_id,
+        "club": club.slug,
+        "players": players,
+        "entries": entries,
+        "tables": games,
+    }
+    json.dump(night, sys.stdout)
 
 
 if __name__ == "__main__":

@@ -1,10 +1,14 @@
-"""A tournament night for Locust, run by bench/load_night.py (which starts the server, seeds the
+"""A tournament night for Locust, run by bench/load_night.py (which starts the servers, seeds the
 evening and reads what this file writes at the end). Each table has a scorekeeper phone saving a
 hand every 30-60 s as htmx does, and three phones following the live view (3 s polls with the
-tag they hold); the venue has one projector showing the tournament's screen (it reloads itself
-every 30 s) and spectators opening the standings and the players' pages.
+tag they hold; each remembers the most hands it was shown, and polls once more at the end if
+the table saved after its last poll); the venue has one projector showing the tournament's
+screen (it reloads itself every 30 s) and spectators opening the standings, the round, "where do
+I sit", and the players' pages.
 
-Only the host bench/load_night.py passes is contacted (127.0.0.1)."""
+With several servers (``LOAD_BASES``, a JSON list of base URLs) each phone sends its requests to
+them in turn, as a round-robin proxy would: one phone's session and CSRF cookie must then be
+good on every server. Only the hosts bench/load_night.py passes are contacted (127.0.0.1)."""
 
 from __future__ import annotations
 
@@ -26,24 +30,42 @@ NIGHT: dict[str, Any] = json.loads(os.environ.get("LOAD_NIGHT", '{"tables": []}'
 TABLES = len(NIGHT["tables"])
 SPECTATORS = int(os.environ.get("LOAD_SPECTATORS", "20"))
 FOLLOWERS = 3  # per table
+POLL_INTERVAL = 3.0  # seconds between a follower's polls, as static/js/live.js
+# The application servers, as the proxy spreads requests over them (empty: Locust's --host).
+BASES: list[str] = json.loads(os.environ.get("LOAD_BASES", "[]"))
 _seats = {"scorekeeper": iter(range(TABLES)), "follower": iter(range(TABLES * FOLLOWERS))}
 _lock = threading.Lock()
 _phones = itertools.count(1)  # each phone its own address (the site limits some things per address)
 
-# What the run leaves for bench/load_night.py: every request's time by kind, the errors, and the
-# saves the server acknowledged (game -> request ids).
+# What the run leaves for bench/load_night.py: every request's time by kind, the errors, the
+# saves the server acknowledged (game -> request ids), what each follower was last shown, and
+# the answers each server gave (base URL -> "kind status" -> count).
 timings: dict[str, list[float]] = defaultdict(list)
 errors: list[str] = []
 acknowledged: dict[str, list[str]] = defaultdict(list)
+followers: dict[int, dict[str, Any]] = {}
+served: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
 measuring = {"from": 0.0}  # requests before this (joining the table) are not timed
+# Per game: when its last save was acknowledged, and whether its scorekeeper has stopped (a
+# follower's last poll waits for it, so that a save answered during the stop is not missed).
+last_saved: dict[str, float] = {}
+keeper_stopped: dict[str, threading.Event] = defaultdict(threading.Event)
 
 
 @events.request.add_listener
 def _timed(
-    request_type: str, name: str, response_time: float, exception: Exception | None, **kw: Any
+    request_type: str,
+    name: str,
+    response_time: float,
+    exception: Exception | None,
+    url: str = "",
+    response: Any = None,
+    **kw: Any,
 ) -> None:
+    base = next((b for b in BASES if url.startswith(b)), "")
+    served[base][f"{name} {getattr(response, 'status_code', 0) or 'none'}"] += 1
     if exception is not None:
-        errors.append(f"{name}: {type(exception).__name__}: {exception}"[:300])
+        errors.append(f"{name} ({url}): {type(exception).__name__}: {exception}"[:300])
     elif time.monotonic() >= measuring["from"]:
         timings[name].append(response_time)
 
@@ -58,7 +80,14 @@ def _write(**kw: Any) -> None:
     out = os.environ.get("LOAD_NIGHT_OUT")
     if out:
         with open(out, "w") as f:
-            json.dump({"timings": timings, "errors": errors, "acknowledged": acknowledged}, f)
+            result = {
+                "timings": timings,
+                "errors": errors,
+                "acknowledged": acknowledged,
+                "followers": list(followers.values()),
+                "served": served,
+            }
+            json.dump(result, f)
 
 
 def _next(role: str) -> int:
@@ -75,6 +104,14 @@ class Phone(HttpUser):
     def on_start(self) -> None:
         # The server runs behind a TLS-terminating proxy, which adds these (README "Deploying").
         self.client.headers.update({"X-Forwarded-Proto": "https", "X-Forwarded-For": self.address()})
+        self.turn = random.randrange(len(BASES) or 1)  # the phones do not all start on one server
+
+    def base(self) -> str:
+        """The server this request goes to: each in turn, as a round-robin proxy sends them."""
+        if not BASES:
+            return str(self.host).rstrip("/")
+        self.turn += 1
+        return BASES[self.turn % len(BASES)]
 
     def address(self) -> str:
         with _lock:
@@ -82,7 +119,8 @@ class Phone(HttpUser):
         return f"10.{n // 250}.{n % 250}.1"
 
     def get(self, path: str, name: str, **kw: Any) -> Any:
-        with self.client.get(path, name=name, catch_response=True, allow_redirects=False, **kw) as answer:
+        url = self.base() + path
+        with self.client.get(url, name=name, catch_response=True, allow_redirects=False, **kw) as answer:
             if answer.status_code not in (200, 304):
                 answer.failure(f"{answer.status_code}")
         self.keep_cookies()
@@ -90,14 +128,15 @@ class Phone(HttpUser):
 
     def keep_cookies(self) -> None:
         """The site's cookies are Secure (it is served over TLS, which the proxy ends): sent
-        back over this plain loopback connection as a phone sends them over TLS."""
+        back over this plain loopback connection as a phone sends them over TLS. They name the
+        host without its port, so every server on 127.0.0.1 gets them, as behind one proxy."""
         for cookie in self.client.cookies:
             cookie.secure = False
 
     def join(self, table: dict[str, str]) -> None:
         """Open the table's edit link (its QR code): the phone may record hands from then on."""
-        path = f"/g/{table['game']}/edit/{table['token']}/"
-        with self.client.get(path, name="join", catch_response=True, allow_redirects=False) as answer:
+        url = f"{self.base()}/g/{table['game']}/edit/{table['token']}/"
+        with self.client.get(url, name="join", catch_response=True, allow_redirects=False) as answer:
             if answer.status_code != 302:
                 answer.failure(f"{answer.status_code}")
         self.keep_cookies()
@@ -106,6 +145,13 @@ class Phone(HttpUser):
 HIDDEN = re.compile(r'<input type="hidden" name="([\w-]+)"(?: value="([^"]*)")?')
 WINNER = re.compile(r'<input type="radio" name="winner" value="([^"]+)"')
 POINTS = re.compile(r'<input type="number" name="(points_\d+)"')
+# A hand's row on the score sheet (games_tags.sheet_rows: its number, a link for an editor); the
+# totals' row is headed by a sign, not a number.
+SHEET_ROW = re.compile(r'<tr><th scope="row">(?:<a [^>]*>)?\d')
+
+
+def hands_shown(page: str) -> int:
+    return len(SHEET_ROW.findall(page))
 
 
 def hand_data(page: str, rng: random.Random) -> dict[str, str]:
@@ -136,6 +182,7 @@ class Scorekeeper(Phone):
     def on_start(self) -> None:
         super().on_start()
         self.table = NIGHT["tables"][_next("scorekeeper")]
+        self.stopped = keeper_stopped[self.table["game"]]
         self.rng = random.Random(self.table["game"])
         self.path = f"/g/{self.table['game']}/"
         self.join(self.table)
@@ -150,15 +197,19 @@ class Scorekeeper(Phone):
             errors.append(f"scorekeeper {self.table['game']}: {error}")
             self.page = self.get(self.path, "game page (scorekeeper)").text
             return
+        # The page's origin as the browser names it: the host the request goes to (behind the
+        # proxy: the site's one public name), else Django's CSRF check refuses the save.
+        base = self.base()
+        origin = "https://" + base.split("//", 1)[-1]
         headers = {
             "HX-Request": "true",
             "HX-Target": "game-body",
-            "HX-Current-URL": f"https://{self.host_name}{self.path}",
-            "Origin": f"https://{self.host_name}",
-            "Referer": f"https://{self.host_name}{self.path}",
+            "HX-Current-URL": f"{origin}{self.path}",
+            "Origin": origin,
+            "Referer": f"{origin}{self.path}",
         }
         with self.client.post(
-            f"{self.path}hands/", data=data, headers=headers, name="save (htmx)", catch_response=True
+            f"{base}{self.path}hands/", data=data, headers=headers, name="save (htmx)", catch_response=True
         ) as answer:
             following = HIDDEN.findall(answer.text) if answer.status_code == 200 else []
             ids = [value for name, value in following if name == "request_id"]
@@ -168,12 +219,15 @@ class Scorekeeper(Phone):
                 self.page = self.get(self.path, "game page (scorekeeper)").text
                 return
             acknowledged[self.table["game"]].append(data["request_id"])
+            last_saved[self.table["game"]] = time.monotonic()
             self.page = answer.text
         self.keep_cookies()
 
-    @property
-    def host_name(self) -> str:
-        return str(self.host).split("//", 1)[-1].rstrip("/")
+    def on_stop(self) -> None:
+        # Also when stopped before its first save (on_start may not have got this far).
+        stopped = getattr(self, "stopped", None)
+        if stopped is not None:
+            stopped.set()
 
 
 class Follower(Phone):
@@ -181,47 +235,110 @@ class Follower(Phone):
     hand), the others the game as anyone sees it; all follow it through the live view."""
 
     fixed_count = TABLES * FOLLOWERS
-    wait_time = constant(3)
+    wait_time = constant(POLL_INTERVAL)
 
     def on_start(self) -> None:
         super().on_start()
         n = _next("follower")
         self.table = NIGHT["tables"][n // FOLLOWERS]
+        # What this phone was shown: the most hands on its sheet, and when it last asked.
+        self.seen: dict[str, Any] = {"game": self.table["game"], "hands": 0, "final_poll": False}
+        followers[n] = self.seen
         if n % FOLLOWERS == 0:
             self.join(self.table)
         self.path = f"/g/{self.table['game']}/"
+        self.polled = self.answered = time.monotonic()
         page = self.get(self.path, "game page (follower)").text
+        self.answered = time.monotonic()
+        self.seen["hands"] = max(self.seen["hands"], hands_shown(page))
         found = re.search(r'data-live-etag="([^"]+)"', page)
         self.etag = html.unescape(found.group(1)) if found else ""
-        time.sleep(random.uniform(0, 3))  # the phones do not poll in step
+        time.sleep(random.uniform(0, POLL_INTERVAL))  # the phones do not poll in step
 
     @task
-    def poll(self) -> None:
-        answer = self.get(f"{self.path}live/", "live poll", headers={"If-None-Match": self.etag})
+    def poll(self, name: str = "live poll") -> None:
+        self.polled = time.monotonic()
+        answer = self.get(f"{self.path}live/", name, headers={"If-None-Match": self.etag})
+        self.answered = time.monotonic()
         if answer.status_code == 200:
             self.etag = answer.headers.get("ETag", self.etag)
+            self.seen["hands"] = max(self.seen["hands"], hands_shown(answer.text))
+
+    def on_stop(self) -> None:
+        """The run stopped between the table's last save and this phone's next poll: ask once
+        more (after the scorekeeper stopped, so its save in flight is answered), as the phone
+        would have. A phone that let a poll interval pass after the save is not helped."""
+        seen = getattr(self, "seen", None)
+        if seen is None:
+            return
+        keeper_stopped[seen["game"]].wait(5)
+        saved = last_saved.get(seen["game"])
+        if saved is not None and saved >= self.polled and saved - self.answered < POLL_INTERVAL:
+            seen["final_poll"] = True
+            self.poll("live poll (final)")
+
+
+SCREEN = re.compile(r'data-page="(\d+)" data-pages="(\d+)" data-turn="(\d+)"')
 
 
 class Projector(Phone):
-    """The venue's screen: the tournament's standings and tables, reloaded every 30 s."""
+    """The venue's screen as static/js/screen.js runs it: every 4 s it asks for the page it
+    shows with that page's tag (a 304 while nothing changed); every ``data-turn`` seconds it
+    asks for the next screenful of a big tournament instead."""
 
     fixed_count = 1
-    wait_time = constant(30)
+    wait_time = constant(4)
+
+    def on_start(self) -> None:
+        super().on_start()
+        self.page, self.pages, self.turn_every, self.etag, self.turned = 1, 1, 15, "", time.monotonic()
 
     @task
     def screen(self) -> None:
-        self.get(f"/t/{NIGHT['tournament']}/screen/", "screen")
+        turn = self.pages > 1 and time.monotonic() - self.turned >= self.turn_every
+        page = self.page % self.pages + 1 if turn else self.page
+        headers = {} if turn or not self.etag else {"If-None-Match": self.etag}
+        answer = self.get(
+            f"/t/{NIGHT['tournament']}/screen/?page={page}",
+            "screen poll" if headers else "screen",
+            headers=headers,
+        )
+        if answer.status_code == 200:
+            found = SCREEN.search(answer.text)
+            if found:
+                self.page, self.pages, self.turn_every = (int(x) for x in found.groups())
+            self.etag = answer.headers.get("ETag", "")
+            if turn:
+                self.turned = time.monotonic()
 
 
 class Spectator(Phone):
-    """Someone in the room with the tournament open: the standings, now and then a player."""
+    """Someone in the room with the tournament open: the standings, the round's tables, where
+    a player sits, a player's evening, now and then a player's page in the club."""
 
     fixed_count = SPECTATORS
     wait_time = between(5, 15)
 
-    @task(2)
+    @task(3)
     def standings(self) -> None:
         self.get(f"/t/{NIGHT['tournament']}/standings/", "standings")
+
+    @task(2)
+    def round_page(self) -> None:
+        # One page of the round's tables, as a phone is shown them (16 a page).
+        page = random.randint(1, max(1, -(-TABLES // 16)))
+        self.get(f"/t/{NIGHT['tournament']}/r/1/?page={page}", "round page")
+
+    @task(2)
+    def find_seat(self) -> None:
+        # A name as typed into "Where do I sit?" (the seed's players are "Player 000"...).
+        number = random.randrange(len(NIGHT["entries"]))
+        self.get(f"/t/{NIGHT['tournament']}/seat/", "find seat", params={"q": f"Player {number:03}"})
+
+    @task(2)
+    def tournament_player(self) -> None:
+        entry = random.choice(NIGHT["entries"])
+        self.get(f"/t/{NIGHT['tournament']}/p/{entry}/", "tournament player")
 
     @task(1)
     def player(self) -> None:
