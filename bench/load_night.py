@@ -24,13 +24,14 @@ What it does, and undoes (try/finally, even on failure or Ctrl-C):
    the many idle polls; ``--worker-class sync`` for the comparison); every request carries the
    headers the TLS-terminating proxy adds, and with two servers each phone sends its requests
    to them in turn, as a round-robin proxy would (no server may know what the other does not);
-3. runs Locust for ``--seconds`` (its own run time, plus a bounded stop), then prints p50, p95
+3. runs Locust: the phones arrive, ten a second, and open their tables; 20 s after the last
+   arrived, ``--seconds`` are measured (then a bounded stop); it prints p50, p95
    and p99 per kind of request, the errors, what each server answered, and checks the
    database: every acknowledged save is recorded exactly once (by its request id), nothing else
-   is, and every follower's last view of its table had all the table's hands (a follower whose
-   table saved after its last poll, within a poll interval of the stop, polls once more);
+   is, and every follower's last view of its table had all the table's hands (each follower
+   polls once more at the stop, after its table's scorekeeper stopped);
 4. prints the CPU time (user + system, from /proc) each gunicorn (master and workers),
-   PostgreSQL and Locust used during the run: seconds, share of one core, and milliseconds per
+   PostgreSQL and Locust used in the measured seconds: seconds, share of one core, and milliseconds per
    table per second, the figure that says how many tables a machine carries;
 5. stops the gunicorns and drops the database.
 
@@ -42,9 +43,10 @@ contacted.
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import os
-import resource
+import re
 import secrets
 import shutil
 import signal
@@ -63,6 +65,9 @@ ROOT = Path(__file__).resolve().parents[1]
 VENV_BIN = ROOT / ".venv" / "bin"
 # The worker model `manage.py serve` runs (rummy_site/management/commands/serve.py).
 WEB_WORKERS, WEB_THREADS, WEB_KEEPALIVE = 2, 8, 10
+# Phones arriving a second (an open's players do not all open their tables at once), and the
+# seconds after the last arrives before the run is measured.
+ARRIVALS, SETTLE = 10, 20
 HOST = "127.0.0.1"  # never anything else
 
 FOLLOWERS = 3  # per table, as bench/locustfile.py
@@ -73,7 +78,9 @@ GOALS = {
     "save (htmx)": 150.0,
     "live poll": 50.0,
     "screen": 150.0,
-    "screen poll": 50.0,
+    # The projector's poll redraws the screen whenever any table saved since its last one,
+    # nearly every poll at an evening's pace: a page, not a 304.
+    "screen poll": 150.0,
     "standings": 150.0,
     "round page": 150.0,
     "find seat": 150.0,
@@ -143,8 +150,13 @@ def followers_check(followers: list[dict[str, object]], hands: dict[str, int]) -
         if shown == stored:
             saw += 1
         else:
-            last = " after a last poll" if seen["final_poll"] else ""
-            missed.append(f"game {game}: a follower was shown {shown} of {stored} hands{last}")
+            last = " after a last poll" if seen["final_poll"] else " (no last poll)"
+            if seen.get("keeper_stopped") is False:
+                last += ", its scorekeeper still running"
+            missed.append(
+                f"game {game}: a follower was shown {shown} of {stored} hands{last} (its last answers, "
+                f"asked/answered/status/hands: {seen.get('answers')}; last save: {seen.get('last_saved')})"
+            )
     return saw, missed
 
 
@@ -158,8 +170,8 @@ class CpuMeter:
     run, so that a process born or ended in between (a database connection Django reopens)
     counts up to its last reading."""
 
-    def __init__(self, masters: list[int], database: str) -> None:
-        self.masters = masters
+    def __init__(self, masters: dict[str, int], database: str) -> None:
+        self.masters = masters  # group -> the pid of its parent process
         self.database = database.encode()
         self.first: dict[tuple[int, int], float] = {}  # (pid, start time) -> CPU s at the start
         self.last: dict[tuple[int, int], float] = {}
@@ -193,9 +205,9 @@ class CpuMeter:
         self.started = True
 
     def classify(self, pid: int, ppid: int, comm: bytes) -> set[str]:
-        for n, master in enumerate(self.masters):
+        for group, master in self.masters.items():
             if master in (pid, ppid):
-                return {f"gunicorn {n + 1}"}
+                return {group}
         if comm != b"postgres":
             return set()
         try:
@@ -208,10 +220,60 @@ class CpuMeter:
 
     def seconds(self) -> dict[str, float]:
         totals: dict[str, float] = defaultdict(float)
+        # The whole machine's busy time (every CPU but idle and iowait), for what no process
+        # above is charged with (the kernel's loopback networking) and the other tenants.
+        with open("/proc/stat") as f:
+            ticks = [int(x) for x in f.readline().split()[1:]]
+        totals["machine"] = (sum(ticks) - ticks[3] - ticks[4]) / CLOCK_TICKS
         for key, last in self.last.items():
             for group in self.groups[key]:
                 totals[group] += last - self.first[key]
         return totals
+
+
+# The kind of request a logged path is, as Locust names it (the rest are a phone's first look).
+SERVER_KINDS = (
+    (re.compile(r"^/g/[^/]+/live/$"), "live poll"),
+    (re.compile(r"^/g/[^/]+/hands/$"), "save (htmx)"),
+    (re.compile(r"^/t/[^/]+/screen/$"), "screen (both)"),
+    (re.compile(r"^/t/[^/]+/standings/$"), "standings"),
+    (re.compile(r"^/t/[^/]+/r/\d+/$"), "round page"),
+    (re.compile(r"^/t/[^/]+/seat/$"), "find seat"),
+    (re.compile(r"^/t/[^/]+/p/\d+/$"), "tournament player"),
+    (re.compile(r"^/c/[^/]+/players/\d+/$"), "player page"),
+)
+
+
+def print_server_times(log_paths: list[Path], start: float, seconds: int) -> None:
+    """The time the requests of the measured window spent inside Django, from the site's own
+    request log, per kind: what the server costs, apart from the queues before it and Locust's
+    own scheduling."""
+    times: dict[str, list[float]] = defaultdict(list)
+    # The log's lines carry wall-clock times; the window is known in monotonic time.
+    offset = time.time() - time.monotonic()
+    first, last = start + offset, start + offset + seconds
+    for log_path in log_paths:
+        for line in log_path.read_text(errors="replace").splitlines():
+            if not line.startswith("{"):
+                continue
+            try:
+                record = json.loads(line)
+            except ValueError:
+                continue
+            if "duration_ms" not in record:
+                continue
+            at = datetime.datetime.fromisoformat(record["time"]).timestamp() if "time" in record else first
+            if not first <= at <= last:
+                continue
+            kind = next((k for pattern, k in SERVER_KINDS if pattern.match(record["path"])), "other")
+            times[kind].append(float(record["duration_ms"]))
+    print(f"{'in Django (request log)':26} {'n':>6} {'p50':>7} {'p95':>7} {'p99':>7}  ms")
+    for kind in sorted(times):
+        values = times[kind]
+        print(
+            f"  {kind:24} {len(values):6d} {percentile(values, 50):7.1f} {percentile(values, 95):7.1f} "
+            f"{percentile(values, 99):7.1f}"
+        )
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -235,6 +297,11 @@ def main() -> int:
     parser.add_argument("--code", type=Path, default=ROOT, help="the checkout to serve (default: this one)")
     parser.add_argument("--pg", default=f"postgresql://postgres@{HOST}:5432", help="server (127.0.0.1)")
     parser.add_argument("--keep-log", action="store_true", help="print gunicorn's log at the end")
+    parser.add_argument(
+        "--server-times",
+        action="store_true",
+        help="also the time each request spent in Django (the site's request log), beside Locust's",
+    )
     args = parser.parse_args()
     if args.workers is None:
         args.workers = WEB_WORKERS if args.worker_class == "gthread" else 2 * (os.cpu_count() or 1) + 1
@@ -260,7 +327,8 @@ def main() -> int:
         "DATABASE_URL": f"{args.pg}/{database}",
         "STATIC_ROOT": str(workdir / "static"),
         "PROXY_COUNT": "1",
-        "LOG_LEVEL": "WARNING",
+        # The site's request log (rummy_site/logs.py): a JSON line per request with its duration.
+        **({"LOG_LEVEL": "INFO", "LOG_FORMAT": "json"} if args.server_times else {"LOG_LEVEL": "WARNING"}),
     }
     gunicorns: list[subprocess.Popen[bytes]] = []
     created = False
@@ -312,37 +380,43 @@ def main() -> int:
             "--users",
             str(users),
             "--spawn-rate",
-            str(max(1, users // 10)),
+            str(ARRIVALS),
         ]
+        # The phones arrive, open their tables' pages and settle; then the run is measured.
+        warmup = -(-users // ARRIVALS) + SETTLE
         # The stop waits for a save in flight, then for the followers' last polls.
-        locust += ["--run-time", f"{args.seconds}s", "--stop-timeout", "10", "--only-summary"]
+        locust += ["--run-time", f"{warmup + args.seconds}s", "--stop-timeout", "30", "--only-summary"]
         locust += ["--loglevel", "WARNING", "--skip-log-setup"]
         night_env = env | {
             "LOAD_NIGHT": json.dumps(night),
             "LOAD_SPECTATORS": str(args.spectators),
             "LOAD_NIGHT_OUT": str(out_path),
             "LOAD_BASES": json.dumps(bases),
+            "LOAD_WARMUP": str(warmup),
         }
-        meter = CpuMeter([g.pid for g in gunicorns], database)
-        meter.sample()
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         began = time.monotonic()
         runner = subprocess.Popen(locust, cwd=ROOT, env=night_env, stdout=subprocess.DEVNULL)
+        masters = {f"gunicorn {n + 1}": g.pid for n, g in enumerate(gunicorns)} | {"locust": runner.pid}
+        meter = CpuMeter(masters, database)
+        # The CPU of the measured window only (the phones arriving are not a table's evening).
+        window: list[dict[str, float]] = []
         try:
             while runner.poll() is None:
-                if time.monotonic() - began > args.seconds + 120:
+                elapsed = time.monotonic() - began
+                if elapsed > warmup + args.seconds + 120:
                     raise RuntimeError("Locust did not stop in time")
-                time.sleep(0.5)
                 meter.sample()
+                if len(window) < 2 and elapsed >= warmup + len(window) * args.seconds:
+                    window.append(meter.seconds())
+                time.sleep(0.5)
         finally:
             if runner.poll() is None:
                 runner.kill()
                 runner.wait()
-        ran = time.monotonic() - began
-        # Locust is this script's only child that ends during the run: its time, exactly.
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpu = meter.seconds()
-        cpu["locust"] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        if len(window) < 2:
+            raise RuntimeError("Locust stopped before the end of the measured window")
+        ran = float(args.seconds)
+        cpu = {group: used - window[0].get(group, 0.0) for group, used in window[1].items()}
         result = json.loads(out_path.read_text())
 
         print(f"{'request':26} {'n':>6} {'p50':>7} {'p95':>7} {'p99':>7}  ms   goal (p95)")
@@ -357,6 +431,8 @@ def main() -> int:
                 f"{name:26} {len(values):6d} {percentile(values, 50):7.1f} {p95:7.1f} "
                 f"{percentile(values, 99):7.1f}      {verdict}"
             )
+        if args.server_times:
+            print_server_times(log_paths, began + warmup, args.seconds)
         errors = result["errors"]
         print(f"errors: {len(errors)}")
         for error in errors[:10]:
@@ -388,10 +464,10 @@ def main() -> int:
         )
         for miss in missed[:10]:
             print(f"  {miss}")
-        print(f"{f'CPU during the run ({ran:.0f} s)':33} {'s':>7} {'% core':>7} {'ms/table/s':>11}")
+        print(f"{f'CPU, the measured {ran:.0f} s':33} {'s':>7} {'% core':>7} {'ms/table/s':>11}")
         rows = [(f"gunicorn {n + 1} (port {port})", f"gunicorn {n + 1}") for n, port in enumerate(ports)]
         rows += [("PostgreSQL, this database", "pg-run"), ("PostgreSQL, all processes", "pg")]
-        rows += [("Locust", "locust")]
+        rows += [("Locust", "locust"), ("the machine, all of it", "machine")]
         for label, group in rows:
             used = cpu.get(group, 0.0)
             print(f"  {label:31} {used:7.1f} {100 * used / ran:7.1f} {1000 * used / ran / args.tables:11.2f}")

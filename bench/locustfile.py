@@ -1,10 +1,10 @@
 """A tournament night for Locust, run by bench/load_night.py (which starts the servers, seeds the
 evening and reads what this file writes at the end). Each table has a scorekeeper phone saving a
 hand every 30-60 s as htmx does, and three phones following the live view (3 s polls with the
-tag they hold; each remembers the most hands it was shown, and polls once more at the end if
-the table saved after its last poll); the venue has one projector showing the tournament's
-screen (it reloads itself every 30 s) and spectators opening the standings, the round, "where do
-I sit", and the players' pages.
+tag they hold; each remembers the most hands it was shown, and polls once more at the end,
+after its table's scorekeeper stopped); the venue has one projector showing the tournament's
+screen (a 4 s poll with its tag, the next screenful every 15 s) and spectators opening the
+standings, the round, "where do I sit", and the players' pages.
 
 With several servers (``LOAD_BASES``, a JSON list of base URLs) each phone sends its requests to
 them in turn, as a round-robin proxy would: one phone's session and CSRF cookie must then be
@@ -31,6 +31,9 @@ TABLES = len(NIGHT["tables"])
 SPECTATORS = int(os.environ.get("LOAD_SPECTATORS", "20"))
 FOLLOWERS = 3  # per table
 POLL_INTERVAL = 3.0  # seconds between a follower's polls, as static/js/live.js
+# How long a follower's last poll waits for its table's scorekeeper to stop: Locust stops its
+# hundreds of phones one after another, and a scorekeeper stopped late may save meanwhile.
+STOP_WAIT = 20.0
 # The application servers, as the proxy spreads requests over them (empty: Locust's --host).
 BASES: list[str] = json.loads(os.environ.get("LOAD_BASES", "[]"))
 _seats = {"scorekeeper": iter(range(TABLES)), "follower": iter(range(TABLES * FOLLOWERS))}
@@ -260,22 +263,28 @@ class Follower(Phone):
         self.polled = time.monotonic()
         answer = self.get(f"{self.path}live/", name, headers={"If-None-Match": self.etag})
         self.answered = time.monotonic()
+        shown = hands_shown(answer.text) if answer.status_code == 200 else None
+        # The last answers, for the report of a follower that missed a save.
+        self.seen.setdefault("answers", []).append(
+            (round(self.polled, 2), round(self.answered, 2), answer.status_code, shown)
+        )
+        del self.seen["answers"][:-4]
         if answer.status_code == 200:
             self.etag = answer.headers.get("ETag", self.etag)
-            self.seen["hands"] = max(self.seen["hands"], hands_shown(answer.text))
+            self.seen["hands"] = max(self.seen["hands"], shown or 0)
 
     def on_stop(self) -> None:
-        """The run stopped between the table's last save and this phone's next poll: ask once
-        more (after the scorekeeper stopped, so its save in flight is answered), as the phone
-        would have. A phone that let a poll interval pass after the save is not helped."""
+        """The run stops: once the table's scorekeeper has stopped (its save in flight
+        answered), ask once more, as the phone would on its next poll, so that the check sees
+        what it would show."""
         seen = getattr(self, "seen", None)
         if seen is None:
             return
-        keeper_stopped[seen["game"]].wait(5)
+        seen["keeper_stopped"] = keeper_stopped[seen["game"]].wait(STOP_WAIT)
         saved = last_saved.get(seen["game"])
-        if saved is not None and saved >= self.polled and saved - self.answered < POLL_INTERVAL:
-            seen["final_poll"] = True
-            self.poll("live poll (final)")
+        seen["last_saved"] = round(saved, 2) if saved is not None else None
+        seen["final_poll"] = True
+        self.poll("live poll (final)")
 
 
 SCREEN = re.compile(r'data-page="(\d+)" data-pages="(\d+)" data-turn="(\d+)"')

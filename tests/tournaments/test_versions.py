@@ -182,8 +182,10 @@ def test_the_standings_are_computed_once_per_version(
         assert selectors.tournament_view(tournament=cup).standings == computed
 
 
-def test_a_big_rounds_tables_and_standings_come_a_page_at_a_time(organiser: User, client: Client) -> None:
-    big = tournament(
+@pytest.fixture
+def big_round(organiser: User) -> Round:
+    """A public club's 20 players at 10 tables of two, the first round started."""
+    t = tournament(
         ClubFactory.create(organiser=organiser, public=True),
         organiser,
         20,
@@ -191,8 +193,12 @@ def test_a_big_rounds_tables_and_standings_come_a_page_at_a_time(organiser: User
         table_max=2,
         table_preferred=2,
     )
-    played = round_seat(tournament=big, number=1, user=organiser)
-    round_start(played=played, round_version=played.version, user=organiser)
+    played = round_seat(tournament=t, number=1, user=organiser)
+    return round_start(played=played, round_version=played.version, user=organiser)
+
+
+def test_a_big_rounds_tables_and_standings_come_a_page_at_a_time(big_round: Round, client: Client) -> None:
+    big = big_round.tournament
     round_url = reverse("tournaments:round", args=[big.public_id, 1])
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr("tournaments.views.tournaments.ROUND_PAGE", 4)
@@ -216,18 +222,9 @@ def test_a_big_rounds_tables_and_standings_come_a_page_at_a_time(organiser: User
 
 
 def test_the_projector_turns_through_a_big_tournament_a_screenful_at_a_time(
-    organiser: User, client: Client, django_assert_num_queries
+    big_round: Round, organiser: User, client: Client, django_assert_num_queries
 ) -> None:  # type: ignore[no-untyped-def]
-    big = tournament(
-        ClubFactory.create(organiser=organiser, public=True),
-        organiser,
-        20,
-        table_min=2,
-        table_max=2,
-        table_preferred=2,
-    )
-    played = round_seat(tournament=big, number=1, user=organiser)
-    played = round_start(played=played, round_version=played.version, user=organiser)
+    big, played = big_round.tournament, big_round
     url = reverse("tournaments:screen", args=[big.public_id])
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr("tournaments.views.public.SCREEN_TABLES", 4)
