@@ -45,6 +45,16 @@ def serial_live_server_on_in_memory_sqlite() -> Iterator[None]:
         yield
 
 
+@pytest.fixture(autouse=True)
+def forget_kept_tournament_values() -> Iterator[None]:
+    """What a process keeps by tournament version lives past a test's rolled-back database; a
+    later test's tournament may reuse the primary key."""
+    yield
+    from tournaments.versions import forget_kept
+
+    forget_kept()
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     """A headless Chromium. Missing browser: skipped locally, a failure under CI."""

@@ -11,7 +11,8 @@ Two tags, read in one query each from the rows every write already stamps (a gam
 What is computed from them is kept in the shared cache (a table of the database, so every
 application server reads what another computed), under a key that names the tournament, the
 running code and the tag: a new tag or a new release is a new key, and nothing is ever
-invalidated by hand.
+invalidated by hand. Each process also keeps the last values it read or computed, by the same
+key, so a page reads no cache row and unpickles nothing for a version it has seen.
 """
 
 from __future__ import annotations
@@ -26,12 +27,16 @@ from django.db.models import Count, Exists, Max, OuterRef, Q, Sum
 
 from games.models import Game, Result
 from games.release import code_id
+from games.sheet_cache import Recent
 from tournaments.models import Entry, Round, Tournament
 
 SHARED_CACHE = "shared"
 KEEP = 24 * 3600  # seconds: a tournament's evening, and the morning after
 
 _MISSING = object()
+
+# What this process read or computed lately, by the shared cache's key (values never None).
+_KEPT: Recent[str, object] = Recent(64)
 
 
 @dataclass(frozen=True)
@@ -80,11 +85,20 @@ def once[T](tournament: Tournament, version: str, part: str, compute: Callable[[
     """``compute()`` for this version of the tournament, computed by the first request that asks
     (any server's) and read by the others. Two requests that miss at once both compute it: the
     same value, as it is named by its inputs."""
-    cache = caches[SHARED_CACHE]
     key = f"tournament:{tournament.pk}:{part}:{code_id()}:{version}"
+    kept = _KEPT.get(key)
+    if kept is not None:
+        return cast(T, kept)
+    cache = caches[SHARED_CACHE]
     found = cache.get(key, _MISSING)
-    if found is not _MISSING:
-        return cast(T, found)
-    value = compute()
-    cache.set(key, value, KEEP)
-    return value
+    if found is _MISSING:
+        found = compute()
+        cache.set(key, found, KEEP)
+    _KEPT.put(key, found)
+    return cast(T, found)
+
+
+def forget_kept() -> None:
+    """Drop what this process keeps: it then reads the shared cache as another server does.
+    For benchmarks and tests."""
+    _KEPT.clear()

@@ -24,6 +24,7 @@ from tournaments.models import (
     TournamentChange,
 )
 from tournaments.tournament_data import (
+    EntryRow,
     TableState,
     TournamentData,
     compute_standings,
@@ -111,7 +112,8 @@ class RoundView:
     def draw(self, states: Sequence[TableState]) -> list[TableView]:
         view = self._view
         seated = self.round.status == Round.Status.SEATED
-        games = view.games if any(t.game_id for t in states) else {}
+        ids = [t.game_id for t in states if t.game_id is not None]
+        games = {g.pk: g for g in Game.objects.filter(pk__in=ids)} if ids else {}
         return [_table_view(view.data, t, games, seated) for t in states]
 
     @cached_property
@@ -161,8 +163,8 @@ def _ranked(data: TournamentData) -> Ranked:
 class TournamentView:
     """The tournament as its pages show it. Each part is read when a page first asks for it:
     the rounds (1 query); the version tags (2); the standings, from the shared cache for this
-    version (1), else from the tournament's data (4 more, and the cache's write); a round's
-    games (1)."""
+    version (1), else from the tournament's data (4 more, and the cache's write); the games of
+    the tables a page draws (1)."""
 
     def __init__(self, tournament: Tournament) -> None:
         self.tournament = tournament
@@ -199,18 +201,13 @@ class TournamentView:
     def rounds(self) -> list[RoundView]:
         return [RoundView(r, self) for r in self._rounds]
 
-    @cached_property
-    def games(self) -> dict[int, Game]:
-        """The tables' games, by id (1 query)."""
-        return {g.pk: g for g in Game.objects.filter(tournament_table__round__tournament=self.tournament)}
-
     @property
     def current(self) -> RoundView | None:
         """The round being seated or played, else the last one."""
         return self.rounds[-1] if self.rounds else None
 
     @property
-    def entries(self) -> list[Entry]:
+    def entries(self) -> list[EntryRow]:
         return sorted(self.data.entries.values(), key=lambda e: e.player.key)
 
     @property
@@ -410,7 +407,7 @@ class PlayerRound:
 
 @dataclass(frozen=True)
 class PlayerView:
-    entry: Entry
+    entry: EntryRow
     rounds: list[PlayerRound]
     standing: Standing | None  # his line in the standings now
 

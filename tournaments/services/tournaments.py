@@ -50,6 +50,7 @@ from tournaments.models import (
 )
 from tournaments.services.common import Actor, acting_user, check_day, check_version, clean_event_name
 from tournaments.tournament_data import (
+    EntryRow,
     TournamentData,
     compute_standings,
     final_rounds,
@@ -571,7 +572,7 @@ def entry_pin(
 # ---------------------------------------------------------------------- seating
 
 
-def eligible(data: TournamentData, number: int) -> list[Entry]:
+def eligible(data: TournamentData, number: int) -> list[EntryRow]:
     """Who is seated in round ``number``: checked in, arrived by then, not dropped out."""
     return [
         e
