@@ -118,25 +118,63 @@ ENTRY_FIELDS = (
 )
 
 
-def tournament_data(tournament: Tournament, rounds: list[Round] | None = None) -> TournamentData:
-    """Everything a tournament's standings and seating read (5 queries; 4 given its
-    ``rounds``, in order)."""
-    entries = {
-        pk: EntryRow(
-            pk, player, checked_in, from_round, dropped, pinned, version, EntryPlayer(player, *named)
-        )
-        for pk, player, checked_in, from_round, dropped, pinned, version, *named in Entry.objects.filter(
-            tournament=tournament
-        ).values_list(*ENTRY_FIELDS)
-    }
-    if rounds is None:
-        rounds = tournament_rounds(tournament)
-    seats = list(
+class SeatedTable(NamedTuple):
+    table_id: int
+    round: int
+    number: int
+    game_id: int | None
+    entries: tuple[int, ...]  # entry ids in seat order
+
+
+@dataclass(frozen=True)
+class Seating:
+    """Who is registered and who sits where, in every round: what only a write to the
+    tournament changes (its entries, rounds and seating; a player's name), never a hand, so
+    the pages keep it per version of those (tournaments.versions)."""
+
+    entries: dict[int, EntryRow]
+    tables: list[SeatedTable]  # by round, then table number
+    byes: dict[int, list[int]]  # round number -> entry ids
+
+
+def tournament_seating(tournament: Tournament) -> Seating:
+    """The tournament's entries, tables and byes (3 queries)."""
+    entries: dict[int, EntryRow] = {}
+    for pk, player, checked_in, from_round, dropped, pinned, version, *named in Entry.objects.filter(
+        tournament=tournament
+    ).values_list(*ENTRY_FIELDS):
+        who = EntryPlayer(player, *named)
+        entries[pk] = EntryRow(pk, player, checked_in, from_round, dropped, pinned, version, who)
+    seats = (
         TableSeat.objects.filter(table__round__tournament=tournament)
-        .select_related("table__round")
         .order_by("table__round__number", "table__number", "position")
         .values_list("table_id", "table__round__number", "table__number", "table__game_id", "entry_id")
     )
+    grouped: dict[int, list[tuple[int, int, int | None, int]]] = defaultdict(list)
+    for table_id, round_no, table_no, table_game, entry_id in seats:
+        grouped[table_id].append((round_no, table_no, table_game, entry_id))
+    tables = [
+        SeatedTable(table_id, rows[0][0], rows[0][1], rows[0][2], tuple(row[3] for row in rows))
+        for table_id, rows in grouped.items()
+    ]
+    byes: dict[int, list[int]] = defaultdict(list)
+    for round_number, entry_id in Bye.objects.filter(round__tournament=tournament).values_list(
+        "round__number", "entry_id"
+    ):
+        byes[round_number].append(entry_id)
+    return Seating(entries, tables, dict(byes))
+
+
+def tournament_data(
+    tournament: Tournament, rounds: list[Round] | None = None, seating: Seating | None = None
+) -> TournamentData:
+    """Everything a tournament's standings and seating read (5 queries; 1 given its
+    ``rounds``, in order, and its ``seating``: the tables' results)."""
+    if seating is None:
+        seating = tournament_seating(tournament)
+    if rounds is None:
+        rounds = tournament_rounds(tournament)
+    entries = seating.entries
     results: dict[tuple[int, int], _Result] = {}
     # A join rather than a list of game ids: Django normalises every value of an ``in`` list
     # of a foreign key, which costs more than the query itself at 200 tables.
@@ -144,16 +182,11 @@ def tournament_data(tournament: Tournament, rounds: list[Round] | None = None) -
         game__tournament_table__round__tournament=tournament
     ).values_list("game_id", "player_id", "total", "place", "finished", "hands"):
         results[(of_game, player_id)] = _Result(total, place, finished, hands)
-    grouped: dict[int, list[tuple[int, int, int | None, int]]] = defaultdict(list)
-    for table_id, round_no, table_no, table_game, entry_id in seats:
-        grouped[table_id].append((round_no, table_no, table_game, entry_id))
     tables: list[TableState] = []
-    for table_id, rows in grouped.items():
-        round_number, table_number, game_id, _entry = rows[0]
-        entry_ids = tuple(row[3] for row in rows)
+    for table_id, round_number, table_number, game_id, entry_ids in seating.tables:
         found = [results.get((game_id, entries[e].player_id)) for e in entry_ids] if game_id else []
-        if found and all(r is not None for r in found):
-            done = [r for r in found if r is not None]
+        done = [r for r in found if r is not None]
+        if done and len(done) == len(found):
             tables.append(
                 TableState(
                     round_number,
@@ -169,12 +202,7 @@ def tournament_data(tournament: Tournament, rounds: list[Round] | None = None) -
             )
         else:
             tables.append(TableState(round_number, table_number, table_id, game_id, entry_ids))
-    byes: dict[int, list[int]] = defaultdict(list)
-    for round_number, entry_id in Bye.objects.filter(round__tournament=tournament).values_list(
-        "round__number", "entry_id"
-    ):
-        byes[round_number].append(entry_id)
-    return TournamentData(tournament, entries, rounds, tables, dict(byes))
+    return TournamentData(tournament, entries, rounds, tables, seating.byes)
 
 
 def tournament_rounds(tournament: Tournament) -> list[Round]:

@@ -1,8 +1,10 @@
 """What names a version of a tournament, and what is computed once per version.
 
-Two tags, read in one query each from the rows every write already stamps (a game's
+Three tags, read in two queries from the rows every write already stamps (a game's
 ``updated_at``, the versions of the tournament, its rounds, entries and players):
 
+- ``seating``: who is registered and who sits where (the tournament, its rounds and entries,
+  their players' names): every seating, move, drop or start saves a round or an entry.
 - ``standings``: what the standings count (the entries, the rounds, and the games of tables
   that count: finished, or of a confirmed round). A hand at a table still playing leaves it
   alone, so the standings of a big open are computed once per finished table, not per hand.
@@ -41,6 +43,7 @@ _KEPT: Recent[str, object] = Recent(64)
 
 @dataclass(frozen=True)
 class Versions:
+    seating: str
     standings: str
     live: str
 
@@ -50,7 +53,7 @@ def _tag(*parts: object) -> str:
 
 
 def tournament_versions(tournament: Tournament, rounds: Sequence[Round]) -> Versions:
-    """The tournament's two tags (2 queries)."""
+    """The tournament's three tags (2 queries)."""
     confirmed = Round.Status.CONFIRMED
     finished = Exists(Result.objects.filter(game=OuterRef("pk"), finished=True))
     counts = Q(tournament_table__round__status=confirmed) | Q(finished)
@@ -77,8 +80,9 @@ def tournament_versions(tournament: Tournament, rounds: Sequence[Round]) -> Vers
         [(r.pk, r.number, r.status, r.version) for r in rounds],
         sorted(entries.items()),
     )
-    standings = _tag(base, games["counted"], games["counted_last"], games["counted_ids"])
-    return Versions(standings=standings, live=_tag(standings, games["n"], games["last"]))
+    seating = _tag(base)
+    standings = _tag(seating, games["counted"], games["counted_last"], games["counted_ids"])
+    return Versions(seating=seating, standings=standings, live=_tag(standings, games["n"], games["last"]))
 
 
 def once[T](tournament: Tournament, version: str, part: str, compute: Callable[[], T]) -> T:

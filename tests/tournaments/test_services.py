@@ -205,16 +205,17 @@ def test_the_tournament_data_takes_the_same_queries_for_any_size(
         tournament_data(small)
     with django_assert_num_queries(5):
         tournament_data(big)
-    # The standings: the rounds, the two version tags, the shared cache's miss, the data and
-    # the cache's write; then, for the same version, from the cache alone.
-    with django_assert_num_queries(13):
+    # The standings: the rounds, the two version tags, the shared cache's misses, the data and
+    # the cache's writes (of the seating and the standings); then, for the same version, from
+    # what this process keeps.
+    with django_assert_num_queries(19):
         assert len(tournament_view(tournament=big).standings) == 20
     view = tournament_view(tournament=big)
     with django_assert_num_queries(3):  # kept by this process; another server reads the cache too
         assert len(view.standings) == 20
-    # The data and the games of the tables a page draws, when it draws a round's tables; another
-    # round's, its games alone.
-    with django_assert_num_queries(5):
+    # The tables' results and the games of the tables a page draws, when it draws a round's
+    # tables (the seating is kept); another round's, its games alone.
+    with django_assert_num_queries(2):
         assert all(t.game is not None for t in view.rounds[-1].tables)
     with django_assert_num_queries(1):
         assert all(t.game is not None for t in view.rounds[0].tables)

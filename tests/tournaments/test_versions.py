@@ -16,11 +16,12 @@ from games.services.hands import hand_delete, hand_edit, hand_record
 from games.services.players import player_rename
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.support import rummikub_hand, settings, tournament
-from tournaments.models import Entry, Round, Table, Tournament
+from tournaments.models import Entry, Round, Table, TableSeat, Tournament
 from tournaments.selectors import tournaments as selectors
 from tournaments.services.tournaments import (
     entry_drop,
     round_confirm,
+    round_move,
     round_seat,
     round_start,
     tournament_update,
@@ -94,9 +95,27 @@ def test_every_write_that_moves_the_standings_names_a_new_version(cup: Tournamen
         assert after[1] != before[1], f"{name}: the live tag stayed"
         steps.append((name, after[0] != before[0]))
         assert shown(cup) == fresh(cup), f"{name}: the pages show stale standings"
+        cup.refresh_from_db()
+        kept = selectors.tournament_view(tournament=cup).data
+        assert kept == tournament_data(cup), f"{name}: the pages show a stale seating"
 
     shown(cup)  # the first version is in the cache
     played = round_seat(tournament=cup, number=1, user=organiser)
+    assert selectors.tournament_view(tournament=cup).data.tables  # its seating is kept too
+    step(
+        "seated again",
+        lambda: round_seat(tournament=cup, number=1, round_version=played.version, user=organiser),
+    )
+    played = Round.objects.get(pk=played.pk)
+    mover = TableSeat.objects.filter(table__round=played, table__number=1).order_by("position").first()
+    assert mover is not None
+    step(
+        "a player sits the round out",
+        lambda: round_move(
+            played=played, entry=mover.entry, to_table=0, round_version=played.version, user=organiser
+        ),
+    )
+    played = Round.objects.get(pk=played.pk)
     step("start", lambda: round_start(played=played, round_version=played.version, user=organiser))
     first, second = games(Round.objects.get(pk=played.pk))
     step("a hand at a table still playing", lambda: hand(first, organiser))
@@ -149,6 +168,8 @@ def test_every_write_that_moves_the_standings_names_a_new_version(cup: Tournamen
         ),
     )
     assert steps == [
+        ("seated again", True),
+        ("a player sits the round out", True),
         ("start", True),
         ("a hand at a table still playing", False),
         ("the hand that ends the table", True),

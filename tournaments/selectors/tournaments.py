@@ -33,6 +33,7 @@ from tournaments.tournament_data import (
     last_round,
     tournament_data,
     tournament_rounds,
+    tournament_seating,
 )
 from tournaments.versions import Versions, once, tournament_versions
 
@@ -162,9 +163,10 @@ def _ranked(data: TournamentData) -> Ranked:
 
 class TournamentView:
     """The tournament as its pages show it. Each part is read when a page first asks for it:
-    the rounds (1 query); the version tags (2); the standings, from the shared cache for this
-    version (1), else from the tournament's data (4 more, and the cache's write); the games of
-    the tables a page draws (1)."""
+    the rounds (1 query); the version tags (2); the standings, kept by this process or in the
+    shared cache for this version (0 or 1), else from the tournament's data; the data: its
+    seating kept alike (0 or 1, else 3 and the cache's write) and the tables' results (1); the
+    games of the tables a page draws (1)."""
 
     def __init__(self, tournament: Tournament) -> None:
         self.tournament = tournament
@@ -179,7 +181,10 @@ class TournamentView:
 
     @cached_property
     def data(self) -> TournamentData:
-        return tournament_data(self.tournament, rounds=self._rounds)
+        seating = once(
+            self.tournament, self.versions.seating, "seating", partial(tournament_seating, self.tournament)
+        )
+        return tournament_data(self.tournament, rounds=self._rounds, seating=seating)
 
     @cached_property
     def ranked(self) -> Ranked:
