@@ -76,8 +76,9 @@ bench: $(VENV)/.installed-dev
 	$(PY) bench/bench_tournament.py
 	$(PY) bench/bench_league.py
 
-# A tournament night under Locust: gunicorn + PostgreSQL on this machine, loopback only.
-# e.g. `make bench-load LOAD_ARGS="--tables 25 --seconds 150"` (bench/load_night.py --help).
+# A tournament night under Locust: gunicorn + PostgreSQL on this machine, loopback only; a club
+# night of 25 tables, then a big open of 150, 10 minutes each. One shorter run, e.g.
+# `make bench-load LOAD_ARGS="--tables 25 --seconds 150"` (bench/load_night.py --help).
 LOAD_ARGS ?=
 bench-load: $(VENV)/.installed-dev
 	$(PY) bench/load_night.py $(LOAD_ARGS)

@@ -1,8 +1,11 @@
 """The tournament-night load test: gunicorn in production mode on PostgreSQL, and Locust
 (bench/locustfile.py) playing the evening against it, headless, on this machine.
 
-    .venv/bin/python bench/load_night.py [--tables 25] [--seconds 600] [--spectators 20]
+    .venv/bin/python bench/load_night.py [--tables 25,150] [--seconds 600] [--spectators 20]
         [--servers 1|2] [--worker-class gthread|sync] [--workers N] [--threads N] [--code DIR]
+
+``--tables`` takes one number or several (the default: a club night of 25 tables, then a big
+open of 150), one whole run each, in turn.
 
 Per table: one scorekeeper phone saving a hand every 30-60 s (htmx), three phones following the
 live view (3 s polls with the tag they hold); for the venue: one projector on the tournament's
@@ -24,7 +27,8 @@ What it does, and undoes (try/finally, even on failure or Ctrl-C):
    the many idle polls; ``--worker-class sync`` for the comparison); every request carries the
    headers the TLS-terminating proxy adds, and with two servers each phone sends its requests
    to them in turn, as a round-robin proxy would (no server may know what the other does not);
-3. runs Locust: the phones arrive, ten a second, and open their tables; 20 s after the last
+3. runs Locust (its lighter HTTP client, so that it takes little of the servers' machine): the
+   phones arrive, ten a second, and open their tables; 20 s after the last
    arrived, ``--seconds`` are measured (then a bounded stop); it prints p50, p95
    and p99 per kind of request, the errors, what each server answered, and checks the
    database: every acknowledged save is recorded exactly once (by its request id), nothing else
@@ -276,6 +280,22 @@ def print_server_times(log_paths: list[Path], start: float, seconds: int) -> Non
         )
 
 
+def _each(counts: list[int]) -> int:
+    """One run per number of tables, each in its own process (its own database and servers)."""
+    rest: list[str] = []
+    given = iter(sys.argv[1:])
+    for arg in given:
+        if arg == "--tables":
+            next(given, None)
+        elif not arg.startswith("--tables="):
+            rest.append(arg)
+    worst = 0
+    for count in counts:
+        print(f"\n=== {count} tables ===", flush=True)
+        worst = max(worst, subprocess.call([sys.executable, __file__, *rest, "--tables", str(count)]))
+    return worst
+
+
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
@@ -285,7 +305,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--tables", type=int, default=25)
+    parser.add_argument(
+        "--tables", default="25,150", help="tables; several, comma-separated: one run each, in turn"
+    )
     parser.add_argument("--seconds", type=int, default=600)
     parser.add_argument("--spectators", type=int, default=20)
     parser.add_argument(
@@ -303,6 +325,13 @@ def main() -> int:
         help="also the time each request spent in Django (the site's request log), beside Locust's",
     )
     args = parser.parse_args()
+    try:
+        counts = [int(n) for n in args.tables.split(",")]
+    except ValueError:
+        parser.error("--tables: numbers separated by commas")
+    if len(counts) > 1:
+        return _each(counts)
+    args.tables = counts[0]
     if args.workers is None:
         args.workers = WEB_WORKERS if args.worker_class == "gthread" else 2 * (os.cpu_count() or 1) + 1
     if not 1 <= args.tables <= 200 or not 10 <= args.seconds <= 1800 or not 0 <= args.spectators <= 200:
