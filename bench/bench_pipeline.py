@@ -321,6 +321,7 @@ def measure(engine: str) -> dict[str, Any]:
     from games.services.clubs import club_create
     from games.services.games import game_start
     from games.services.hands import hand_record
+    from rummy_site.management.commands.serve import WORKER_NICE
     from tournaments import derived
 
     figures: dict[str, Any] = {}
@@ -446,6 +447,7 @@ def measure(engine: str) -> dict[str, Any]:
             fix()  # queued in the database; a worker process of its own applies it
             worker = subprocess.Popen(
                 [
+                    *WORKER_NICE,  # as `manage.py serve` runs it
                     sys.executable,
                     "manage.py",
                     "db_worker",

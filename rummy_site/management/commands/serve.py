@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -83,6 +84,11 @@ def server_env(*, port: str, base: dict[str, str], addresses: Sequence[str], key
     return env
 
 
+# The worker's rebuilds can wait a moment; a table's save cannot: on a machine the two share,
+# the worker runs at a lower CPU priority (where the system has `nice`).
+WORKER_NICE = ["nice", "-n", "10"] if shutil.which("nice") else []
+
+
 def commands(*, host: str, port: str) -> list[list[str]]:
     """What serves the club: gunicorn, and the task worker that brings ratings and season
     standings up to date beside it."""
@@ -92,6 +98,7 @@ def commands(*, host: str, port: str) -> list[list[str]]:
     # Two servers on one computer (another port) must not fight over one control socket.
     web += ["--no-control-socket"]
     worker = [
+        *WORKER_NICE,
         sys.executable,
         str(settings.BASE_DIR / "manage.py"),
         "db_worker",
