@@ -13,6 +13,8 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import NamedTuple
 
+from django.db.models import QuerySet
+
 from games.models import Result
 from scoring.families import family_info
 from scoring.finals import final_places, knockout_groups
@@ -136,6 +138,11 @@ class Seating:
     tables: list[SeatedTable]  # by round, then table number
     byes: dict[int, list[int]]  # round number -> entry ids
 
+    def earlier(self, number: int) -> list[tuple[int, ...]]:
+        """Every table of the rounds before ``number``, as entry ids (what seating avoids
+        repeating)."""
+        return [t.entries for t in self.tables if t.round < number]
+
 
 def tournament_seating(tournament: Tournament) -> Seating:
     """The tournament's entries, tables and byes (3 queries)."""
@@ -174,19 +181,34 @@ def tournament_data(
         seating = tournament_seating(tournament)
     if rounds is None:
         rounds = tournament_rounds(tournament)
-    entries = seating.entries
-    results: dict[tuple[int, int], _Result] = {}
     # A join rather than a list of game ids: Django normalises every value of an ``in`` list
     # of a foreign key, which costs more than the query itself at 200 tables.
-    for of_game, player_id, total, place, finished, hands in Result.objects.filter(
-        game__tournament_table__round__tournament=tournament
-    ).values_list("game_id", "player_id", "total", "place", "finished", "hands"):
-        results[(of_game, player_id)] = _Result(total, place, finished, hands)
+    results = Result.objects.filter(game__tournament_table__round__tournament=tournament)
+    tables = _table_states(seating, seating.tables, results)
+    return TournamentData(tournament, seating.entries, rounds, tables, seating.byes)
+
+
+def round_states(tournament: Tournament, seating: Seating, number: int) -> list[TableState]:
+    """Round ``number``'s tables with their results (1 query): what a page of one round reads,
+    whatever the number of rounds played before it."""
+    results = Result.objects.filter(
+        game__tournament_table__round__tournament=tournament, game__tournament_table__round__number=number
+    )
+    return _table_states(seating, [t for t in seating.tables if t.round == number], results)
+
+
+def _table_states(seating: Seating, seated: list[SeatedTable], results: QuerySet[Result]) -> list[TableState]:
+    found: dict[tuple[int, int], _Result] = {}
+    for of_game, player_id, total, place, finished, hands in results.values_list(
+        "game_id", "player_id", "total", "place", "finished", "hands"
+    ):
+        found[(of_game, player_id)] = _Result(total, place, finished, hands)
+    entries = seating.entries
     tables: list[TableState] = []
-    for table_id, round_number, table_number, game_id, entry_ids in seating.tables:
-        found = [results.get((game_id, entries[e].player_id)) for e in entry_ids] if game_id else []
-        done = [r for r in found if r is not None]
-        if done and len(done) == len(found):
+    for table_id, round_number, table_number, game_id, entry_ids in seated:
+        rows = [found.get((game_id, entries[e].player_id)) for e in entry_ids] if game_id else []
+        done = [r for r in rows if r is not None]
+        if done and len(done) == len(rows):
             tables.append(
                 TableState(
                     round_number,
@@ -202,7 +224,7 @@ def tournament_data(
             )
         else:
             tables.append(TableState(round_number, table_number, table_id, game_id, entry_ids))
-    return TournamentData(tournament, entries, rounds, tables, seating.byes)
+    return tables
 
 
 def tournament_rounds(tournament: Tournament) -> list[Round]:

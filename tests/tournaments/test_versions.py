@@ -96,8 +96,11 @@ def test_every_write_that_moves_the_standings_names_a_new_version(cup: Tournamen
         steps.append((name, after[0] != before[0]))
         assert shown(cup) == fresh(cup), f"{name}: the pages show stale standings"
         cup.refresh_from_db()
-        kept = selectors.tournament_view(tournament=cup).data
-        assert kept == tournament_data(cup), f"{name}: the pages show a stale seating"
+        view = selectors.tournament_view(tournament=cup)
+        now = tournament_data(cup)
+        assert view.data == now, f"{name}: the pages show a stale seating"
+        for played in view.rounds:
+            assert played.states == now.tables_of(played.round.number), f"{name}: a stale round"
 
     shown(cup)  # the first version is in the cache
     played = round_seat(tournament=cup, number=1, user=organiser)

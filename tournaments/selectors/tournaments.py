@@ -25,12 +25,14 @@ from tournaments.models import (
 )
 from tournaments.tournament_data import (
     EntryRow,
+    Seating,
     TableState,
     TournamentData,
     compute_standings,
     custom_points,
     final_rounds,
     last_round,
+    round_states,
     tournament_data,
     tournament_rounds,
     tournament_seating,
@@ -108,14 +110,14 @@ class RoundView:
 
     @cached_property
     def states(self) -> list[TableState]:
-        return self._view.data.tables_of(self.round.number)
+        view = self._view
+        return round_states(view.tournament, view.seating, self.round.number)
 
     def draw(self, states: Sequence[TableState]) -> list[TableView]:
-        view = self._view
         seated = self.round.status == Round.Status.SEATED
         ids = [t.game_id for t in states if t.game_id is not None]
         games = {g.pk: g for g in Game.objects.filter(pk__in=ids)} if ids else {}
-        return [_table_view(view.data, t, games, seated) for t in states]
+        return [_table_view(self._view.seating, t, games, seated) for t in states]
 
     @cached_property
     def tables(self) -> list[TableView]:
@@ -134,8 +136,8 @@ class RoundView:
 
     @cached_property
     def byes(self) -> list[str]:
-        data = self._view.data
-        return sorted(data.entries[e].player.name for e in data.byes.get(self.round.number, []))
+        seating = self._view.seating
+        return sorted(seating.entries[e].player.name for e in seating.byes.get(self.round.number, []))
 
 
 @dataclass(frozen=True)
@@ -164,9 +166,10 @@ def _ranked(data: TournamentData) -> Ranked:
 class TournamentView:
     """The tournament as its pages show it. Each part is read when a page first asks for it:
     the rounds (1 query); the version tags (2); the standings, kept by this process or in the
-    shared cache for this version (0 or 1), else from the tournament's data; the data: its
-    seating kept alike (0 or 1, else 3 and the cache's write) and the tables' results (1); the
-    games of the tables a page draws (1)."""
+    shared cache for this version (0 or 1), else from the tournament's data; the seating, kept
+    alike (0 or 1, else 3 and the cache's write); a round's tables, with the results of that
+    round only (1); the games of the tables a page draws (1); the whole data, when the
+    standings or the organiser's tools need it (the seating and every table's results: 1)."""
 
     def __init__(self, tournament: Tournament) -> None:
         self.tournament = tournament
@@ -180,11 +183,15 @@ class TournamentView:
         return tournament_versions(self.tournament, self._rounds)
 
     @cached_property
-    def data(self) -> TournamentData:
-        seating = once(
+    def seating(self) -> Seating:
+        """Who is registered and who sits where (kept per seating version, like the standings)."""
+        return once(
             self.tournament, self.versions.seating, "seating", partial(tournament_seating, self.tournament)
         )
-        return tournament_data(self.tournament, rounds=self._rounds, seating=seating)
+
+    @cached_property
+    def data(self) -> TournamentData:
+        return tournament_data(self.tournament, rounds=self._rounds, seating=self.seating)
 
     @cached_property
     def ranked(self) -> Ranked:
@@ -213,11 +220,11 @@ class TournamentView:
 
     @property
     def entries(self) -> list[EntryRow]:
-        return sorted(self.data.entries.values(), key=lambda e: e.player.key)
+        return sorted(self.seating.entries.values(), key=lambda e: e.player.key)
 
     @property
     def checked_in(self) -> int:
-        return sum(1 for e in self.data.entries.values() if e.checked_in)
+        return sum(1 for e in self.seating.entries.values() if e.checked_in)
 
     @property
     def lower_is_better(self) -> bool:
@@ -252,9 +259,9 @@ class TournamentView:
         return len(stages) + 1
 
 
-def _table_view(data: TournamentData, table: TableState, games: dict[int, Game], seated: bool) -> TableView:
-    names = {e: data.entries[e].player.name for e in table.entries}
-    pairs = repeated_pairs(table.entries, data.earlier(table.round)) if seated else []
+def _table_view(seating: Seating, table: TableState, games: dict[int, Game], seated: bool) -> TableView:
+    names = {e: seating.entries[e].player.name for e in table.entries}
+    pairs = repeated_pairs(table.entries, seating.earlier(table.round)) if seated else []
     met = {e for pair in pairs for e in pair}
     seats = [
         SeatView(
@@ -314,7 +321,7 @@ def find_seat(*, view: TournamentView, query: str, limit: int = 20) -> list[Seat
     for entry in entries:
         table, seat = where.get(entry.pk, (None, None))
         game = games.get(table.game_id) if table is not None and table.game_id else None
-        bye = entry.pk in view.data.byes.get(number, [])
+        bye = entry.pk in view.seating.byes.get(number, [])
         found.append(
             SeatFound(
                 entry.player.name,
