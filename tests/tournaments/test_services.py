@@ -205,7 +205,7 @@ def test_the_tournament_data_takes_the_same_queries_for_any_size(
         tournament_data(small)
     with django_assert_num_queries(5):
         tournament_data(big)
-    # The standings: the rounds, the two version tags, the shared cache's misses, the data and
+    # The standings: the rounds, the version tags (2), the shared cache's misses, the data and
     # the cache's writes (of the seating and the standings); then, for the same version, from
     # what this process keeps.
     with django_assert_num_queries(19):

@@ -197,7 +197,7 @@ def test_the_standings_are_computed_once_per_version(
     hand(first, organiser)
     computed = selectors.tournament_view(tournament=cup).standings
     assert computed[0].standing.points > 0
-    # Another request on this server: the rounds and the two tags; no table, no cache row.
+    # Another request on this server: the rounds and the tags (2 queries); no table, no cache row.
     with django_assert_num_queries(3):
         again = selectors.tournament_view(tournament=cup).standings
     assert again == computed
@@ -270,7 +270,7 @@ def test_the_projector_turns_through_a_big_tournament_a_screenful_at_a_time(
         etag = first["ETag"]
         assert client.get(url, {"page": 2}, HTTP_IF_NONE_MATCH=etag).status_code == 200  # another page
         # Nothing changed: a 304 before anything is drawn (the tournament, the viewer's role,
-        # the rounds and the two tags).
+        # the rounds and the tags: 2).
         with django_assert_num_queries(4):
             assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
         table = Table.objects.filter(round=played).select_related("game").first()
