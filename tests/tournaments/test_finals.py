@@ -83,8 +83,9 @@ def test_a_deciding_final_table_of_the_top_four_places_them_above_the_rest() -> 
     assert [name for name, _ in after[:4]] == [top[3], top[0], top[1], top[2]]
     assert [place for _, place in after[:4]] == [1, 2, 3, 4]
     assert [name for name, _ in after[4:]] == [name for name, _ in before[4:]]
-    # The final's points were not added: the rest keep their ranks.
-    assert after[4:] == before[4:]
+    # The final's points were not added: the rest keep their ranks, below the final's four (one
+    # who shared a rank with a seed before now comes after all four).
+    assert after[4:] == [(name, max(rank, 5)) for name, rank in before[4:]]
     assert tournament_view(tournament=cup).finished
     # Its table is locked like every confirmed round's.
     assert Game.objects.get(tournament_table__round=final).results_locked
