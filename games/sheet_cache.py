@@ -24,9 +24,10 @@ from scoring.game import forget_scored
 
 
 class Recent[K: Hashable, V]:
-    """A small per-process LRU. Only for values keyed by a game's version (see
-    :func:`sheet_version`): a write gives the game a new version, so an entry is never stale,
-    only unused, and several servers each keep their own without disagreeing."""
+    """A small per-process LRU. Only for values keyed by a version named by what they were
+    computed from (a game's, :func:`sheet_version`; a tournament's, ``tournaments.versions``):
+    a write names a new version, so an entry is never stale, only unused, and several servers
+    each keep their own without disagreeing."""
 
     def __init__(self, size: int) -> None:
         self.size = size

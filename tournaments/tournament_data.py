@@ -42,11 +42,9 @@ class TableState:
 class EntryPlayer:
     """The player of an entry, as the pages, the standings and seating read him."""
 
-    pk: int
     name: str
     key: str
     loose_key: str
-    club_id: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,11 +76,6 @@ class TournamentData:
 
     def tables_of(self, number: int) -> list[TableState]:
         return [t for t in self.tables if t.round == number]
-
-    def earlier(self, number: int) -> list[tuple[int, ...]]:
-        """Every table of the rounds before ``number``, as entry ids (what seating avoids
-        repeating)."""
-        return [t.entries for t in self.tables if t.round < number]
 
     def counted(self, table: TableState) -> bool:
         """A table counts for the standings once its game is over or its round confirmed."""
@@ -116,7 +109,6 @@ ENTRY_FIELDS = (
     "player__name",
     "player__key",
     "player__loose_key",
-    "player__club_id",
 )
 
 
@@ -150,7 +142,7 @@ def tournament_seating(tournament: Tournament) -> Seating:
     for pk, player, checked_in, from_round, dropped, pinned, version, *named in Entry.objects.filter(
         tournament=tournament
     ).values_list(*ENTRY_FIELDS):
-        who = EntryPlayer(player, *named)
+        who = EntryPlayer(*named)
         entries[pk] = EntryRow(pk, player, checked_in, from_round, dropped, pinned, version, who)
     seats = (
         TableSeat.objects.filter(table__round__tournament=tournament)

@@ -115,8 +115,7 @@ class RoundView:
 
     def draw(self, states: Sequence[TableState]) -> list[TableView]:
         seated = self.round.status == Round.Status.SEATED
-        ids = [t.game_id for t in states if t.game_id is not None]
-        games = {g.pk: g for g in Game.objects.filter(pk__in=ids)} if ids else {}
+        games = _games([t.game_id for t in states if t.game_id is not None])
         return [_table_view(self._view.seating, t, games, seated) for t in states]
 
     @cached_property
@@ -259,6 +258,11 @@ class TournamentView:
         return len(stages) + 1
 
 
+def _games(ids: list[int]) -> dict[int, Game]:
+    """The games of the tables a page shows, by id (1 query; none without a game)."""
+    return {g.pk: g for g in Game.objects.filter(pk__in=ids)} if ids else {}
+
+
 def _table_view(seating: Seating, table: TableState, games: dict[int, Game], seated: bool) -> TableView:
     names = {e: seating.entries[e].player.name for e in table.entries}
     pairs = repeated_pairs(table.entries, seating.earlier(table.round)) if seated else []
@@ -315,7 +319,7 @@ def find_seat(*, view: TournamentView, query: str, limit: int = 20) -> list[Seat
     states = current.states if current is not None else []
     where = {e: (t, i + 1) for t in states for i, e in enumerate(t.entries)}
     ids = [g for e in entries if e.pk in where and (g := where[e.pk][0].game_id) is not None]
-    games = {g.pk: g for g in Game.objects.filter(pk__in=ids)} if ids else {}
+    games = _games(ids)
     number = current.round.number if current else 0
     found: list[SeatFound] = []
     for entry in entries:
