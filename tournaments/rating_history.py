@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, cast
 
@@ -141,8 +141,11 @@ def _stale(club: Club, family: str, since: GameKey | None) -> QuerySet[RatingEve
     return events.filter(_events_from(since) | Q(game__in=rerated))
 
 
-# The fields of an event a rebuild may change (its game and player are what it is matched by).
+# The fields of an event a rebuild may change (its game and player are what it is matched by),
+# and of those its rating numbers: all that a re-rating of a later game changes, and columns no
+# index covers, so rewriting only them keeps the swap (and SQLite's write lock) short.
 _FIELDS = ("played_at", "place", "players", "mu", "sigma", "mu_before", "sigma_before")
+_NUMBERS = ("mu", "sigma", "mu_before", "sigma_before")
 
 
 @dataclass
@@ -152,9 +155,19 @@ class _Swap:
     nothing, and one that moves them rewrites only the events that came out different."""
 
     gone: list[int]  # stored events no longer derived (pks)
-    changed: list[RatingEvent]  # derived differently (with the stored pk)
+    changed: list[RatingEvent]  # derived differently in their game's facts (with the stored pk)
+    rerated: list[RatingEvent]  # derived differently in _NUMBERS only (with the stored pk)
     new: list[RatingEvent]  # derived, not stored
     first: GameKey | None  # the earliest event that differs, old or new (None: none does)
+    updates: list[Update] = field(default_factory=list)  # ``changed`` and ``rerated`` (prepare())
+
+    def prepare(self) -> None:
+        """Make the UPDATEs ready before the write transaction, which then only runs them."""
+        self.updates = [
+            prepare_update(RatingEvent, fields, rows)
+            for fields, rows in ((_FIELDS, self.changed), (_NUMBERS, self.rerated))
+            if rows
+        ]
 
     def __bool__(self) -> bool:
         return self.first is not None
@@ -164,21 +177,25 @@ def _diff(made: list[RatingEvent], stored: Iterable[tuple[object, ...]]) -> _Swa
     by_key: dict[tuple[object, object], RatingEvent] = {(e.game_id, e.player_id): e for e in made}
     gone: list[int] = []
     changed: list[RatingEvent] = []
+    rerated: list[RatingEvent] = []
     first: GameKey | None = None
+    facts = len(_FIELDS) - len(_NUMBERS)
     for pk, game_id, player_id, *values in stored:
         event = by_key.pop((game_id, player_id), None)
         old = cast(GameKey, (values[0], game_id))
         if event is None:
             gone.append(cast(int, pk))
             first = _earlier(old, first)
-        elif tuple(getattr(event, f) for f in _FIELDS) != tuple(values):
+            continue
+        derived = tuple(getattr(event, f) for f in _FIELDS)
+        if derived != tuple(values):
             event.pk = cast(int, pk)
-            changed.append(event)
+            (rerated if derived[:facts] == tuple(values[:facts]) else changed).append(event)
             first = _earlier(min(old, (event.played_at, event.game_id)), first)
     new = list(by_key.values())
     for event in new:
         first = _earlier((event.played_at, event.game_id), first)
-    return _Swap(gone, changed, new, first)
+    return _Swap(gone, changed, rerated, new, first)
 
 
 def _plan(club: Club, family: str, since: GameKey | None) -> tuple[int, _Swap]:
@@ -199,7 +216,9 @@ def _plan(club: Club, family: str, since: GameKey | None) -> tuple[int, _Swap]:
             start[player_id] = Rating(mu, sigma)
     made = _events(club, family, played, start)
     stored = stale.order_by().values_list("pk", "game_id", "player_id", *_FIELDS)
-    return len(played), _diff(made, list(stored))
+    swap = _diff(made, list(stored))
+    swap.prepare()
+    return len(played), swap
 
 
 @cache
@@ -208,26 +227,41 @@ def _update_sql(model: type[Model], fields: tuple[str, ...]) -> str:
     return f"UPDATE {sql.table(model)} SET {columns} WHERE {sql.column(model, 'id')} = %s"
 
 
-def update_rows(model: type[Model], fields: tuple[str, ...], objects: Sequence[Model]) -> None:
-    """Save ``fields`` of ``objects`` (each with its pk): one prepared UPDATE run for them all,
-    where ``bulk_update`` would build a CASE per field and row."""
-    if not objects:
-        return
+Update = tuple[str, list[list[Any]]]  # an UPDATE statement and the values of each row
+
+
+def prepare_update(model: type[Model], fields: tuple[str, ...], objects: Sequence[Model]) -> Update:
+    """The UPDATE that saves ``fields`` of ``objects`` (each with its pk), its values made ready
+    for the database now, so that a write transaction only runs it."""
     prepared = [cast(Field[Any, Any], model._meta.get_field(f)) for f in fields]
     values = [
-        [field.get_db_prep_save(getattr(o, field.attname), connection) for field in prepared] + [o.pk]
+        [column.get_db_prep_save(getattr(o, column.attname), connection) for column in prepared] + [o.pk]
         for o in objects
     ]
+    return _update_sql(model, fields), values
+
+
+def run_update(update: Update) -> None:
+    """One prepared UPDATE run for all its rows, where ``bulk_update`` would build a CASE per
+    field and row."""
+    statement, values = update
     with connection.cursor() as cursor:
         for at in range(0, len(values), 2000):
-            cursor.executemany(_update_sql(model, fields), values[at : at + 2000])
+            cursor.executemany(statement, values[at : at + 2000])
+
+
+def update_rows(model: type[Model], fields: tuple[str, ...], objects: Sequence[Model]) -> None:
+    """Save ``fields`` of ``objects`` (each with its pk)."""
+    if objects:
+        run_update(prepare_update(model, fields, objects))
 
 
 def _write(club: Club, family: str, since: GameKey | None, swap: _Swap) -> None:
     """Write ``swap``: only the events that differ (call inside the rebuild's transaction)."""
     for at in range(0, len(swap.gone), 500):
         RatingEvent.objects.filter(pk__in=swap.gone[at : at + 500]).delete()
-    update_rows(RatingEvent, _FIELDS, swap.changed)
+    for update in swap.updates:
+        run_update(update)
     RatingEvent.objects.bulk_create(swap.new, batch_size=500)
 
 
