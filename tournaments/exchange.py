@@ -546,34 +546,10 @@ def _check_games(
     return refs
 
 
-def _custom_points_text(custom: Mapping[str, Sequence[str]]) -> str:
-    return "; ".join(f"{size}: {' '.join(points)}" for size, points in custom.items())
-
-
 def _tournament_settings(t: Mapping[str, Any], date: datetime.date) -> Settings:
-    return Settings(
-        name=t["name"],
-        date=date,
-        family=t["family"],
-        options=t["options"],
-        rounds=t["rounds"],
-        round_hands=t["round_hands"],
-        table_min=t["table_min"],
-        table_max=t["table_max"],
-        table_preferred=t["table_preferred"],
-        byes_allowed=t["byes_allowed"],
-        seating=t["seating"],
-        seat_order=t["seat_order"],
-        points=t["points"],
-        custom_points=_custom_points_text(t["custom_points"]),
-        tiebreaks=t["tiebreaks"],
-        # Optional: a document from before the clock and the finals. The final's season is
-        # set once the seasons are written.
-        round_minutes=t.get("round_minutes", 0),
-        final=t.get("final", Tournament.Final.NONE),
-        final_size=t.get("final_size", 0),
-        final_counts=t.get("final_counts", Tournament.FinalCounts.DECIDES),
-    )
+    # A document from before the clock and the finals leaves them out. The final's season is
+    # set once the seasons are written.
+    return Settings.from_mapping({**t, "date": date, "final_season": None})
 
 
 def _check_tournaments(
@@ -674,21 +650,7 @@ def _check_tournaments(
 
 
 def _season_settings(s: Mapping[str, Any], starts: datetime.date, ends: datetime.date) -> SeasonSettings:
-    return SeasonSettings(
-        name=s["name"],
-        starts=starts,
-        ends=ends,
-        families=s["families"],
-        counts=s["counts"],
-        game_points=s["game_points"],
-        tournament_points=s["tournament_points"],
-        custom_points=" ".join(s["custom_points"]),
-        best_events=s["best_events"],
-        drop_worst=s["drop_worst"],
-        min_games=s["min_games"],
-        tiebreaks=s["tiebreaks"],
-        qualify=s.get("qualify", 0),
-    )
+    return SeasonSettings.from_mapping({**s, "starts": starts, "ends": ends})
 
 
 def _check_seasons(check: _Checker, seasons: Sequence[Mapping[str, Any]]) -> None:

@@ -26,8 +26,14 @@ from scoring.league import DEFAULT_LEAGUE_TIEBREAKS, LEAGUE_TIEBREAKS
 from scoring.standings import DEFAULT_TIEBREAKS, TIEBREAKS, place_points
 from tournaments.models import Season, Tournament
 from tournaments.services.common import MAX_CUSTOM_POINTS, MAX_EVENTS, MAX_MIN_GAMES, MAX_QUALIFY
-from tournaments.services.seasons import SeasonSettings
-from tournaments.services.tournaments import MAX_HANDS, MAX_MINUTES, MAX_ROUNDS, Settings
+from tournaments.services.seasons import SeasonSettings, current_season_settings
+from tournaments.services.tournaments import (
+    MAX_HANDS,
+    MAX_MINUTES,
+    MAX_ROUNDS,
+    Settings,
+    current_settings,
+)
 from tournaments.tournament_messages import tournament_error
 
 TIEBREAK_LABELS = {
@@ -168,30 +174,8 @@ class TournamentForm(forms.Form):
 
     @classmethod
     def initial_from(cls, tournament: Tournament) -> dict[str, object]:
-        initial: dict[str, object] = {
-            name: getattr(tournament, name)
-            for name in (
-                "name",
-                "date",
-                "rounds",
-                "round_hands",
-                "round_minutes",
-                "table_min",
-                "table_preferred",
-                "table_max",
-                "byes_allowed",
-                "seating",
-                "seat_order",
-                "points",
-                "final",
-                "final_size",
-                "final_counts",
-            )
-        }
+        initial: dict[str, object] = dict(current_settings(tournament))
         initial["final_season"] = tournament.final_season_id or ""
-        initial["custom_points"] = "; ".join(
-            f"{size}: {' '.join(str(p) for p in points)}" for size, points in tournament.custom_points.items()
-        )
         for name, value in tournament.options.items():
             initial[f"opt_{name}"] = str(value) if not isinstance(value, bool | int) else value
         chosen = [k for k in (tournament.tiebreaks or DEFAULT_TIEBREAKS) if k != "points"]
@@ -233,28 +217,9 @@ class TournamentForm(forms.Form):
             key = data.get(f"tiebreak_{i}")
             if key and key not in tiebreaks:
                 tiebreaks.append(key)
-        return Settings(
-            name=data["name"],
-            date=data["date"],
-            family=self.family,
-            options={name[4:]: value for name, value in data.items() if name.startswith("opt_")},
-            rounds=data["rounds"],
-            round_hands=data["round_hands"],
-            table_min=data["table_min"],
-            table_max=data["table_max"],
-            table_preferred=data["table_preferred"],
-            byes_allowed=data["byes_allowed"],
-            seating=data["seating"],
-            seat_order=data["seat_order"],
-            points=data["points"],
-            custom_points=data.get("custom_points") or "",
-            tiebreaks=tiebreaks,
-            final=data.get("final") or Tournament.Final.NONE,
-            final_size=data.get("final_size") or 0,
-            final_counts=data.get("final_counts") or Tournament.FinalCounts.DECIDES,
-            final_season=data.get("final_season"),
-            round_minutes=data.get("round_minutes") or 0,
-        )
+        options = {name[4:]: value for name, value in data.items() if name.startswith("opt_")}
+        chosen = {"family": self.family, "options": options, "tiebreaks": tiebreaks}
+        return Settings.from_mapping({**data, **chosen})
 
     def add_engine_error(self, error: EngineError) -> None:
         option = error.params.get("option")
@@ -470,23 +435,7 @@ class SeasonForm(forms.Form):
 
     @staticmethod
     def initial_from(season: Season) -> dict[str, object]:
-        initial: dict[str, object] = {
-            name: getattr(season, name)
-            for name in (
-                "name",
-                "starts",
-                "ends",
-                "families",
-                "counts",
-                "game_points",
-                "tournament_points",
-                "best_events",
-                "drop_worst",
-                "min_games",
-                "qualify",
-            )
-        }
-        initial["custom_points"] = " ".join(season.custom_points)
+        initial: dict[str, object] = dict(current_season_settings(season))
         chosen = [k for k in (season.tiebreaks or DEFAULT_LEAGUE_TIEBREAKS) if k != "points"]
         for i in range(1, len(LEAGUE_TIEBREAKS)):
             initial[f"tiebreak_{i}"] = chosen[i - 1] if i <= len(chosen) else ""
@@ -499,21 +448,7 @@ class SeasonForm(forms.Form):
             key = data.get(name) if name.startswith("tiebreak_") else None
             if key and key not in tiebreaks:
                 tiebreaks.append(key)
-        return SeasonSettings(
-            name=data["name"],
-            starts=data["starts"],
-            ends=data["ends"],
-            families=data["families"],
-            counts=data["counts"],
-            game_points=data["game_points"],
-            tournament_points=data["tournament_points"],
-            custom_points=data.get("custom_points") or "",
-            best_events=data["best_events"],
-            drop_worst=data["drop_worst"],
-            min_games=data["min_games"],
-            tiebreaks=tiebreaks,
-            qualify=data.get("qualify") or 0,
-        )
+        return SeasonSettings.from_mapping({**data, "tiebreaks": tiebreaks})
 
     def add_engine_error(self, error: EngineError) -> None:
         field = _named_field(self, error)

@@ -41,7 +41,7 @@ from tournaments.models import Season
 from tournaments.selectors import seasons as selectors
 from tournaments.selectors.seasons import FamilyRating
 from tournaments.services.common import MAX_CUSTOM_POINTS, MAX_EVENTS, MAX_MIN_GAMES, MAX_QUALIFY
-from tournaments.services.seasons import SeasonSettings, season_create, season_update
+from tournaments.services.seasons import SeasonSettings, current_season_settings, season_create, season_update
 
 TAGS = ["seasons"]
 SLUG = OpenApiParameter("slug", str, OpenApiParameter.PATH, description="The club's slug.")
@@ -115,42 +115,6 @@ class SeasonSettingsPatchSerializer(SeasonSettingsSerializer):
             field.required = False
             field.default = serializers.empty
         return fields
-
-
-def current_season_settings(season: Season) -> dict[str, Any]:
-    return {
-        "name": season.name,
-        "starts": season.starts,
-        "ends": season.ends,
-        "families": list(season.families),
-        "counts": season.counts,
-        "game_points": season.game_points,
-        "tournament_points": season.tournament_points,
-        "custom_points": " ".join(season.custom_points),
-        "best_events": season.best_events,
-        "drop_worst": season.drop_worst,
-        "min_games": season.min_games,
-        "tiebreaks": list(season.tiebreaks or DEFAULT_LEAGUE_TIEBREAKS),
-        "qualify": season.qualify,
-    }
-
-
-def to_season_settings(data: dict[str, Any]) -> SeasonSettings:
-    return SeasonSettings(
-        name=data["name"],
-        starts=data["starts"],
-        ends=data["ends"],
-        families=data["families"],
-        counts=data["counts"],
-        game_points=data["game_points"],
-        tournament_points=data["tournament_points"],
-        custom_points=data.get("custom_points") or "",
-        best_events=data["best_events"],
-        drop_worst=data["drop_worst"],
-        min_games=data["min_games"],
-        tiebreaks=data["tiebreaks"],
-        qualify=data["qualify"],
-    )
 
 
 class SeasonListSerializer(serializers.Serializer[Any]):
@@ -367,9 +331,8 @@ class ClubSeasons(generics.ListAPIView[Season]):
         key = idempotency_key(request)
         form = SeasonSettingsSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        season = season_create(
-            club=club, settings=to_season_settings(form.validated_data), user=request.user, request_id=key
-        )
+        settings = SeasonSettings.from_mapping(form.validated_data)
+        season = season_create(club=club, settings=settings, user=request.user, request_id=key)
         return _with_etag(season_body(season), season_etag(season), status.HTTP_201_CREATED)
 
 
@@ -504,7 +467,7 @@ class SeasonDetail(APIView):
         updated = guarded(
             lambda: season_update(
                 season=season,
-                settings=to_season_settings(merged),
+                settings=SeasonSettings.from_mapping(merged),
                 version=seen,
                 user=request.user,
                 request_id=key,

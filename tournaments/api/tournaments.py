@@ -36,7 +36,6 @@ from games.names import name_key
 from games.selectors.clubs import club_by_slug
 from games.services.access import can_view_club, club_role, edit_url, role_allows
 from games.services.service_errors import StaleVersion
-from scoring.families import family_info
 from scoring.standings import DEFAULT_TIEBREAKS, TIEBREAKS
 from tournaments.access import can_manage, can_view, tournament_role
 from tournaments.models import Entry, Round, Tournament
@@ -48,9 +47,11 @@ from tournaments.services.tournaments import (
     MAX_ROUNDS,
     SETTINGS_TARGET,
     Settings,
+    changed_settings,
     check_in_door,
     check_in_key_matches,
     check_in_try,
+    current_settings,
     door_path,
     door_target,
     entries_add,
@@ -208,59 +209,6 @@ class SettingsPatchSerializer(SettingsSerializer):
             field.required = False
             field.default = serializers.empty
         return fields
-
-
-def current_settings(tournament: Tournament) -> dict[str, Any]:
-    return {
-        "name": tournament.name,
-        "date": tournament.date,
-        "family": tournament.family,
-        "options": dict(tournament.options),
-        "rounds": tournament.rounds,
-        "round_hands": tournament.round_hands,
-        "round_minutes": tournament.round_minutes,
-        "table_min": tournament.table_min,
-        "table_max": tournament.table_max,
-        "table_preferred": tournament.table_preferred,
-        "byes_allowed": tournament.byes_allowed,
-        "seating": tournament.seating,
-        "seat_order": tournament.seat_order,
-        "points": tournament.points,
-        "custom_points": "; ".join(
-            f"{size}: {' '.join(str(p) for p in points)}" for size, points in tournament.custom_points.items()
-        ),
-        "tiebreaks": list(tournament.tiebreaks or DEFAULT_TIEBREAKS),
-        "final": tournament.final,
-        "final_size": tournament.final_size,
-        "final_counts": tournament.final_counts,
-        "final_season": tournament.final_season_id,
-    }
-
-
-def to_settings(data: dict[str, Any]) -> Settings:
-    info = family_info(data["family"])
-    return Settings(
-        name=data["name"],
-        date=data["date"],
-        family=data["family"],
-        options=data.get("options") or {},
-        rounds=data["rounds"],
-        round_hands=data["round_hands"],
-        table_min=data.get("table_min") or info.min_players,
-        table_max=data.get("table_max") or info.max_players,
-        table_preferred=data.get("table_preferred") or info.table_preferred,
-        byes_allowed=data["byes_allowed"],
-        seating=data["seating"],
-        seat_order=data["seat_order"],
-        points=data["points"],
-        custom_points=data.get("custom_points") or "",
-        tiebreaks=data["tiebreaks"],
-        final=data.get("final", Tournament.Final.NONE),
-        final_size=data.get("final_size") or 0,
-        final_counts=data.get("final_counts", Tournament.FinalCounts.DECIDES),
-        final_season=data.get("final_season"),
-        round_minutes=data.get("round_minutes") or 0,
-    )
 
 
 class RoundSummarySerializer(serializers.Serializer[Any]):
@@ -664,7 +612,7 @@ class ClubTournaments(generics.ListAPIView[Tournament]):
         form = SettingsSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         tournament = tournament_create(
-            club=club, settings=to_settings(form.validated_data), user=request.user
+            club=club, settings=Settings.from_mapping(form.validated_data), user=request.user
         )
         return _with_etag(tournament_body(tournament), tournament_etag(tournament), status.HTTP_201_CREATED)
 
@@ -704,15 +652,7 @@ class TournamentDetail(APIView):
         form.is_valid(raise_exception=True)
         if not _replayed(tournament, key, SETTINGS_TARGET):
             if_match(request, current=tournament_etag(tournament), body=tournament_body(tournament))
-        merged = {**current_settings(tournament), **form.validated_data}
-        if "family" in form.validated_data and form.validated_data["family"] != tournament.family:
-            info = family_info(merged["family"])
-            for name, value in (
-                ("table_min", info.min_players),
-                ("table_max", info.max_players),
-                ("table_preferred", info.table_preferred),
-            ):
-                merged[name] = form.validated_data.get(name, value)
+        changed = changed_settings(tournament, form.validated_data)
         seen = tournament.version
 
         def current() -> tuple[str, Any]:
@@ -722,7 +662,7 @@ class TournamentDetail(APIView):
         updated = guarded(
             lambda: tournament_update(
                 tournament=tournament,
-                settings=to_settings(merged),
+                settings=changed,
                 version=seen,
                 user=request.user,
                 request_id=key,

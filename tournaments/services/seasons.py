@@ -5,7 +5,7 @@ worker in the same transaction."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -15,7 +15,7 @@ from django.db import transaction
 from engine.rules import FAMILIES
 from games.models import Club
 from games.services.service_errors import ServiceError
-from scoring.league import parse_league_tiebreaks, parse_place_points
+from scoring.league import DEFAULT_LEAGUE_TIEBREAKS, parse_league_tiebreaks, parse_place_points
 from tournaments import derived
 from tournaments.models import Season
 from tournaments.services.common import Actor, acting_user, check_day, check_version, clean_event_name
@@ -38,6 +38,48 @@ class SeasonSettings:
     min_games: int
     tiebreaks: Sequence[str]
     qualify: int = 0  # the top N qualify; 0: nobody is marked
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any]) -> SeasonSettings:
+        """The settings a form, the API or a club file gives as fields: what is left out or
+        empty takes its default (no options that drop events, nobody qualifies), and custom
+        points come as typed or as stored (a list, by final place)."""
+        custom = data.get("custom_points") or ""
+        return cls(
+            name=data["name"],
+            starts=data["starts"],
+            ends=data["ends"],
+            families=data["families"],
+            counts=data["counts"],
+            game_points=data["game_points"],
+            tournament_points=data["tournament_points"],
+            custom_points=custom if isinstance(custom, str) else " ".join(str(p) for p in custom),
+            best_events=data.get("best_events") or 0,
+            drop_worst=data.get("drop_worst") or 0,
+            min_games=data.get("min_games") or 0,
+            tiebreaks=data.get("tiebreaks", DEFAULT_LEAGUE_TIEBREAKS),
+            qualify=data.get("qualify") or 0,
+        )
+
+
+def current_season_settings(season: Season) -> dict[str, Any]:
+    """A season's settings as ``SeasonSettings.from_mapping`` takes them (a form's first
+    values, the API's representation and the base a partial change is made on)."""
+    return {
+        "name": season.name,
+        "starts": season.starts,
+        "ends": season.ends,
+        "families": list(season.families),
+        "counts": season.counts,
+        "game_points": season.game_points,
+        "tournament_points": season.tournament_points,
+        "custom_points": " ".join(season.custom_points),
+        "best_events": season.best_events,
+        "drop_worst": season.drop_worst,
+        "min_games": season.min_games,
+        "tiebreaks": list(season.tiebreaks or DEFAULT_LEAGUE_TIEBREAKS),
+        "qualify": season.qualify,
+    }
 
 
 def checked_season(settings: SeasonSettings) -> dict[str, Any]:

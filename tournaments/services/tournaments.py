@@ -34,7 +34,7 @@ from scoring import finals
 from scoring.families import family_info
 from scoring.scoring_errors import ScoringError
 from scoring.seating import TableLimits, seat_round
-from scoring.standings import parse_custom_points, parse_tiebreaks
+from scoring.standings import DEFAULT_TIEBREAKS, parse_custom_points, parse_tiebreaks
 from tournaments import derived
 from tournaments.models import (
     Bye,
@@ -175,6 +175,79 @@ class Settings:
     final_counts: str = "decides"
     final_season: int | None = None  # seed the final from this season's qualifiers (its id)
     round_minutes: int = 0  # the round clock; 0: none
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any]) -> Settings:
+        """The settings a form, the API or a club file gives as fields: what is left out or
+        empty takes its default (the family's table sizes, no options, no clock, no final), and
+        custom points come as typed or as stored (``custom_points_text``)."""
+        info = family_info(data["family"])
+        custom = data.get("custom_points") or ""
+        return cls(
+            name=data["name"],
+            date=data["date"],
+            family=data["family"],
+            options=data.get("options") or {},
+            rounds=data["rounds"],
+            round_hands=data["round_hands"],
+            table_min=data.get("table_min") or info.min_players,
+            table_max=data.get("table_max") or info.max_players,
+            table_preferred=data.get("table_preferred") or info.table_preferred,
+            byes_allowed=data.get("byes_allowed", True),
+            seating=data["seating"],
+            seat_order=data["seat_order"],
+            points=data["points"],
+            custom_points=custom if isinstance(custom, str) else custom_points_text(custom),
+            tiebreaks=data.get("tiebreaks", DEFAULT_TIEBREAKS),
+            final=data.get("final") or Tournament.Final.NONE,
+            final_size=data.get("final_size") or 0,
+            final_counts=data.get("final_counts") or Tournament.FinalCounts.DECIDES,
+            final_season=data.get("final_season"),
+            round_minutes=data.get("round_minutes") or 0,
+        )
+
+
+def custom_points_text(stored: Mapping[str, Sequence[object]]) -> str:
+    """Stored custom points (per table size, by place) as an organiser types them, for a form
+    or the API to show and ``Settings.from_mapping`` to take back."""
+    return "; ".join(f"{size}: {' '.join(str(p) for p in points)}" for size, points in stored.items())
+
+
+def changed_settings(tournament: Tournament, changes: Mapping[str, Any]) -> Settings:
+    """The tournament's settings with ``changes`` made: another family brings its own table
+    sizes, unless the change gives them too."""
+    merged = {**current_settings(tournament), **changes}
+    if merged["family"] != tournament.family:
+        for name in ("table_min", "table_max", "table_preferred"):
+            merged[name] = changes.get(name)  # left out: the family's (from_mapping)
+    return Settings.from_mapping(merged)
+
+
+def current_settings(tournament: Tournament) -> dict[str, Any]:
+    """A tournament's settings as ``Settings.from_mapping`` takes them (a form's first values,
+    the API's representation and the base a partial change is made on)."""
+    return {
+        "name": tournament.name,
+        "date": tournament.date,
+        "family": tournament.family,
+        "options": dict(tournament.options),
+        "rounds": tournament.rounds,
+        "round_hands": tournament.round_hands,
+        "round_minutes": tournament.round_minutes,
+        "table_min": tournament.table_min,
+        "table_max": tournament.table_max,
+        "table_preferred": tournament.table_preferred,
+        "byes_allowed": tournament.byes_allowed,
+        "seating": tournament.seating,
+        "seat_order": tournament.seat_order,
+        "points": tournament.points,
+        "custom_points": custom_points_text(tournament.custom_points),
+        "tiebreaks": list(tournament.tiebreaks or DEFAULT_TIEBREAKS),
+        "final": tournament.final,
+        "final_size": tournament.final_size,
+        "final_counts": tournament.final_counts,
+        "final_season": tournament.final_season_id,
+    }
 
 
 def checked_settings(settings: Settings) -> dict[str, Any]:

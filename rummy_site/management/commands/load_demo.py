@@ -17,9 +17,6 @@ from games.models import Club, Game
 from games.services.clubs import club_create
 from games.services.games import game_end, game_start
 from games.services.hands import hand_record
-from scoring.families import family_info
-from scoring.league import DEFAULT_LEAGUE_TIEBREAKS
-from scoring.standings import DEFAULT_TIEBREAKS
 from tournaments import derived
 from tournaments.models import Season, Tournament
 from tournaments.rating_history import rebuild_club
@@ -116,25 +113,19 @@ DEMO_ENTRANTS = [
 def load_tournament(club: Club, user: Any) -> Tournament:
     """A Rummikub tournament of 12 players, 3 rounds of one hand: two rounds played and
     confirmed, the third seated (so the organiser's next step is to start it)."""
-    info = family_info("rummikub")
     tournament = tournament_create(
         club=club,
-        settings=Settings(
-            name=DEMO_TOURNAMENT,
-            date=timezone.localdate(),
-            family="rummikub",
-            options={},
-            rounds=3,
-            round_hands=1,
-            table_min=info.min_players,
-            table_max=info.max_players,
-            table_preferred=info.table_preferred,
-            byes_allowed=True,
-            seating="balanced",
-            seat_order="rotating",
-            points="table",
-            custom_points="",
-            tiebreaks=DEFAULT_TIEBREAKS,
+        settings=Settings.from_mapping(
+            {
+                "name": DEMO_TOURNAMENT,
+                "date": timezone.localdate(),
+                "family": "rummikub",
+                "rounds": 3,
+                "round_hands": 1,
+                "seating": "balanced",
+                "seat_order": "rotating",
+                "points": "table",
+            }
         ),
         user=user,
     )
@@ -160,19 +151,17 @@ def load_season(club: Club, user: Any) -> Season:
     rebuild_club(club=club)
     season = season_create(
         club=club,
-        settings=SeasonSettings(
-            name=f"Season {today.year}",
-            starts=today.replace(month=1, day=1),
-            ends=today.replace(month=12, day=31),
-            families=["zoliky", "rummikub"],
-            counts="both",
-            game_points="table",
-            tournament_points="preset",
-            custom_points="",
-            best_events=0,
-            drop_worst=0,
-            min_games=2,
-            tiebreaks=DEFAULT_LEAGUE_TIEBREAKS,
+        settings=SeasonSettings.from_mapping(
+            {
+                "name": f"Season {today.year}",
+                "starts": today.replace(month=1, day=1),
+                "ends": today.replace(month=12, day=31),
+                "families": ["zoliky", "rummikub"],
+                "counts": "both",
+                "game_points": "table",
+                "tournament_points": "preset",
+                "min_games": 2,
+            }
         ),
         user=user,
     )
