@@ -388,7 +388,8 @@ def refresh(
                 if rebuilt is not None and swap.first is not None:
                     rebuilt(family, swap.first)
                 current.delete()
-            keep_current(club=club, family=family)
+            if swap:  # the same events make the same list
+                keep_current(club=club, family=family)
             families.append(family)
             break
     if after is not None and families:
