@@ -16,7 +16,7 @@ from typing import Any
 
 from axes.helpers import get_client_ip_address
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Count, F, Max, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, F, Max, Q, QuerySet
 from django.http import Http404
 from django.urls import path
 from django.utils.translation import gettext as _
@@ -41,7 +41,7 @@ from games.error_messages import error_message
 from games.links import token_from
 from games.models import Club, Membership, Player
 from games.names import loose_key
-from games.selectors.clubs import club_by_slug
+from games.selectors.clubs import club_by_slug, clubs_seen
 from games.selectors.players import PRESENT, PlayerSummary, player_by_pk, player_summary
 from games.services.access import can_view_club, can_view_player, club_role, role_allows
 from games.services.clubs import (
@@ -299,23 +299,7 @@ class ClubList(generics.ListAPIView[Club]):
     pagination_class = ClubPage
 
     def get_queryset(self) -> QuerySet[Club]:
-        user = _user(self.request)
-        clubs = Club.objects.all()
-        if user.is_authenticated:
-            mine = Membership.objects.filter(club=OuterRef("pk"), user_id=user.pk).values("role")[:1]
-            clubs = clubs.annotate(caller_role=Subquery(mine))
-            if not user.is_superuser:
-                clubs = clubs.filter(Q(visibility=Club.Visibility.PUBLIC) | Q(memberships__user_id=user.pk))
-        else:
-            clubs = clubs.filter(visibility=Club.Visibility.PUBLIC)
-        return clubs.distinct()
-
-    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        response = super().list(request, *args, **kwargs)
-        if _user(request).is_superuser:  # a site admin is an organiser of every club
-            for row in response.data["results"]:
-                row["role"] = row["role"] or Role.ORGANISER.value
-        return response
+        return clubs_seen(user=_user(self.request))
 
     @extend_schema(
         operation_id="clubs_list",

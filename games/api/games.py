@@ -46,7 +46,7 @@ from games.api.common import (
 from games.error_messages import error_message, write_refused
 from games.families import FAMILY_CHOICES
 from games.links import absolute_url
-from games.models import Change, Club, Game, Hand, Membership, Result, Seat
+from games.models import Change, Game, Hand, Result, Seat
 from games.selectors.clubs import club_by_slug
 from games.selectors.games import game_by_public_id, game_change
 from games.selectors.sheets import recent_sheet
@@ -61,6 +61,7 @@ from games.services.access import (
     grant_edit,
     role_allows,
     session_game_ids,
+    visible_games,
 )
 from games.services.games import (
     CLOCK_SLACK,
@@ -353,21 +354,12 @@ def _writable(request: Request, public_id: str) -> Game:
 
 
 def _visible(request: Request) -> Q:
-    """The games the list shows this caller."""
-    user = request.user
-    shown = Q(club__visibility=Club.Visibility.PUBLIC)
-    if user.is_authenticated:
-        if user.is_superuser:
-            shown |= Q(club__isnull=False)
-        shown |= Q(Exists(Membership.objects.filter(club=OuterRef("club"), user_id=user.pk)))
-        shown |= Q(club__isnull=True, owner_id=user.pk)
+    """The games the list shows this caller: by his account, the edit link he called with or
+    the ones his session holds."""
     if isinstance(request.auth, GameLink):
-        shown |= Q(pk=request.auth.game_id)
-    elif request.auth is None:
-        held = session_game_ids(request=request._request)
-        if held:
-            shown |= Q(club__isnull=True, public_id__in=held)
-    return shown
+        return visible_games(user=request.user, link_game_id=request.auth.game_id)
+    held = session_game_ids(request=request._request) if request.auth is None else []
+    return visible_games(user=request.user, held=held)
 
 
 # --- representations ------------------------------------------------------------------------

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.contrib.auth.models import User
-from django.db.models import Prefetch
+from django.db.models import OuterRef, Prefetch, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce
 
 from games.models import Change, Club, ClubChange, Game, Invite, Membership, Player, Result
+from games.services.access import AnyUser, visible_clubs
 
 
 def user_clubs(*, user: User) -> list[Membership]:
@@ -21,6 +24,20 @@ def recording_clubs(*, user: User) -> list[Club]:
         return list(Club.objects.order_by("name"))
     roles = [Membership.Role.SCOREKEEPER, Membership.Role.ORGANISER]
     return list(Club.objects.filter(memberships__user=user, memberships__role__in=roles).order_by("name"))
+
+
+def clubs_seen(*, user: AnyUser) -> QuerySet[Club]:
+    """The clubs the user sees (``visible_clubs``), each with his role there as
+    ``caller_role`` (None: not a member; a site admin organises every club he is not a member
+    of)."""
+    clubs = Club.objects.filter(visible_clubs(user=user))
+    if user.is_authenticated:
+        role = Membership.objects.filter(club=OuterRef("pk"), user_id=user.pk).values("role")[:1]
+        mine: Any = Subquery(role)
+        if user.is_superuser:
+            mine = Coalesce(mine, Value(Membership.Role.ORGANISER.value))
+        clubs = clubs.annotate(caller_role=mine)
+    return clubs
 
 
 def club_by_slug(*, slug: str) -> Club | None:

@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Sequence
 
 from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import Exists, OuterRef, Q
 from django.http import HttpRequest
 from django.urls import reverse
 
@@ -61,6 +63,31 @@ def role_allows(role: str | None, needed: str) -> bool:
 
 def can_view_club(*, club: Club, role: str | None) -> bool:
     return club.visibility == Club.Visibility.PUBLIC or role is not None
+
+
+def visible_clubs(*, user: AnyUser) -> Q:
+    """``can_view_club`` as a filter of clubs, for a list: the public ones and the user's own (a
+    site admin's: all)."""
+    if user.is_authenticated and user.is_superuser:
+        return Q()
+    shown = Q(visibility=Club.Visibility.PUBLIC)
+    if user.is_authenticated:
+        shown |= Q(Exists(Membership.objects.filter(club=OuterRef("pk"), user_id=user.pk)))
+    return shown
+
+
+def visible_games(*, user: AnyUser, link_game_id: int | None = None, held: Sequence[str] = ()) -> Q:
+    """The games a list shows: the games of the clubs the user sees, his own private games, the
+    game his edit link opens (``link_game_id``) and the private games this browser holds the
+    edit link of (``held``: their public ids, ``session_game_ids``)."""
+    shown = Q(club__in=Club.objects.filter(visible_clubs(user=user)))
+    if user.is_authenticated:
+        shown |= Q(club__isnull=True, owner_id=user.pk)
+    if link_game_id is not None:
+        shown |= Q(pk=link_game_id)
+    if held:
+        shown |= Q(club__isnull=True, public_id__in=list(held))
+    return shown
 
 
 def can_view_player(*, player: Player, user: AnyUser, role: str | None) -> bool:

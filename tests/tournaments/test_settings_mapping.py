@@ -80,8 +80,8 @@ def test_custom_points_typed_stored_and_read_back_are_one_list(rows: dict[int, l
 
 
 def test_a_tournament_s_settings_read_back_change_nothing() -> None:
-    user = UserFactory()
-    club = ClubFactory(owner=user)
+    user = UserFactory.create()
+    club = ClubFactory.create(organiser=user)
     given_settings = Settings.from_mapping(
         {
             **LEFT_OUT,
@@ -99,8 +99,8 @@ def test_a_tournament_s_settings_read_back_change_nothing() -> None:
 
 
 def test_another_family_brings_its_own_table_sizes_unless_the_change_gives_them() -> None:
-    user = UserFactory()
-    club = ClubFactory(owner=user)
+    user = UserFactory.create()
+    club = ClubFactory.create(organiser=user)
     tournament = tournament_create(club=club, settings=Settings.from_mapping(LEFT_OUT), user=user)
     gin = family_info("gin")
     moved = changed_settings(tournament, {"family": "gin"})
@@ -117,8 +117,8 @@ def test_another_family_brings_its_own_table_sizes_unless_the_change_gives_them(
 
 
 def test_a_season_s_settings_read_back_change_nothing() -> None:
-    user = UserFactory()
-    club = ClubFactory(owner=user)
+    user = UserFactory.create()
+    club = ClubFactory.create(organiser=user)
     given_settings = SeasonSettings.from_mapping(
         {
             "name": "Winter",
