@@ -94,6 +94,7 @@ class LeagueStanding[K: Hashable]:
     # among the unranked); None on the first row, the first unranked row and a shared rank.
     separated_by: LeagueTiebreak | None
     previous_rank: int | None  # his rank without the season's latest event (see the module)
+    played: int = 0  # all his events, counted or not (what average_place is the mean over)
 
 
 # --- Points of one event --------------------------------------------------------------------
@@ -219,15 +220,102 @@ class _Tally:
 
 
 @dataclass(frozen=True, slots=True)
-class _Row[K: Hashable]:
-    player: K
-    rank: int | None
-    units: int
-    events: int
-    games: int
+class LeagueTally:
+    """A player's season as the ranking reads it, summed over his events: what one more event
+    adds to, so that a season can be brought up to date from its stored lines."""
+
+    points: Fraction  # league points of his counted events
+    counted: int  # events whose points count
     wins: int
-    average_place: Fraction | None
-    separated_by: str | None
+    place_sum: int  # the sum of his places over all his events
+    played: int  # all his events
+
+
+NO_EVENTS = LeagueTally(Fraction(0), 0, 0, 0, 0)
+
+
+def tally_with(tally: LeagueTally, place: int, points: Fraction) -> LeagueTally:
+    """``tally`` and one more event, all of whose points count (no best-N, no dropping)."""
+    return LeagueTally(
+        tally.points + points,
+        tally.counted + 1,
+        tally.wins + (place == 1),
+        tally.place_sum + place,
+        tally.played + 1,
+    )
+
+
+def league_table[K: Hashable](
+    players: Sequence[K],
+    now: Mapping[K, LeagueTally],
+    before: Mapping[K, LeagueTally],
+    *,
+    games_now: Callable[[K], int],
+    games_then: Callable[[K], int],
+    pair_now: Callable[[K, K], int],
+    pair_then: Callable[[K, K], int],
+    min_games: int = 0,
+    tiebreaks: Sequence[str] = DEFAULT_LEAGUE_TIEBREAKS,
+) -> tuple[LeagueStanding[K], ...]:
+    """The standings from each player's tallies with the latest event (``now``) and without it
+    (``before``, for the trend), best first (see the module for the rules). ``pair_*``: the
+    head-to-head record of two players in those events (> 0: the first is ahead)."""
+    order = parse_league_tiebreaks(tiebreaks)
+    now_rows = _ranked(players, now, games_now, pair_now, order, min_games)
+    previous: dict[K, int | None] = dict.fromkeys(players)
+    for player, rank, _separated in _ranked(players, before, games_then, pair_then, order, min_games):
+        if before[player].played:
+            previous[player] = rank
+    return tuple(
+        LeagueStanding(
+            player=p,
+            rank=rank,
+            points=now[p].points,
+            events=now[p].counted,
+            games=games_now(p),
+            wins=now[p].wins,
+            average_place=Fraction(now[p].place_sum, now[p].played) if now[p].played else None,
+            separated_by=cast(LeagueTiebreak | None, separated),
+            previous_rank=previous[p],
+            played=now[p].played,
+        )
+        for p, rank, separated in now_rows
+    )
+
+
+def _ranked[K: Hashable](
+    players: Sequence[K],
+    tallies: Mapping[K, LeagueTally],
+    games: Callable[[K], int],
+    pair: Callable[[K, K], int],
+    order: Sequence[str],
+    min_games: int,
+) -> list[tuple[K, int | None, str | None]]:
+    """(player, rank, separated_by), best first: the ranked players, then those below the line
+    (rank None), each group by the tie-breaks."""
+    # Points compared in whole units of their common denominator, at the speed of integers.
+    scale = lcm(1, *(t.points.denominator for t in tallies.values()))
+    units = {p: t.points.numerator * (scale // t.points.denominator) for p, t in tallies.items()}
+
+    def key_of(key: str, p: K) -> tuple[object, ...]:
+        t = tallies[p]
+        if key == "points":
+            return (-units[p],)
+        if key == "wins":
+            return (-t.wins,)
+        if key == "average_place":
+            return (1, Fraction(0)) if not t.played else (0, Fraction(t.place_sum, t.played))
+        if key == "games":
+            return (-games(p),)
+        raise AssertionError(key)  # head_to_head is pairwise: see rank_by
+
+    result: list[tuple[K, int | None, str | None]] = []
+    ranked = [p for p in players if games(p) >= min_games]
+    below = [p for p in players if games(p) < min_games]
+    for group, is_ranked in ((ranked, True), (below, False)):
+        for p, rank, separated_by in rank_by(group, order, key_of, pair):
+            result.append((p, rank if is_ranked else None, separated_by))
+    return result
 
 
 def league_standings[K: Hashable](
@@ -323,76 +411,28 @@ def league_standings[K: Hashable](
             return max(0, games_played.get(p, 0) - latest[p].games)
         return before[p].games
 
-    def rows(tallies: Mapping[K, _Tally], games: Callable[[K], int], skip: set[int]) -> list[_Row[K]]:
-        units: dict[K, int] = {}
-        counted: dict[K, int] = {}
-        wins: dict[K, int] = {}
-        average: dict[K, Fraction | None] = {}
-        played: dict[K, int] = {}
-        for p in players:
-            t = tallies[p]
-            kept = counted_points(t.units, best_events=best_events, drop_worst=drop_worst)
-            units[p] = sum(kept)
-            counted[p] = len(kept)
-            wins[p] = t.wins
-            average[p] = Fraction(t.place_sum, t.events) if t.events else None
-            played[p] = games(p)
+    def summed(t: _Tally) -> LeagueTally:
+        kept = counted_points(t.units, best_events=best_events, drop_worst=drop_worst)
+        return LeagueTally(Fraction(sum(kept), scale), len(kept), t.wins, t.place_sum, t.events)
 
-        def key_of(key: str, p: K) -> tuple[object, ...]:
-            if key == "points":
-                return (-units[p],)
-            if key == "wins":
-                return (-wins[p],)
-            if key == "average_place":
-                mean = average[p]
-                return (1, Fraction(0)) if mean is None else (0, mean)
-            if key == "games":
-                return (-played[p],)
-            raise AssertionError(key)  # head_to_head is pairwise: see rank_by
-
-        def pair(a: K, b: K) -> int:
+    def pair(skip: set[int]) -> Callable[[K, K], int]:
+        def record(a: K, b: K) -> int:
             mine, theirs = place_in[a], place_in[b]
             fewer, more = (mine, theirs) if len(mine) <= len(theirs) else (theirs, mine)
             shared = [(mine[i], theirs[i]) for i in fewer if i in more and i not in skip]
-            record = head_to_head(shared)
-            return record.ahead - record.behind
+            result = head_to_head(shared)
+            return result.ahead - result.behind
 
-        result: list[_Row[K]] = []
-        ranked = [p for p in players if played[p] >= min_games]
-        below = [p for p in players if played[p] < min_games]
-        for group, is_ranked in ((ranked, True), (below, False)):
-            for p, rank, separated_by in rank_by(group, order, key_of, pair):
-                result.append(
-                    _Row(
-                        player=p,
-                        rank=rank if is_ranked else None,
-                        units=units[p],
-                        events=counted[p],
-                        games=played[p],
-                        wins=wins[p],
-                        average_place=average[p],
-                        separated_by=separated_by,
-                    )
-                )
-        return result
+        return record
 
-    now = rows(whole, games_now, set())
-    previous: dict[K, int | None] = dict.fromkeys(players)
-    if cut:
-        for row in rows(before, games_then, cut):
-            if before[row.player].events:
-                previous[row.player] = row.rank
-    return tuple(
-        LeagueStanding(
-            player=row.player,
-            rank=row.rank,
-            points=Fraction(row.units, scale),
-            events=row.events,
-            games=row.games,
-            wins=row.wins,
-            average_place=row.average_place,
-            separated_by=cast(LeagueTiebreak | None, row.separated_by),
-            previous_rank=previous[row.player],
-        )
-        for row in now
+    return league_table(
+        players,
+        {p: summed(t) for p, t in whole.items()},
+        {p: summed(t) for p, t in before.items()} if cut else {p: NO_EVENTS for p in players},
+        games_now=games_now,
+        games_then=games_then,
+        pair_now=pair(set()),
+        pair_then=pair(cut),
+        min_games=min_games,
+        tiebreaks=order,
     )
