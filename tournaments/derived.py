@@ -14,15 +14,18 @@ What moves what:
 
 - a club game's results (a hand recorded, corrected, deleted, undone or filled in, the game
   ended, reopened, deleted or back-dated): the family's ratings from that game on, and the
-  seasons of its family containing its day (and the day it was rated at before);
+  seasons of its family containing its day (and the day it was rated at before); a game
+  finished for the first time marks its seasons with its id, so the worker can add it to
+  their stored lines (``tournaments.seasons.updated_standings``) instead of deriving them;
 - a club game's date of play (changed, or the change undone): the family's ratings from the
   earlier of the two dates on, and the seasons containing either day;
 - seats moved between players (a merge and its undo): the ratings of each family from the
   earliest moved game on, and the seasons containing the moved games;
 - ratings re-rated from a game on: only if some rating event came out different, every season
   of the family that ends on the earliest such event's day or later (the ratings shown at its
-  end); a correction that keeps a game's places re-rates to the same numbers and moves no
-  season through its ratings;
+  end), marked with the players whose events differ (their rating column is read again); a
+  correction that keeps a game's places re-rates to the same numbers and moves no season
+  through its ratings;
 - a season's settings (created or edited): that season;
 - a tournament (its last round confirmed, its settings changed): the seasons that count its
   family and contain its date, before and after the change;
@@ -64,7 +67,13 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.rating_history import GameKey, _mark, current_lines, derive, mark_dirty, refresh
-from tournaments.seasons import standing_rows, store_standings
+from tournaments.seasons import (
+    EventKey,
+    derived_standings,
+    standing_rows,
+    store_standings,
+    updated_standings,
+)
 
 # The first key of the advisory lock a worker takes per club (PostgreSQL): one worker at a
 # time applies a club's marks, the others skip that club.
@@ -89,10 +98,13 @@ def game_changed(game: Game, *, finished: bool) -> None:
         _mark_seasons_on(game.club_id, game.family, [game.played_at])
         schedule(game.club_id)
         return
-    if not finished and not RatingEvent.objects.filter(game=game).exists():
+    rated = RatingEvent.objects.filter(game=game).exists()
+    if not finished and not rated:
         return
+    # A game finished that never counted anywhere only adds to its seasons.
+    first_time = game.pk if finished and not rated else None
     for (club_id, family), keys in mark_dirty(game).items():
-        _mark_seasons_on(club_id, family, [at for at, _pk in keys])
+        _mark_seasons_on(club_id, family, [at for at, _pk in keys], finished_game=first_time)
     table = getattr(game, "tournament_table", None)
     if table is not None:
         _mark_tournament(table.round.tournament)
@@ -184,30 +196,35 @@ def _mark_tournament(tournament: Tournament) -> None:
     )
 
 
-def _mark_seasons_on(club_id: int, family: str, times: Iterable[datetime.datetime]) -> None:
+def _mark_seasons_on(
+    club_id: int, family: str, times: Iterable[datetime.datetime], *, finished_game: int | None = None
+) -> None:
     """The seasons of ``family`` a game played at one of ``times`` is in (its places, its
-    seats, whether it counts): one query."""
+    seats, whether it counts): one query. ``finished_game``: all that moved is that this game
+    was finished for the first time."""
     days = {timezone.localtime(at).date() for at in times}
     if not days:
         return
     seasons = Season.objects.filter(club_id=club_id, starts__lte=max(days), ends__gte=min(days))
     SeasonDirty.objects.bulk_create(
         [
-            SeasonDirty(season=s, club_id=club_id)
+            SeasonDirty(season=s, club_id=club_id, finished_game=finished_game)
             for s in seasons
             if family in s.families and any(s.starts <= day <= s.ends for day in days)
         ]
     )
 
 
-def _mark_seasons_from(club_id: int, family: str, since: GameKey) -> None:
+def _mark_seasons_from(club_id: int, family: str, since: GameKey, players: Iterable[int]) -> None:
     """The seasons whose rating column a re-rating of ``family`` moves, ``since`` being the
-    earliest rating event that came out different: those ending on its day or later (a
-    season's column shows each player's rating after his last game up to its end)."""
+    earliest rating event that came out different and ``players`` those whose events did:
+    the seasons ending on its day or later (a season's column shows each player's rating after
+    his last game up to its end), their column of those players."""
     day = timezone.localtime(since[0]).date()
     seasons = Season.objects.filter(club_id=club_id, ends__gte=day)
+    moved = sorted(set(players))
     SeasonDirty.objects.bulk_create(
-        [SeasonDirty(season=s, club_id=club_id) for s in seasons if family in s.families]
+        [SeasonDirty(season=s, club_id=club_id, rated_players=moved) for s in seasons if family in s.families]
     )
 
 
@@ -248,34 +265,51 @@ def apply(club_id: int) -> Applied | None:
             return Applied([], [])
         started = timezone.now()
 
-        def rerated(family: str, since: GameKey) -> None:
-            _mark_seasons_from(club_id, family, since)
+        def rerated(family: str, since: GameKey, players: set[int]) -> None:
+            _mark_seasons_from(club_id, family, since, players)
 
         families = refresh(club=club, rebuilt=rerated)
         seasons: list[int] = []
         while True:
-            marks = list(SeasonDirty.objects.filter(club_id=club_id).values_list("pk", "season_id")[:500])
+            marks = list(
+                SeasonDirty.objects.filter(club_id=club_id)
+                .order_by("pk")
+                .values_list("pk", "season_id", "finished_game", "rated_players")[:500]
+            )
             if not marks:
                 break
-            for season_id in sorted({season for _, season in marks}):
+            for season_id in sorted({season for _, season, _game, _rated in marks}):
                 # Derived by reading only; the write lock is held while the rows are swapped.
                 # A change meanwhile adds a mark of its own (directly, or when the worker
                 # re-rates), so only the marks read here are removed.
+                read = [(pk, game, rated) for pk, season, game, rated in marks if season == season_id]
                 season = Season.objects.filter(pk=season_id).first()
-                rows = standing_rows(season) if season is not None else []
                 with transaction.atomic():
                     if season is not None:
-                        store_standings(season, rows)
+                        store_standings(season, *_standings(season, read))
                         seasons.append(season_id)
-                    SeasonDirty.objects.filter(
-                        pk__in=[pk for pk, season in marks if season == season_id]
-                    ).delete()
+                    SeasonDirty.objects.filter(pk__in=[pk for pk, _game, _rated in read]).delete()
         DerivedState.objects.update_or_create(
             club_id=club_id, defaults={"as_of": started, "failures": 0, "last_error": "", "failed_at": None}
         )
         return Applied(families, seasons)
     finally:
         _unlock(club_id)
+
+
+def _standings(
+    season: Season, marks: Sequence[tuple[int, int | None, list[int] | None]]
+) -> tuple[list[SeasonStanding], EventKey | None]:
+    """The season's standings after what its marks say moved: brought up to date from its
+    stored lines when all that moved are games finished for the first time and players'
+    ratings, else derived again from the results."""
+    if all(game is not None or rated is not None for _pk, game, rated in marks):
+        finished = [game for _pk, game, _rated in marks if game is not None]
+        rated = {player for _pk, _game, players in marks for player in players or ()}
+        updated = updated_standings(season, finished, rated)
+        if updated is not None:
+            return updated
+    return derived_standings(season)
 
 
 def failed(club_id: int, error: BaseException) -> int:
@@ -356,6 +390,9 @@ _STANDING_FIELDS = (
     "average_place",
     "events",
     "rating",
+    "exact_points",
+    "place_sum",
+    "played",
 )
 
 

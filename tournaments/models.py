@@ -300,6 +300,9 @@ class Season(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     # When the standings were last rebuilt (None: not yet).
     computed_at = models.DateTimeField(null=True, blank=True)
+    # The latest event the stored standings count, as (ISO time, kind, id); None: none yet.
+    # A game finished after it can be added to them without reading the others.
+    counted_until = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["-starts", "-id"]
@@ -327,6 +330,11 @@ class SeasonStanding(models.Model):
     average_place = models.FloatField(null=True, blank=True)
     events = models.PositiveIntegerField(default=0)  # games and tournaments that counted
     rating = models.IntegerField(null=True, blank=True)  # display rating at the season's end
+    # The exact sums the ranking reads (points are shown to three decimals; shared places give
+    # thirds), so that one more game is added to the line without reading the season again.
+    exact_points = models.CharField(max_length=40, blank=True, default="")  # a fraction, "37/3"
+    place_sum = models.PositiveIntegerField(default=0)  # over all his events
+    played = models.PositiveIntegerField(default=0)  # all his events, counted or not
 
     class Meta:
         ordering = ["season", "family", "-ranked", "rank"]
@@ -427,6 +435,10 @@ class SeasonDirty(models.Model):
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="dirty")
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="season_dirty")
     created_at = models.DateTimeField(auto_now_add=True)
+    # What moved, when only that did: a game finished for the first time (its id), or the
+    # ratings of some players (their ids). Neither: anything, the season is derived again.
+    finished_game = models.PositiveIntegerField(null=True, blank=True)
+    rated_players = models.JSONField(null=True, blank=True)
 
     class Meta:
         indexes = [models.Index(fields=["club", "season"], name="seasondirty_club")]

@@ -16,7 +16,7 @@ true and the pages can say so.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, cast
@@ -159,6 +159,7 @@ class _Swap:
     rerated: list[RatingEvent]  # derived differently in _NUMBERS only (with the stored pk)
     new: list[RatingEvent]  # derived, not stored
     first: GameKey | None  # the earliest event that differs, old or new (None: none does)
+    moved: set[int] = field(default_factory=set)  # the players of the events that differ
     updates: list[Update] = field(default_factory=list)  # ``changed`` and ``rerated`` (prepare())
 
     def prepare(self) -> None:
@@ -178,6 +179,7 @@ def _diff(made: list[RatingEvent], stored: Iterable[tuple[object, ...]]) -> _Swa
     gone: list[int] = []
     changed: list[RatingEvent] = []
     rerated: list[RatingEvent] = []
+    moved: set[int] = set()
     first: GameKey | None = None
     facts = len(_FIELDS) - len(_NUMBERS)
     for pk, game_id, player_id, *values in stored:
@@ -185,17 +187,20 @@ def _diff(made: list[RatingEvent], stored: Iterable[tuple[object, ...]]) -> _Swa
         old = cast(GameKey, (values[0], game_id))
         if event is None:
             gone.append(cast(int, pk))
+            moved.add(cast(int, player_id))
             first = _earlier(old, first)
             continue
         derived = tuple(getattr(event, f) for f in _FIELDS)
         if derived != tuple(values):
             event.pk = cast(int, pk)
             (rerated if derived[:facts] == tuple(values[:facts]) else changed).append(event)
+            moved.add(event.player_id)
             first = _earlier(min(old, (event.played_at, event.game_id)), first)
     new = list(by_key.values())
     for event in new:
         first = _earlier((event.played_at, event.game_id), first)
-    return _Swap(gone, changed, rerated, new, first)
+        moved.add(event.player_id)
+    return _Swap(gone, changed, rerated, new, first, moved)
 
 
 def _plan(club: Club, family: str, since: GameKey | None) -> tuple[int, _Swap]:
@@ -356,7 +361,7 @@ def refresh(
     *,
     club: Club,
     after: Callable[[Club, list[str]], None] | None = None,
-    rebuilt: Callable[[str, GameKey], None] | None = None,
+    rebuilt: Callable[[str, GameKey, set[int]], None] | None = None,
 ) -> list[str]:
     """Rebuild the club's ratings that ``mark_dirty`` marked, each family in its own
     transaction, and remove the marks. Returns the families rebuilt.
@@ -366,8 +371,9 @@ def refresh(
     the events are swapped and the mark removed in one short transaction, only if no write
     marked since (the mark's version), else the family is derived again from the mark's point.
     Only the events that came out different are written (``_Swap``), and
-    ``rebuilt(family, first)`` runs inside that transaction with the earliest of them (what
-    derives from the ratings is marked there), not at all when none differs;
+    ``rebuilt(family, first, players)`` runs inside that transaction with the earliest of them
+    and their players (what derives from the ratings is marked there), not at all when none
+    differs;
     ``after(club, families)``, when given, runs once the ratings are rebuilt (only when some
     were)."""
     families: list[str] = []
@@ -386,10 +392,12 @@ def refresh(
                     continue  # a write marked meanwhile: derive again from its point
                 _write(club, family, since, swap)
                 if rebuilt is not None and swap.first is not None:
-                    rebuilt(family, swap.first)
+                    rebuilt(family, swap.first, swap.moved)
                 current.delete()
             if swap:  # the same events make the same list
-                keep_current(club=club, family=family)
+                # Events only added or re-rated: the list of their players alone moves.
+                kept = swap.moved if not (swap.gone or swap.changed) else None
+                keep_current(club=club, family=family, players=kept)
             families.append(family)
             break
     if after is not None and families:
@@ -401,10 +409,16 @@ EventLine = tuple[int, datetime.datetime, float, float, float, float]  # player,
 
 
 def current_lines(
-    *, club_id: int, family: str, events: Sequence[EventLine], model: type[CurrentRating] = CurrentRating
+    *,
+    club_id: int,
+    family: str,
+    events: Sequence[EventLine],
+    model: type[CurrentRating] = CurrentRating,
+    evening: datetime.date | None = None,
 ) -> list[CurrentRating]:
     """Each player's rating list line from the family's events in rating order (unsaved; the
-    migration that adds the lines passes its own ``model``)."""
+    migration that adds the lines passes its own ``model``). ``evening``: the club's latest
+    evening, when ``events`` are only some players' (by default, the latest day of them)."""
     lines: dict[int, CurrentRating] = {}
     for player_id, played_at, mu, sigma, _mu_before, _sigma_before in events:
         line = lines.get(player_id)
@@ -415,7 +429,8 @@ def current_lines(
     if not lines:
         return []
     zone = timezone.get_current_timezone()
-    evening = max(line.last_played for line in lines.values()).astimezone(zone).date()
+    if evening is None:
+        evening = max(line.last_played for line in lines.values()).astimezone(zone).date()
     since = datetime.datetime.combine(evening, datetime.time.min, tzinfo=zone)
     for line in lines.values():
         line.evening = evening
@@ -428,17 +443,36 @@ def current_lines(
     return list(lines.values())
 
 
-def stored_lines(*, club_id: int, family: str, model: type[RatingEvent] = RatingEvent) -> list[EventLine]:
+def stored_lines(
+    *, club_id: int, family: str, model: type[RatingEvent] = RatingEvent, players: Iterable[int] | None = None
+) -> list[EventLine]:
     events = model.objects.filter(club_id=club_id, family=family).order_by("played_at", "game_id")
+    if players is not None:
+        events = events.filter(player_id__in=list(players))
     return list(events.values_list("player_id", "played_at", "mu", "sigma", "mu_before", "sigma_before"))
 
 
-def keep_current(*, club: Club, family: str) -> None:
+def keep_current(*, club: Club, family: str, players: Collection[int] | None = None) -> None:
     """Rewrite the family's rating list lines from its stored events: read first, then swapped
-    in a short transaction of its own (the list may trail the events by that moment)."""
+    in a short transaction of its own (the list may trail the events by that moment).
+
+    ``players``: only their events were added to or re-rated, none removed nor moved in time;
+    their lines alone are rewritten, unless those events begin a new evening (every line
+    shows what its player did on the club's latest evening)."""
+    rows = CurrentRating.objects.filter(club=club, family=family)
+    if players is not None:
+        evening = rows.values_list("evening", flat=True).first()
+        events = stored_lines(club_id=club.pk, family=family, players=players)
+        zone = timezone.get_current_timezone()
+        if evening is not None and all(e[1].astimezone(zone).date() <= evening for e in events):
+            lines = current_lines(club_id=club.pk, family=family, events=events, evening=evening)
+            with transaction.atomic():
+                rows.filter(player_id__in=list(players)).delete()
+                CurrentRating.objects.bulk_create(lines, batch_size=500)
+            return
     lines = current_lines(club_id=club.pk, family=family, events=stored_lines(club_id=club.pk, family=family))
     with transaction.atomic():
-        CurrentRating.objects.filter(club=club, family=family).delete()
+        rows.delete()
         CurrentRating.objects.bulk_create(lines, batch_size=500)
 
 

@@ -13,16 +13,27 @@ from __future__ import annotations
 
 import datetime
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from functools import partial
+from typing import Any, cast
 
 from django.db import transaction
 from django.utils import timezone
 
 from games.models import Club, Result
-from scoring.league import DEFAULT_LEAGUE_TIEBREAKS, LeagueEvent, league_standings
+from scoring.league import (
+    DEFAULT_LEAGUE_TIEBREAKS,
+    NO_EVENTS,
+    LeagueEvent,
+    LeagueTally,
+    game_event_points,
+    league_standings,
+    league_table,
+    tally_with,
+)
+from scoring.ranking import head_to_head
 from scoring.ratings import Rating, display
 from tournaments.models import RatingEvent, Season, SeasonStanding, Tournament
 from tournaments.rating_history import update_rows
@@ -142,13 +153,17 @@ def _games_played_on(
     )
 
 
-def _ratings_at(season: Season, end: datetime.datetime, family: str) -> dict[int, Rating]:
-    """Each player's rating in ``family`` after his last game up to the season's end."""
+def _ratings_at(
+    season: Season, end: datetime.datetime, family: str, players: Iterable[int] | None = None
+) -> dict[int, Rating]:
+    """Each player's rating in ``family`` after his last game up to the season's end (of
+    ``players`` only, when given)."""
     latest: dict[int, Rating] = {}
-    for player_id, mu, sigma in (
-        RatingEvent.objects.filter(club_id=season.club_id, family=family, played_at__lte=end)
-        .order_by("played_at", "game_id")
-        .values_list("player_id", "mu", "sigma")
+    events = RatingEvent.objects.filter(club_id=season.club_id, family=family, played_at__lte=end)
+    if players is not None:
+        events = events.filter(player_id__in=list(players))
+    for player_id, mu, sigma in events.order_by("played_at", "game_id").values_list(
+        "player_id", "mu", "sigma"
     ):
         latest[player_id] = Rating(mu, sigma)
     return latest
@@ -163,7 +178,7 @@ def _place_points(season: Season) -> list[Fraction] | None:
 def rebuild_season(season: Season) -> None:
     """Rewrite the season's standings (all families together, and per family when it counts
     several) from the results, in one transaction: a failure leaves the old rows."""
-    store_standings(season, standing_rows(season))
+    store_standings(season, *derived_standings(season))
 
 
 # The fields of a line a rebuild may change (its season, family and player are what it is
@@ -179,14 +194,28 @@ LINE_FIELDS = (
     "average_place",
     "events",
     "rating",
+    "exact_points",
+    "place_sum",
+    "played",
 )
 
+EventKey = tuple[datetime.datetime, int, int]  # when, 0 for a game or 1 for a tournament, its id
 
-def store_standings(season: Season, rows: list[SeasonStanding]) -> int:
+
+def key_text(key: EventKey | None) -> list[object] | None:
+    """An event's key as ``Season.counted_until`` stores it."""
+    return None if key is None else [key[0].isoformat(), key[1], key[2]]
+
+
+def key_of_text(text: Sequence[Any]) -> EventKey:
+    return (datetime.datetime.fromisoformat(text[0]), int(text[1]), int(text[2]))
+
+
+def store_standings(season: Season, rows: list[SeasonStanding], counted_until: EventKey | None = None) -> int:
     """Put ``rows`` in place of the season's standings, in one transaction (nothing when the
     season was deleted meanwhile), writing only the lines that differ from the stored ones: a
     finished game rewrites its players' lines and those whose rank moved, not the season.
-    Returns the number of lines written."""
+    ``counted_until``: the latest event the rows count. Returns the number of lines written."""
     with transaction.atomic():
         locked = Season.objects.select_for_update().filter(pk=season.pk).first()
         if locked is None:
@@ -212,7 +241,8 @@ def store_standings(season: Season, rows: list[SeasonStanding]) -> int:
         update_rows(SeasonStanding, LINE_FIELDS, changed)
         SeasonStanding.objects.bulk_create(new, batch_size=500)
         locked.computed_at = timezone.now()
-        locked.save(update_fields=["computed_at"])
+        locked.counted_until = key_text(counted_until)
+        locked.save(update_fields=["computed_at", "counted_until"])
         return len(gone) + len(changed) + len(new)
 
 
@@ -251,12 +281,20 @@ def _stored_row(
         average_place=float(row.average_place) if row.average_place is not None else None,
         events=row.events,
         rating=display(rating) if rating is not None else None,
+        exact_points=str(row.points),
+        place_sum=int(row.average_place * row.played) if row.average_place is not None else 0,
+        played=row.played,
     )
 
 
 def standing_rows(season: Season) -> list[SeasonStanding]:
     """The season's standings as a rebuild would store them (unsaved), from the results and
     the stored ratings."""
+    return derived_standings(season)[0]
+
+
+def derived_standings(season: Season) -> tuple[list[SeasonStanding], EventKey | None]:
+    """``standing_rows``, and the latest event they count."""
     start, end = _bounds(season)
     events: list[tuple[str, LeagueEvent]] = []
     if season.counts in (Season.Counts.GAMES, Season.Counts.BOTH):
@@ -283,7 +321,7 @@ def standing_rows(season: Season) -> list[SeasonStanding]:
             _stored_row(season, family, position, row, row.previous_rank, ratings.get(row.player))
             for position, row in enumerate(standings, start=1)
         ]
-    return rows
+    return rows, max((cast(EventKey, event.key) for _family, event in events), default=None)
 
 
 def season_events(season: Season) -> list[tuple[str, LeagueEvent]]:
@@ -401,3 +439,196 @@ def standings_after(season: Season, family: str, day: datetime.date) -> list[Sea
         _stored_row(season, family, position, row, previous.get(row.player), ratings.get(row.player))
         for position, row in enumerate(table(until), start=1)
     ]
+
+
+# ---------------------------------------------------------------------- brought up to date
+
+
+class _Meetings:
+    """Head-to-head records read when the ranking asks for one: only for two players level on
+    every tie-break before it, so a few small queries (the season's tournaments are read once,
+    and only if one is asked for)."""
+
+    def __init__(self, season: Season) -> None:
+        self.season = season
+        self.start, self.end = _bounds(season)
+        self.shared: dict[tuple[int, int], list[tuple[str, EventKey, int, int]]] = {}
+        self.tournaments: list[tuple[str, LeagueEvent]] | None = None
+
+    def _met(self, a: int, b: int) -> list[tuple[str, EventKey, int, int]]:
+        """(family, key, a's place, b's place) of each counted event both played."""
+        if (a, b) in self.shared:
+            return self.shared[(a, b)]
+        season, met = self.season, []
+        if season.counts in (Season.Counts.GAMES, Season.Counts.BOTH):
+            seats: dict[int, dict[int, tuple[datetime.datetime, str, int]]] = defaultdict(dict)
+            for game_id, when, family, player_id, place in Result.objects.filter(
+                game__club_id=season.club_id,
+                game__family__in=season.families,
+                game__played_at__range=(self.start, self.end),
+                game__tournament_table__isnull=True,
+                game__deleted_at=None,
+                finished=True,
+                player_id__in=[a, b],
+            ).values_list("game_id", "game__played_at", "game__family", "player_id", "place"):
+                seats[game_id][player_id] = (when, family, place)
+            for game_id, both in seats.items():
+                if len(both) == 2:
+                    when, family, _place = both[a]
+                    met.append((family, (when, 0, game_id), both[a][2], both[b][2]))
+        if season.counts in (Season.Counts.TOURNAMENTS, Season.Counts.BOTH):
+            if self.tournaments is None:
+                self.tournaments = _tournament_events(season)
+            for family, event in self.tournaments:
+                if a in event.players and b in event.players:
+                    places = dict(zip(event.players, event.places, strict=True))
+                    met.append((family, cast(EventKey, event.key), places[a], places[b]))
+        self.shared[(a, b)] = met
+        return met
+
+    def pair(self, family: str, skip: EventKey | None) -> Callable[[int, int], int]:
+        """The record of two players in the events of ``family`` (``ALL``: every one), less the
+        event ``skip``: > 0 when the first is ahead."""
+
+        def record(a: int, b: int) -> int:
+            shared = [
+                (pa, pb) for fam, key, pa, pb in self._met(a, b) if family in (ALL, fam) and key != skip
+            ]
+            result = head_to_head(shared)
+            return result.ahead - result.behind
+
+        return record
+
+
+def _tally(line: SeasonStanding) -> LeagueTally:
+    return LeagueTally(Fraction(line.exact_points), line.events, line.wins, line.place_sum, line.played)
+
+
+def _finished_events(season: Season, game_ids: Sequence[int]) -> list[tuple[str, LeagueEvent]] | None:
+    """(family, event) of the season's games finished for the first time, in order; None when
+    one of them counts in a way the stored lines cannot simply take (a game of one player
+    still counts towards the minimum of games, a tournament's table too)."""
+    start, end = _bounds(season)
+    rows = (
+        Result.objects.filter(game_id__in=list(game_ids), finished=True, game__deleted_at=None)
+        .order_by("game__played_at", "game_id", "seat__position")
+        .values_list(
+            "game_id", "game__played_at", "game__family", "game__tournament_table", "player_id", "place"
+        )
+    )
+    grouped: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
+    for game_id, *seat in rows:
+        grouped[game_id].append(tuple(seat))
+    events: list[tuple[str, LeagueEvent]] = []
+    for game_id, seats in grouped.items():
+        when, family, table = seats[0][0], seats[0][1], seats[0][2]
+        if family not in season.families or not start <= when <= end:
+            continue  # not this season's (a mark for its old day)
+        if table is not None or len(seats) < 2:
+            return None
+        players, places = tuple(s[3] for s in seats), tuple(s[4] for s in seats)
+        events.append(
+            (family, LeagueEvent(key=(when, 0, game_id), kind="game", players=players, places=places))
+        )
+    return sorted(events, key=lambda e: cast(EventKey, e[1].key))
+
+
+def _family_lines(
+    season: Season,
+    family: str,
+    lines: Mapping[int, SeasonStanding],
+    chosen: Sequence[LeagueEvent],
+    ratings: Callable[[Iterable[int]], dict[int, Rating]] | None,
+    moved: set[int],
+    meetings: _Meetings,
+) -> list[SeasonStanding]:
+    """One family's lines (``ALL``: the season's) with ``chosen`` added, in order, and the
+    ratings of ``moved`` read again (``ratings``; None: the lines show none)."""
+    now = {p: _tally(line) for p, line in lines.items()}
+    games = {p: line.games for p, line in lines.items()}
+    before = dict(now)
+    for index, event in enumerate(chosen):
+        if index == len(chosen) - 1:
+            before = dict(now)
+        points = game_event_points(event.places, season.game_points)  # type: ignore[arg-type]
+        for player, place, worth in zip(event.players, event.places, points, strict=True):
+            now[player] = tally_with(now.get(player, NO_EVENTS), place, worth)
+            games[player] = games.get(player, 0) + 1
+    fresh = ratings(moved & set(now)) if ratings is not None else {}
+
+    def rating(player: int) -> int | None:
+        if ratings is None:
+            return None
+        if player in moved:
+            found = fresh.get(player)
+            return display(found) if found is not None else None
+        return lines[player].rating
+
+    if not chosen:  # only ratings moved: the same lines, their rating column read again
+        for player, line in lines.items():
+            line.rating = rating(player)
+        return list(lines.values())
+    last = set(chosen[-1].players)
+    players = sorted(now)
+    table = league_table(
+        players,
+        now,
+        {p: before.get(p, NO_EVENTS) for p in players},
+        games_now=lambda p: games[p],
+        games_then=lambda p: games[p] - (p in last),
+        pair_now=meetings.pair(family, None),
+        pair_then=meetings.pair(family, cast(EventKey, chosen[-1].key)),
+        min_games=season.min_games,
+        tiebreaks=tuple(season.tiebreaks) or DEFAULT_LEAGUE_TIEBREAKS,
+    )
+    rows = []
+    for position, row in enumerate(table, start=1):
+        line = _stored_row(season, family, position, row, row.previous_rank, None)
+        line.rating = rating(row.player)
+        rows.append(line)
+    return rows
+
+
+def updated_standings(
+    season: Season, finished: Sequence[int], rated: Iterable[int]
+) -> tuple[list[SeasonStanding], EventKey | None] | None:
+    """The season's standings brought up to date from its stored lines, when all that moved
+    are games finished for the first time after every event the lines count (``finished``)
+    and the ratings of some players (``rated``); None when the season must be derived again
+    (an option that needs each player's events: best-N, dropping the worst; lines stored
+    before they kept their sums).
+
+    Each finished game adds its places to its players' sums; the ranks are the same function
+    of the sums as a derivation's (``scoring.league.league_table``), and the trend's "without
+    the latest event" is the lines as they were, with the games before the last one added."""
+    stored = list(SeasonStanding.objects.filter(season=season).order_by("family", "player_id"))
+    counted = None if season.counted_until is None else key_of_text(season.counted_until)
+    events: list[tuple[str, LeagueEvent]] = []
+    if finished:
+        if season.best_events or season.drop_worst or season.counts == Season.Counts.TOURNAMENTS:
+            return None
+        if stored and (counted is None or any(not line.exact_points for line in stored)):
+            return None
+        found = _finished_events(season, finished)
+        if found is None or (found and counted is not None and cast(EventKey, found[0][1].key) <= counted):
+            return None
+        events = found
+    _start, end = _bounds(season)
+    moved = set(rated) | {p for _family, event in events for p in event.players}
+    rows: list[SeasonStanding] = []
+    meetings = _Meetings(season)
+    for family in [ALL, *season.families] if len(season.families) > 1 else [ALL]:
+        rated_family = family or season.families[0]
+        ratings = (
+            partial(_ratings_at, season, end, rated_family) if len(season.families) == 1 or family else None
+        )
+        rows += _family_lines(
+            season,
+            family,
+            {line.player_id: line for line in stored if line.family == family},
+            [event for fam, event in events if family in (ALL, fam)],
+            ratings,
+            moved,
+            meetings,
+        )
+    return rows, (cast(EventKey, events[-1][1].key) if events else counted)

@@ -130,9 +130,9 @@ def test_a_burst_of_corrections_is_one_rebuild_from_the_earliest_game(monkeypatc
     seasons: list[int] = []
     real_season = derived.store_standings
 
-    def counted_season(season: Any, rows: Any) -> None:
+    def counted_season(season: Any, rows: Any, counted_until: Any = None) -> None:
         seasons.append(season.pk)
-        real_season(season, rows)
+        real_season(season, rows, counted_until)
 
     monkeypatch.setattr(derived, "store_standings", counted_season)
     for i in range(50):
@@ -502,3 +502,64 @@ def test_the_rating_list_follows_the_worker_and_a_stale_line_is_reported() -> No
     found = derived.differences(club)
     assert any("rating list" in f and "mu is" in f for f in found)
     assert any("rating list" in f and "games is" in f for f in found)
+
+
+def _derivations(monkeypatch: Any) -> list[int]:
+    """The seasons the worker derives again from the results (not brought up to date)."""
+    derived_again: list[int] = []
+    real = derived.derived_standings
+
+    def counted(season: Any) -> Any:
+        derived_again.append(season.pk)
+        return real(season)
+
+    monkeypatch.setattr(derived, "derived_standings", counted)
+    return derived_again
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {},
+        {"min_games": 2, "tiebreaks": ["points", "average_place", "wins"]},
+        {"game_points": "wdl", "families": ["rummikub", "zoliky"], "counts": "games"},
+    ],
+)
+def test_a_game_finished_after_the_season_s_others_is_added_to_its_lines(
+    monkeypatch: Any, changes: dict[str, Any]
+) -> None:
+    club, user = new_club()
+    season = season_create(club=club, settings=season_settings(**changes), user=user)
+    play(club, user, ["Ann", "Bob", "Cid"], "Ann", back=3)
+    play(club, user, ["Bob", "Cid", "Dan"], "Cid", back=2)
+    run_worker()
+    derived_again = _derivations(monkeypatch)
+    # Evenings go on: each game finished later than the others, the worker between or not.
+    play(club, user, ["Ann", "Cid", "Dan"], "Dan", back=1)
+    run_worker()
+    play(club, user, ["Ann", "Bob", "Eve"], "Eve")
+    play(club, user, ["Bob", "Dan", "Eve"], "Bob")
+    run_worker()
+    assert derived_again == []
+    assert derived.differences(club) == []
+    lines = SeasonStanding.objects.filter(season=season, family="")
+    assert {line.player.name for line in lines} == {"Ann", "Bob", "Cid", "Dan", "Eve"}
+
+
+def test_what_the_lines_cannot_take_is_derived_again(monkeypatch: Any) -> None:
+    club, user = new_club()
+    best = season_create(club=club, settings=season_settings(name="Best five", best_events=5), user=user)
+    plain = season_create(club=club, settings=season_settings(name="Plain"), user=user)
+    play(club, user, ["Ann", "Bob", "Cid"], "Ann", back=3)
+    played = play(club, user, ["Bob", "Cid", "Dan"], "Cid", back=2)
+    run_worker()
+    derived_again = _derivations(monkeypatch)
+    play(club, user, ["Ann", "Cid", "Dan"], "Dan", back=1)  # best-N needs each player's events
+    run_worker()
+    assert derived_again == [best.pk]
+    derived_again.clear()
+    play(club, user, ["Ann", "Bob", "Dan"], "Bob", back=5)  # before games already counted
+    correct(played, user, "Dan")  # a correction
+    run_worker()
+    assert sorted(derived_again) == sorted([best.pk, plain.pk])
+    assert derived.differences(club) == []
