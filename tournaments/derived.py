@@ -284,9 +284,10 @@ def apply(club_id: int) -> Applied | None:
                 # re-rates), so only the marks read here are removed.
                 read = [(pk, game, rated) for pk, season, game, rated in marks if season == season_id]
                 season = Season.objects.filter(pk=season_id).first()
+                rows, counted_until = _standings(season, read) if season is not None else ([], None)
                 with transaction.atomic():
                     if season is not None:
-                        store_standings(season, *_standings(season, read))
+                        store_standings(season, rows, counted_until)
                         seasons.append(season_id)
                     SeasonDirty.objects.filter(pk__in=[pk for pk, _game, _rated in read]).delete()
         DerivedState.objects.update_or_create(
