@@ -5,6 +5,8 @@ on SQLite and PostgreSQL in one run:
 - a first-week correction as the request sees it (the write and its marks; the worker does
   the rest), beside the same correction in a club of 20 games (goal: within 1.5x);
 - a hand that ends a game, beside the same in an empty club (goal: within 1.2x);
+- how long one worker takes to make ratings and standings current after a finished game, its
+  seasons brought up to date from their stored lines beside derived whole;
 - how long one worker takes to make ratings and standings current after a last-week and after
   a first-week correction (goals: 3 s and 10 s);
 - other tables' saves (another club) while a worker process applies a first-week correction,
@@ -111,6 +113,7 @@ def table(figures: dict[str, dict[str, Any]]) -> str:
         ("first-week correction (places move), the request, beside a 20-game club", "request", "1.5x"),
         ("first-week correction (points only), the request, beside a 20-game club", "request_points", "1.5x"),
         ("a game-ending hand, beside an empty club", "ending", "1.2x"),
+        ("current after a finished game: seasons added to, beside derived whole", "finished", "-"),
         ("current after a last-week correction (places move)", "current_last_week", "3 s"),
         ("current after a first-week correction (places move)", "current_first_week", "10 s"),
         ("current after a first-week correction (points only)", "current_first_week_points", "10 s"),
@@ -411,6 +414,26 @@ def measure(engine: str) -> dict[str, Any]:
     figures["ending"] = f"{b:.1f} / {s:.1f} ms: {b / s:.2f}x"
     print(f"game-ending hand: big {b:.1f} ms, empty club {s:.1f} ms: {b / s:.2f}x (goal 1.2x)", flush=True)
     catch_up(big), catch_up(empty)
+
+    # The worker's side of a finished game: its seasons brought up to date from their lines,
+    # beside deriving them whole (what every other change does).
+    def finished_game(whole: bool) -> float:
+        end_big()
+        real = derived.updated_standings
+        if whole:
+            derived.updated_standings = lambda *args, **kwargs: None  # type: ignore[assignment]
+        try:
+            return 1000 * catch_up(big)
+        finally:
+            derived.updated_standings = real  # type: ignore[assignment]
+
+    added, whole = [], []
+    for _ in range(8):
+        added.append(finished_game(False))
+        whole.append(finished_game(True))
+    a, w = statistics.median(added), statistics.median(whole)
+    figures["finished"] = f"{a:.0f} / {w:.0f} ms: {a / w:.2f}x"
+    print(f"a finished game, current after: {a:.0f} ms added to its lines, {w:.0f} ms derived", flush=True)
 
     # One worker: current after a last-week and a first-week correction.
     for key, fix in (
