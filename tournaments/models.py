@@ -254,8 +254,8 @@ class TournamentChange(models.Model):
 
 class Season(models.Model):
     """A club's league season: which games and tournaments count, and how league points are
-    earned. Its standings are derived (``SeasonStanding``), rebuilt after every change to a
-    counted game and whenever the settings change."""
+    earned. Its standings are derived (``SeasonStanding``), brought up to date by the worker
+    after every change to a counted game and whenever the settings change."""
 
     class Counts(models.TextChoices):
         BOTH = "both", _("Club games and tournaments")

@@ -5,8 +5,10 @@ arithmetic).
 A season counts a club's finished games of its families played between its first and last
 day (a game's day is the day it was played), except the tables of a tournament, and each of
 the club's tournaments of those families dated in the season once its last round is
-confirmed, as one event placed by its final standings. Rebuilt by the worker after every change
-that moves them (``tournaments.derived`` says which), and by ``manage.py rebuild_derived``.
+confirmed, as one event placed by its final standings. Kept up to date by the worker after
+every change that moves them (``tournaments.derived`` says which): a game finished after
+every event the lines count is added to them (``updated_standings``), anything else derives
+the season again (``derived_standings``); ``manage.py rebuild_derived`` derives them all.
 """
 
 from __future__ import annotations
