@@ -66,8 +66,18 @@ from tournaments.models import (
     SeasonStanding,
     Tournament,
 )
-from tournaments.rating_history import GameKey, _mark, current_lines, derive, mark_dirty, refresh
+from tournaments.rating_history import (
+    EVENT_FIELDS,
+    LIST_FIELDS,
+    GameKey,
+    _mark,
+    current_lines,
+    derive,
+    mark_dirty,
+    refresh,
+)
 from tournaments.seasons import (
+    LINE_FIELDS,
     EventKey,
     derived_standings,
     standing_rows,
@@ -369,34 +379,6 @@ def backlog() -> Backlog:
 # ---------------------------------------------------------------------- checking
 
 
-_RATING_FIELDS = ("played_at", "place", "players", "mu", "sigma", "mu_before", "sigma_before")
-_LIST_FIELDS = (
-    "mu",
-    "sigma",
-    "games",
-    "last_played",
-    "evening",
-    "evening_mu",
-    "evening_sigma",
-    "evening_games",
-)
-_STANDING_FIELDS = (
-    "rank",
-    "ranked",
-    "previous_rank",
-    "separated_by",
-    "points",
-    "games",
-    "wins",
-    "average_place",
-    "events",
-    "rating",
-    "exact_points",
-    "place_sum",
-    "played",
-)
-
-
 def _same(a: object, b: object) -> bool:
     if isinstance(a, float) and isinstance(b, float):
         return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
@@ -430,20 +412,18 @@ def differences(club: Club) -> list[str]:
     for family in sorted(families):
         fresh = {(e.game_id, e.player_id): e for e in derive(club=club, family=family)}
         stored = {(e.game_id, e.player_id): e for e in RatingEvent.objects.filter(club=club, family=family)}
-        found += _compare(f"{club.slug}: {family} rating (game, player)", stored, fresh, _RATING_FIELDS)
+        found += _compare(f"{club.slug}: {family} rating (game, player)", stored, fresh, EVENT_FIELDS)
         in_order = sorted(fresh.values(), key=lambda e: (e.played_at, e.game_id))
         events = [(e.player_id, e.played_at, e.mu, e.sigma, e.mu_before, e.sigma_before) for e in in_order]
         listed = {
             line.player_id: line for line in current_lines(club_id=club.pk, family=family, events=events)
         }
         shown = {line.player_id: line for line in CurrentRating.objects.filter(club=club, family=family)}
-        found += _compare(f"{club.slug}: {family} rating list (player)", shown, listed, _LIST_FIELDS)
+        found += _compare(f"{club.slug}: {family} rating list (player)", shown, listed, LIST_FIELDS)
     for season in Season.objects.filter(club=club).order_by("pk"):
         lines = {(r.family, r.player_id): r for r in standing_rows(season)}
         kept = {(r.family, r.player_id): r for r in SeasonStanding.objects.filter(season=season)}
-        found += _compare(
-            f"{club.slug}: season {season.name!r} (family, player)", kept, lines, _STANDING_FIELDS
-        )
+        found += _compare(f"{club.slug}: season {season.name!r} (family, player)", kept, lines, LINE_FIELDS)
     return found
 
 

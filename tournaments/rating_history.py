@@ -144,7 +144,7 @@ def _stale(club: Club, family: str, since: GameKey | None) -> QuerySet[RatingEve
 # The fields of an event a rebuild may change (its game and player are what it is matched by),
 # and of those its rating numbers: all that a re-rating of a later game changes, and columns no
 # index covers, so rewriting only them keeps the swap (and SQLite's write lock) short.
-_FIELDS = ("played_at", "place", "players", "mu", "sigma", "mu_before", "sigma_before")
+EVENT_FIELDS = ("played_at", "place", "players", "mu", "sigma", "mu_before", "sigma_before")
 _NUMBERS = ("mu", "sigma", "mu_before", "sigma_before")
 
 
@@ -166,7 +166,7 @@ class _Swap:
         """Make the UPDATEs ready before the write transaction, which then only runs them."""
         self.updates = [
             prepare_update(RatingEvent, fields, rows)
-            for fields, rows in ((_FIELDS, self.changed), (_NUMBERS, self.rerated))
+            for fields, rows in ((EVENT_FIELDS, self.changed), (_NUMBERS, self.rerated))
             if rows
         ]
 
@@ -181,7 +181,7 @@ def _diff(made: list[RatingEvent], stored: Iterable[tuple[object, ...]]) -> _Swa
     rerated: list[RatingEvent] = []
     moved: set[int] = set()
     first: GameKey | None = None
-    facts = len(_FIELDS) - len(_NUMBERS)
+    facts = len(EVENT_FIELDS) - len(_NUMBERS)
     for pk, game_id, player_id, *values in stored:
         event = by_key.pop((game_id, player_id), None)
         old = cast(GameKey, (values[0], game_id))
@@ -190,7 +190,7 @@ def _diff(made: list[RatingEvent], stored: Iterable[tuple[object, ...]]) -> _Swa
             moved.add(cast(int, player_id))
             first = _earlier(old, first)
             continue
-        derived = tuple(getattr(event, f) for f in _FIELDS)
+        derived = tuple(getattr(event, f) for f in EVENT_FIELDS)
         if derived != tuple(values):
             event.pk = cast(int, pk)
             (rerated if derived[:facts] == tuple(values[:facts]) else changed).append(event)
@@ -220,7 +220,7 @@ def _plan(club: Club, family: str, since: GameKey | None) -> tuple[int, _Swap]:
         for player_id, mu, sigma in earlier:  # the last one per player wins
             start[player_id] = Rating(mu, sigma)
     made = _events(club, family, played, start)
-    stored = stale.order_by().values_list("pk", "game_id", "player_id", *_FIELDS)
+    stored = stale.order_by().values_list("pk", "game_id", "player_id", *EVENT_FIELDS)
     swap = _diff(made, list(stored))
     swap.prepare()
     return len(played), swap
@@ -466,14 +466,50 @@ def keep_current(*, club: Club, family: str, players: Collection[int] | None = N
         zone = timezone.get_current_timezone()
         if evening is not None and all(e[1].astimezone(zone).date() <= evening for e in events):
             lines = current_lines(club_id=club.pk, family=family, events=events, evening=evening)
-            with transaction.atomic():
-                rows.filter(player_id__in=list(players)).delete()
-                CurrentRating.objects.bulk_create(lines, batch_size=500)
+            _swap_lines(rows.filter(player_id__in=list(players)), lines)
             return
-    lines = current_lines(club_id=club.pk, family=family, events=stored_lines(club_id=club.pk, family=family))
+    _swap_lines(
+        rows,
+        current_lines(club_id=club.pk, family=family, events=stored_lines(club_id=club.pk, family=family)),
+    )
+
+
+# The fields of a rating list line that its events decide (its club, family and player are
+# what it is matched by).
+LIST_FIELDS = (
+    "mu",
+    "sigma",
+    "games",
+    "last_played",
+    "evening",
+    "evening_mu",
+    "evening_sigma",
+    "evening_games",
+)
+
+
+def _swap_lines(rows: QuerySet[CurrentRating], lines: Sequence[CurrentRating]) -> None:
+    """Put ``lines`` in place of ``rows``: compared first, then only the lines that differ
+    written, in one short transaction."""
+    stored = {
+        player_id: (pk, tuple(values))
+        for pk, player_id, *values in rows.order_by().values_list("pk", "player_id", *LIST_FIELDS)
+    }
+    new: list[CurrentRating] = []
+    changed: list[CurrentRating] = []
+    for line in lines:
+        old = stored.pop(line.player_id, None)
+        if old is None:
+            new.append(line)
+        elif old[1] != tuple(getattr(line, f) for f in LIST_FIELDS):
+            line.pk = old[0]
+            changed.append(line)
+    gone = [pk for pk, _values in stored.values()]
+    update = prepare_update(CurrentRating, LIST_FIELDS, changed)
     with transaction.atomic():
-        rows.delete()
-        CurrentRating.objects.bulk_create(lines, batch_size=500)
+        CurrentRating.objects.filter(pk__in=gone).delete()
+        run_update(update)
+        CurrentRating.objects.bulk_create(new, batch_size=500)
 
 
 def rebuild_club(*, club: Club, families: Iterable[str] | None = None) -> dict[str, int]:
