@@ -283,16 +283,10 @@ def league_table[K: Hashable](
     )
 
 
-def _ranked[K: Hashable](
-    players: Sequence[K],
-    tallies: Mapping[K, LeagueTally],
-    games: Callable[[K], int],
-    pair: Callable[[K, K], int],
-    order: Sequence[str],
-    min_games: int,
-) -> list[tuple[K, int | None, str | None]]:
-    """(player, rank, separated_by), best first: the ranked players, then those below the line
-    (rank None), each group by the tie-breaks."""
+def _keys[K: Hashable](
+    tallies: Mapping[K, LeagueTally], games: Callable[[K], int]
+) -> Callable[[str, K], tuple[object, ...]]:
+    """Each tie-break's key of a player (``rank_by``'s ``key_of``; lower is better)."""
     # Points compared in whole units of their common denominator, at the speed of integers.
     scale = lcm(1, *(t.points.denominator for t in tallies.values()))
     units = {p: t.points.numerator * (scale // t.points.denominator) for p, t in tallies.items()}
@@ -309,6 +303,44 @@ def _ranked[K: Hashable](
             return (-games(p),)
         raise AssertionError(key)  # head_to_head is pairwise: see rank_by
 
+    return key_of
+
+
+def head_to_head_players[K: Hashable](
+    players: Sequence[K],
+    tables: Sequence[tuple[Mapping[K, LeagueTally], Callable[[K], int]]],
+    *,
+    min_games: int = 0,
+    tiebreaks: Sequence[str] = DEFAULT_LEAGUE_TIEBREAKS,
+) -> set[K]:
+    """The players whose head-to-head ``league_table`` may ask for, given each table's tallies
+    and games: two level with each other, and only each other, on every tie-break before it
+    (on the same side of the line). What a caller reads the records of at once."""
+    order = parse_league_tiebreaks(tiebreaks)
+    if "head_to_head" not in order:
+        return set()
+    earlier = order[: order.index("head_to_head")]
+    found: set[K] = set()
+    for tallies, games in tables:
+        key_of = _keys(tallies, games)
+        groups: dict[tuple[object, ...], list[K]] = defaultdict(list)
+        for p in players:
+            groups[(games(p) >= min_games, *(key_of(key, p) for key in earlier))].append(p)
+        found |= {p for group in groups.values() if len(group) == 2 for p in group}
+    return found
+
+
+def _ranked[K: Hashable](
+    players: Sequence[K],
+    tallies: Mapping[K, LeagueTally],
+    games: Callable[[K], int],
+    pair: Callable[[K, K], int],
+    order: Sequence[str],
+    min_games: int,
+) -> list[tuple[K, int | None, str | None]]:
+    """(player, rank, separated_by), best first: the ranked players, then those below the line
+    (rank None), each group by the tie-breaks."""
+    key_of = _keys(tallies, games)
     result: list[tuple[K, int | None, str | None]] = []
     ranked = [p for p in players if games(p) >= min_games]
     below = [p for p in players if games(p) < min_games]

@@ -31,6 +31,7 @@ from scoring.league import (
     LeagueEvent,
     LeagueTally,
     game_event_points,
+    head_to_head_players,
     league_standings,
     league_table,
     tally_with,
@@ -447,45 +448,58 @@ def standings_after(season: Season, family: str, day: datetime.date) -> list[Sea
 
 
 class _Meetings:
-    """Head-to-head records read when the ranking asks for one: only for two players level on
-    every tie-break before it, so a few small queries (the season's tournaments are read once,
-    and only if one is asked for)."""
+    """The head-to-head records the ranking may ask for (``head_to_head_players``: two players
+    level on every tie-break before it), read at once for those players; the season's
+    tournaments are read only if one is asked for."""
 
-    def __init__(self, season: Season) -> None:
+    def __init__(self, season: Season, players: set[int]) -> None:
         self.season = season
-        self.start, self.end = _bounds(season)
-        self.shared: dict[tuple[int, int], list[tuple[str, EventKey, int, int]]] = {}
+        self.places: dict[int, dict[int, tuple[str, EventKey, int]]] = defaultdict(dict)
+        self.read: set[int] = set()
         self.tournaments: list[tuple[str, LeagueEvent]] | None = None
+        self._read(players)
+
+    def _read(self, players: set[int]) -> None:
+        """The season's games of ``players``: by player first (a few hundred rows), the
+        season's conditions checked here (a filter on the games reads every game of it)."""
+        wanted = players - self.read
+        self.read |= wanted
+        if not wanted or self.season.counts == Season.Counts.TOURNAMENTS:
+            return
+        season = self.season
+        start, end = _bounds(season)
+        for game_id, player_id, place, when, family, club_id, table, deleted in (
+            Result.objects.filter(player_id__in=sorted(wanted), finished=True)
+            .order_by()
+            .values_list(
+                "game_id",
+                "player_id",
+                "place",
+                "game__played_at",
+                "game__family",
+                "game__club_id",
+                "game__tournament_table",
+                "game__deleted_at",
+            )
+        ):
+            counted = club_id == season.club_id and family in season.families and start <= when <= end
+            if counted and table is None and deleted is None:
+                self.places[player_id][game_id] = (family, (when, 0, game_id), place)
 
     def _met(self, a: int, b: int) -> list[tuple[str, EventKey, int, int]]:
         """(family, key, a's place, b's place) of each counted event both played."""
-        if (a, b) in self.shared:
-            return self.shared[(a, b)]
-        season, met = self.season, []
-        if season.counts in (Season.Counts.GAMES, Season.Counts.BOTH):
-            seats: dict[int, dict[int, tuple[datetime.datetime, str, int]]] = defaultdict(dict)
-            for game_id, when, family, player_id, place in Result.objects.filter(
-                game__club_id=season.club_id,
-                game__family__in=season.families,
-                game__played_at__range=(self.start, self.end),
-                game__tournament_table__isnull=True,
-                game__deleted_at=None,
-                finished=True,
-                player_id__in=[a, b],
-            ).values_list("game_id", "game__played_at", "game__family", "player_id", "place"):
-                seats[game_id][player_id] = (when, family, place)
-            for game_id, both in seats.items():
-                if len(both) == 2:
-                    when, family, _place = both[a]
-                    met.append((family, (when, 0, game_id), both[a][2], both[b][2]))
-        if season.counts in (Season.Counts.TOURNAMENTS, Season.Counts.BOTH):
+        self._read({a, b})  # already read, unless asked beyond what was foreseen
+        mine, theirs = self.places[a], self.places[b]
+        met = [
+            (fam, key, place, theirs[game][2]) for game, (fam, key, place) in mine.items() if game in theirs
+        ]
+        if self.season.counts in (Season.Counts.TOURNAMENTS, Season.Counts.BOTH):
             if self.tournaments is None:
-                self.tournaments = _tournament_events(season)
+                self.tournaments = _tournament_events(self.season)
             for family, event in self.tournaments:
                 if a in event.players and b in event.players:
                     places = dict(zip(event.players, event.places, strict=True))
                     met.append((family, cast(EventKey, event.key), places[a], places[b]))
-        self.shared[(a, b)] = met
         return met
 
     def pair(self, family: str, skip: EventKey | None) -> Callable[[int, int], int]:
@@ -542,7 +556,6 @@ def _family_lines(
     chosen: Sequence[LeagueEvent],
     ratings: Callable[[Iterable[int]], dict[int, Rating]] | None,
     moved: set[int],
-    meetings: _Meetings,
 ) -> list[SeasonStanding]:
     """One family's lines (``ALL``: the season's) with ``chosen`` added, in order, and the
     ratings of ``moved`` read again (``ratings``; None: the lines show none)."""
@@ -572,16 +585,29 @@ def _family_lines(
         return list(lines.values())
     last = set(chosen[-1].players)
     players = sorted(now)
+    then = {p: before.get(p, NO_EVENTS) for p in players}
+    tiebreaks = tuple(season.tiebreaks) or DEFAULT_LEAGUE_TIEBREAKS
+
+    def games_now(p: int) -> int:
+        return games[p]
+
+    def games_then(p: int) -> int:
+        return games[p] - (p in last)
+
+    asked = head_to_head_players(
+        players, [(now, games_now), (then, games_then)], min_games=season.min_games, tiebreaks=tiebreaks
+    )
+    meetings = _Meetings(season, asked)
     table = league_table(
         players,
         now,
-        {p: before.get(p, NO_EVENTS) for p in players},
-        games_now=lambda p: games[p],
-        games_then=lambda p: games[p] - (p in last),
+        then,
+        games_now=games_now,
+        games_then=games_then,
         pair_now=meetings.pair(family, None),
         pair_then=meetings.pair(family, cast(EventKey, chosen[-1].key)),
         min_games=season.min_games,
-        tiebreaks=tuple(season.tiebreaks) or DEFAULT_LEAGUE_TIEBREAKS,
+        tiebreaks=tiebreaks,
     )
     rows = []
     for position, row in enumerate(table, start=1):
@@ -618,7 +644,6 @@ def updated_standings(
     _start, end = _bounds(season)
     moved = set(rated) | {p for _family, event in events for p in event.players}
     rows: list[SeasonStanding] = []
-    meetings = _Meetings(season)
     for family in [ALL, *season.families] if len(season.families) > 1 else [ALL]:
         rated_family = family or season.families[0]
         ratings = (
@@ -631,6 +656,5 @@ def updated_standings(
             [event for fam, event in events if family in (ALL, fam)],
             ratings,
             moved,
-            meetings,
         )
     return rows, (cast(EventKey, events[-1][1].key) if events else counted)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any, cast
 
@@ -16,12 +17,16 @@ from scoring import ScoringError
 from scoring.league import (
     DEFAULT_LEAGUE_TIEBREAKS,
     LEAGUE_TIEBREAKS,
+    NO_EVENTS,
     PRESET_PLACES,
     LeagueEvent,
     LeagueStanding,
+    LeagueTally,
     counted_points,
     game_event_points,
+    head_to_head_players,
     league_standings,
+    league_table,
     parse_league_tiebreaks,
     parse_place_points,
     tournament_event_points,
@@ -644,3 +649,58 @@ def test_counted_points_match_every_subset(values: list[int], best: int, drop: i
     size = min(best, left) if best else left
     assert len(kept) == size
     assert sum(kept) == max((sum(c) for c in itertools.combinations(values, size)), default=0)
+
+
+def _tallies() -> st.SearchStrategy[dict[int, LeagueTally]]:
+    tally = st.builds(
+        lambda points, wins, played, spread: LeagueTally(
+            Fraction(points, 2), played, min(wins, played), played + spread * (played > 0), played
+        ),
+        st.integers(0, 6),
+        st.integers(0, 2),
+        st.integers(0, 3),
+        st.integers(0, 2),
+    )
+    return st.lists(tally, min_size=2, max_size=8).map(lambda ts: dict(enumerate(ts)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    now=_tallies(),
+    games=st.lists(st.integers(0, 3), min_size=8, max_size=8),
+    order=st.permutations(LEAGUE_TIEBREAKS[1:]).flatmap(
+        lambda keys: st.integers(1, len(keys)).map(lambda n: keys[:n])
+    ),
+    min_games=st.integers(0, 2),
+)
+def test_the_head_to_heads_asked_for_are_the_ones_foreseen(
+    now: dict[int, LeagueTally], games: list[int], order: Sequence[str], min_games: int
+) -> None:
+    """``head_to_head_players`` names exactly the players a table asks a record of, so a caller
+    can read their records at once."""
+    players = sorted(now)
+    then = {
+        p: NO_EVENTS if t.played < 2 else replace(t, played=t.played - 1, counted=t.counted - 1)
+        for p, t in now.items()
+    }
+    asked: set[int] = set()
+
+    def pair(a: int, b: int) -> int:
+        asked.update((a, b))
+        return (a * 7 + b * 3) % 3 - 1
+
+    def games_now(p: int) -> int:
+        return games[p]
+
+    def games_then(p: int) -> int:
+        return max(0, games[p] - 1)
+
+    tiebreaks = ("points", *order)
+    league_table(
+        players, now, then, games_now=games_now, games_then=games_then,
+        pair_now=pair, pair_then=pair, min_games=min_games, tiebreaks=tiebreaks,
+    )  # fmt: skip
+    foreseen = head_to_head_players(
+        players, [(now, games_now), (then, games_then)], min_games=min_games, tiebreaks=tiebreaks
+    )
+    assert asked == foreseen
