@@ -488,28 +488,45 @@ LIST_FIELDS = (
 )
 
 
+@dataclass
+class Differing[M: Model]:
+    """How ``rows`` differ from the stored rows they replace, matched by their keys (``by``):
+    the rows to insert, the rows to update (each given its stored pk) and the pks to delete."""
+
+    new: list[M]
+    changed: list[M]
+    gone: list[int]
+
+
+def differing[M: Model](
+    stored: QuerySet[M], rows: Iterable[M], by: tuple[str, ...], fields: tuple[str, ...]
+) -> Differing[M]:
+    """Compare ``rows`` with ``stored`` (one query) on ``fields``."""
+    kept = {
+        tuple(values[1 : 1 + len(by)]): (values[0], tuple(values[1 + len(by) :]))
+        for values in stored.order_by().values_list("pk", *by, *fields)
+    }
+    new: list[M] = []
+    changed: list[M] = []
+    for row in rows:
+        old = kept.pop(tuple(getattr(row, f) for f in by), None)
+        if old is None:
+            new.append(row)
+        elif old[1] != tuple(getattr(row, f) for f in fields):
+            row.pk = old[0]
+            changed.append(row)
+    return Differing(new, changed, [cast(int, pk) for pk, _values in kept.values()])
+
+
 def _swap_lines(rows: QuerySet[CurrentRating], lines: Sequence[CurrentRating]) -> None:
     """Put ``lines`` in place of ``rows``: compared first, then only the lines that differ
     written, in one short transaction."""
-    stored = {
-        player_id: (pk, tuple(values))
-        for pk, player_id, *values in rows.order_by().values_list("pk", "player_id", *LIST_FIELDS)
-    }
-    new: list[CurrentRating] = []
-    changed: list[CurrentRating] = []
-    for line in lines:
-        old = stored.pop(line.player_id, None)
-        if old is None:
-            new.append(line)
-        elif old[1] != tuple(getattr(line, f) for f in LIST_FIELDS):
-            line.pk = old[0]
-            changed.append(line)
-    gone = [pk for pk, _values in stored.values()]
-    update = prepare_update(CurrentRating, LIST_FIELDS, changed)
+    found = differing(rows, lines, ("player_id",), LIST_FIELDS)
+    update = prepare_update(CurrentRating, LIST_FIELDS, found.changed)
     with transaction.atomic():
-        CurrentRating.objects.filter(pk__in=gone).delete()
+        CurrentRating.objects.filter(pk__in=found.gone).delete()
         run_update(update)
-        CurrentRating.objects.bulk_create(new, batch_size=500)
+        CurrentRating.objects.bulk_create(found.new, batch_size=500)
 
 
 def rebuild_club(*, club: Club, families: Iterable[str] | None = None) -> dict[str, int]:

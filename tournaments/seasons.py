@@ -39,7 +39,7 @@ from scoring.league import (
 from scoring.ranking import head_to_head
 from scoring.ratings import Rating, display
 from tournaments.models import RatingEvent, Season, SeasonStanding, Tournament
-from tournaments.rating_history import update_rows
+from tournaments.rating_history import differing, update_rows
 from tournaments.tournament_data import compute_standings, last_round, tournament_data
 
 ALL = ""  # the SeasonStanding rows of every family together
@@ -223,30 +223,17 @@ def store_standings(season: Season, rows: list[SeasonStanding], counted_until: E
         locked = Season.objects.select_for_update().filter(pk=season.pk).first()
         if locked is None:
             return 0
-        stored = {
-            (family, player_id): (pk, tuple(values))
-            for pk, family, player_id, *values in SeasonStanding.objects.filter(season=locked)
-            .order_by()
-            .values_list("pk", "family", "player_id", *LINE_FIELDS)
-        }
-        new: list[SeasonStanding] = []
-        changed: list[SeasonStanding] = []
-        for row in rows:
-            old = stored.pop((row.family, row.player_id), None)
-            if old is None:
-                new.append(row)
-            elif old[1] != tuple(getattr(row, f) for f in LINE_FIELDS):
-                row.pk = old[0]
-                changed.append(row)
-        gone = [pk for pk, _values in stored.values()]
-        for at in range(0, len(gone), 500):
-            SeasonStanding.objects.filter(pk__in=gone[at : at + 500]).delete()
-        update_rows(SeasonStanding, LINE_FIELDS, changed)
-        SeasonStanding.objects.bulk_create(new, batch_size=500)
+        found = differing(
+            SeasonStanding.objects.filter(season=locked), rows, ("family", "player_id"), LINE_FIELDS
+        )
+        for at in range(0, len(found.gone), 500):
+            SeasonStanding.objects.filter(pk__in=found.gone[at : at + 500]).delete()
+        update_rows(SeasonStanding, LINE_FIELDS, found.changed)
+        SeasonStanding.objects.bulk_create(found.new, batch_size=500)
         locked.computed_at = timezone.now()
         locked.counted_until = key_text(counted_until)
         locked.save(update_fields=["computed_at", "counted_until"])
-        return len(gone) + len(changed) + len(new)
+        return len(found.gone) + len(found.changed) + len(found.new)
 
 
 def _league_table(
