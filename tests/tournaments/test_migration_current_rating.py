@@ -4,28 +4,18 @@ the same lines the worker writes."""
 from __future__ import annotations
 
 import datetime
-from typing import Any
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from games.models import Game, Player
 from tests.factories import ClubFactory
+from tests.migrating import migrate
 from tournaments.models import CurrentRating, RatingEvent
 from tournaments.rating_history import current_lines, stored_lines
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 BEFORE = [("tournaments", "0010_round_clock")]
-
-
-def _migrate(targets: list[tuple[str, str]] | None = None) -> Any:
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    nodes = targets if targets is not None else executor.loader.graph.leaf_nodes()
-    executor.migrate(nodes)
-    return executor.loader.project_state(nodes).apps
 
 
 def test_the_upgrade_writes_each_rated_players_line() -> None:
@@ -35,7 +25,7 @@ def test_the_upgrade_writes_each_rated_players_line() -> None:
     )
     when = datetime.datetime(2026, 11, 3, 19, 0, tzinfo=datetime.UTC)
     try:
-        _migrate(BEFORE)
+        migrate(BEFORE)
         for day, (winner, loser) in enumerate(((ann, bob), (bob, ann), (ann, bob))):
             game = Game.objects.create(family="gin", club=club, options={})
             for place, player in ((1, winner), (2, loser)):
@@ -45,7 +35,7 @@ def test_the_upgrade_writes_each_rated_players_line() -> None:
                     mu=25.0 + day - place, sigma=8.0 - day, mu_before=25.0, sigma_before=8.0,
                 )  # fmt: skip
     finally:
-        _migrate()
+        migrate()
     lines = {line.player_id: line for line in CurrentRating.objects.filter(club=club, family="gin")}
     expected = current_lines(
         club_id=club.pk, family="gin", events=stored_lines(club_id=club.pk, family="gin")

@@ -3,12 +3,9 @@ when the site is upgraded, so the next finished game can be added to it."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
+from tests.migrating import migrate
 from tests.tournaments.pipeline import database_tasks, run_worker
 from tests.tournaments.support import season_settings
 from tests.tournaments.test_pipeline import new_club, play
@@ -21,13 +18,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 BEFORE = [("tournaments", "0012_self_check_in")]
 
 
-def _migrate(targets: list[tuple[str, str]] | None = None) -> Any:
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    nodes = targets if targets is not None else executor.loader.graph.leaf_nodes()
-    executor.migrate(nodes)
-
-
 def test_the_upgrade_derives_every_season_once_and_its_lines_keep_their_sums() -> None:
     with database_tasks():
         club, user = new_club()
@@ -37,9 +27,9 @@ def test_the_upgrade_derives_every_season_once_and_its_lines_keep_their_sums() -
         run_worker()
         assert derived.differences(club) == []
         try:
-            _migrate(BEFORE)  # the lines as an older site stored them: no sums
+            migrate(BEFORE)  # the lines as an older site stored them: no sums
         finally:
-            _migrate()
+            migrate()
         assert SeasonDirty.objects.filter(season=season).count() == 1  # marked by the upgrade...
         assert derived.freshness(club.pk).pending
         run_worker()  # ...and queued for the worker
