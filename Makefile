@@ -75,6 +75,7 @@ bench: $(VENV)/.installed-dev
 	$(PY) bench/bench_seating.py
 	$(PY) bench/bench_tournament.py
 	$(PY) bench/bench_league.py
+	$(PY) bench/bench_pipeline.py
 
 # A tournament night under Locust: gunicorn + PostgreSQL on this machine, loopback only; a club
 # night of 25 tables, then a big open of 150, 10 minutes each. One shorter run, e.g.
