@@ -16,7 +16,7 @@ from typing import Any
 
 from axes.helpers import get_client_ip_address
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Count, F, Max, Q, QuerySet
+from django.db.models import QuerySet
 from django.http import Http404
 from django.urls import path
 from django.utils.translation import gettext as _
@@ -40,9 +40,8 @@ from games.api.common import (
 from games.error_messages import error_message
 from games.links import token_from
 from games.models import Club, Membership, Player
-from games.names import loose_key
 from games.selectors.clubs import club_by_slug, clubs_seen
-from games.selectors.players import PRESENT, PlayerSummary, player_by_pk, player_summary
+from games.selectors.players import PlayerSummary, player_by_pk, player_summary, roster_players
 from games.services.access import can_view_club, can_view_player, club_role, role_allows
 from games.services.clubs import (
     MAX_CLUB_NAME,
@@ -384,20 +383,12 @@ class PlayerList(generics.ListAPIView[Player]):
 
     def get_queryset(self) -> QuerySet[Player]:
         club, _role = _club(self.request, self.kwargs["slug"])
-        # club_roster's query (games.selectors.players), as a queryset so that it pages.
-        players = Player.objects.filter(club=club, merged_into=None).annotate(
-            games=Count("seats", filter=PRESENT),
-            last_played=Max("seats__game__played_at", filter=PRESENT),
-            claimed=F("user_id"),
-        )
         q = self.request.query_params.get("q", "").strip()
         if len(q) > MAX_QUERY:
             raise exceptions.ValidationError(
                 {"q": [_("At most %(maximum)d characters.") % {"maximum": MAX_QUERY}]}
             )
-        if q:
-            players = players.filter(Q(name__icontains=q) | Q(loose_key__contains=loose_key(q)))
-        return players
+        return roster_players(club=club, q=q)
 
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         response = super().list(request, *args, **kwargs)

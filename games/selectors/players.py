@@ -10,6 +10,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, F, Max, Q, QuerySet
 
 from games.models import Club, Player, Result, Seat
+from games.names import loose_key
 from scoring.families import family_info
 from scoring.ranking import HeadToHead, head_to_head, relative_place
 
@@ -53,16 +54,29 @@ class RosterRow:
     last_played: object  # datetime | None
 
 
-def club_roster(*, club: Club) -> list[RosterRow]:
-    """The club's current players with their game counts (a deleted game not counted), most
-    recently played first (1 query)."""
-    players = (
-        Player.objects.filter(club=club, merged_into=None)
-        .select_related("user")
-        .annotate(games=Count("seats", filter=PRESENT), last=Max("seats__game__played_at", filter=PRESENT))
-        .order_by(F("last").desc(nulls_last=True), "key")
+def roster_players(*, club: Club, q: str = "") -> QuerySet[Player]:
+    """The club's current players, each with ``games`` (a deleted game not counted),
+    ``last_played`` and ``claimed`` (his account's id, None: nobody's); ``q``: only the names
+    containing it, accents and case aside. A queryset, for a list that pages."""
+    players = Player.objects.filter(club=club, merged_into=None).annotate(
+        games=Count("seats", filter=PRESENT),
+        last_played=Max("seats__game__played_at", filter=PRESENT),
+        claimed=F("user_id"),
     )
-    return [RosterRow(player=p, games=p.games, last_played=p.last) for p in players]  # type: ignore[attr-defined]
+    if q:
+        players = players.filter(Q(name__icontains=q) | Q(loose_key__contains=loose_key(q)))
+    return players
+
+
+def club_roster(*, club: Club) -> list[RosterRow]:
+    """The club's current players with their game counts, most recently played first (1
+    query)."""
+    players = (
+        roster_players(club=club)
+        .select_related("user")
+        .order_by(F("last_played").desc(nulls_last=True), "key")
+    )
+    return [RosterRow(player=p, games=p.games, last_played=p.last_played) for p in players]  # type: ignore[attr-defined]
 
 
 def own_roster(*, user: User) -> list[RosterRow]:
