@@ -609,9 +609,10 @@ def updated_standings(
 ) -> tuple[list[SeasonStanding], EventKey | None] | None:
     """The season's standings brought up to date from its stored lines, when all that moved
     are games finished for the first time after every event the lines count (``finished``)
-    and the ratings of some players (``rated``); None when the season must be derived again
-    (an option that needs each player's events: best-N, dropping the worst; lines stored
-    before they kept their sums).
+    and the ratings of some players (``rated``); None when the season must be derived again:
+    best-N or dropping the worst (they need each player's events), a season of tournaments
+    only, a game of one player or a tournament's table, a game before the latest one counted,
+    lines stored before they kept their sums.
 
     Each finished game adds its places to its players' sums; the ranks are the same function
     of the sums as a derivation's (``scoring.league.league_table``), and the trend's "without
