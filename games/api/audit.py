@@ -16,7 +16,6 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.urls import URLPattern, path, reverse
-from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, generics, permissions, renderers, serializers, status
@@ -26,12 +25,12 @@ from rest_framework.views import APIView
 
 from games.api.auth import TokenScope
 from games.api.common import ApiError, CursorPage, problems
+from games.api.lookups import visible_club
 from games.error_messages import error_message
 from games.links import absolute_url
-from games.models import AuditEntry, Club, Membership, UserSession
+from games.models import AuditEntry, Club, UserSession
 from games.selectors.audit import audit_entries
-from games.selectors.clubs import club_by_slug, club_membership
-from games.services.access import can_view_club, club_role, role_allows
+from games.selectors.clubs import club_membership
 from games.services.audit import audit_export
 from games.services.resets import reset_link_create
 from games.services.service_errors import ServiceError, SessionUnknown
@@ -41,17 +40,7 @@ SLUG = OpenApiParameter("slug", OpenApiTypes.STR, OpenApiParameter.PATH, descrip
 
 
 def _organised(request: Request, slug: str) -> Club:
-    """The club, if the caller organises it: 404 when he may not see it, 403 when he may see it
-    but not run it."""
-    club = club_by_slug(slug=slug)
-    user = request.user if isinstance(request.user, User) else None
-    role = club_role(user=user, club=club) if club is not None and user is not None else None
-    if club is None or not can_view_club(club=club, role=role):
-        raise exceptions.NotFound()
-    if user is None:
-        raise exceptions.NotAuthenticated()
-    if not role_allows(role, Membership.Role.ORGANISER):
-        raise exceptions.PermissionDenied(_("Only the club's organisers can do this."))
+    club, _role = visible_club(request, slug, manage=True)
     return club
 
 

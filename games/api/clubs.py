@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 from axes.helpers import get_client_ip_address
-from django.contrib.auth.models import AnonymousUser, User
+from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from django.http import Http404
 from django.urls import path
@@ -36,13 +36,15 @@ from games.api.common import (
     idempotency_key,
     if_match,
     problems,
+    stale_edit,
 )
+from games.api.lookups import caller, organiser_only, visible_club
 from games.error_messages import error_message
 from games.links import token_from
 from games.models import Club, Membership, Player
-from games.selectors.clubs import club_by_slug, clubs_seen
+from games.selectors.clubs import clubs_seen
 from games.selectors.players import PlayerSummary, player_by_pk, player_summary, roster_players
-from games.services.access import can_view_club, can_view_player, club_role, role_allows
+from games.services.access import can_view_player, club_role
 from games.services.clubs import (
     MAX_CLUB_NAME,
     MAX_INACTIVE_DAYS,
@@ -58,36 +60,13 @@ Role = Membership.Role
 MAX_QUERY = 40
 
 
-def _user(request: Request) -> User | AnonymousUser:
-    user = request.user
-    return user if isinstance(user, User) else AnonymousUser()
-
-
-def _club(request: Request, slug: str) -> tuple[Club, str | None]:
-    """The club and the caller's role in it; 404 when he may not see it (as the pages)."""
-    club = club_by_slug(slug=slug)
-    if club is None:
-        raise Http404
-    role = club_role(user=_user(request), club=club)
-    if not can_view_club(club=club, role=role):
-        raise Http404
-    return club, role
-
-
-def _organiser(request: Request, role: str | None) -> None:
-    if not _user(request).is_authenticated and request.auth is None:
-        raise exceptions.NotAuthenticated()  # a game's edit link (request.auth) is refused below
-    if not role_allows(role, Role.ORGANISER):
-        raise exceptions.PermissionDenied(_("Only the club's organisers can do this."))
-
-
 def _player(request: Request, slug: str, pk: int) -> tuple[Player, str | None]:
     """The club's player (even one merged since) and the caller's role; 404 when he may not see it."""
     player = player_by_pk(pk=pk)
     if player is None or player.club is None or player.club.slug != slug:
         raise Http404
-    role = club_role(user=_user(request), club=player.club)
-    if not can_view_player(player=player, user=_user(request), role=role):
+    role = club_role(user=caller(request), club=player.club)
+    if not can_view_player(player=player, user=caller(request), role=role):
         raise Http404
     return player, role
 
@@ -263,13 +242,7 @@ def _version(request: Request, player: Player) -> int | None:
 
 def _stale(player: Player) -> ApiError:
     player.refresh_from_db()
-    return ApiError(
-        status_code=412,
-        code="stale_edit",
-        message=_("Someone else changed this meanwhile; the current value is in 'current'."),
-        current=_player_body(player),
-        etag=etag("player", player.pk, player.version),
-    )
+    return stale_edit(tag=etag("player", player.pk, player.version), current=_player_body(player))
 
 
 # ---------------------------------------------------------------------- views
@@ -298,7 +271,7 @@ class ClubList(generics.ListAPIView[Club]):
     pagination_class = ClubPage
 
     def get_queryset(self) -> QuerySet[Club]:
-        return clubs_seen(user=_user(self.request))
+        return clubs_seen(user=caller(self.request))
 
     @extend_schema(
         operation_id="clubs_list",
@@ -324,7 +297,7 @@ class ClubDetail(APIView):
         tags=["clubs"],
     )
     def get(self, request: Request, slug: str) -> Response:
-        club, role = _club(request, slug)
+        club, role = visible_club(request, slug)
         club.caller_role = role  # type: ignore[attr-defined]
         return Response(ClubSerializer(club).data, headers={"ETag": etag("club", club.pk, club.version)})
 
@@ -345,8 +318,7 @@ class ClubDetail(APIView):
         tags=["clubs"],
     )
     def patch(self, request: Request, slug: str) -> Response:
-        club, role = _club(request, slug)
-        _organiser(request, role)
+        club, role = visible_club(request, slug, manage=True)
         form = ClubSettingsSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         club.caller_role = role  # type: ignore[attr-defined]
@@ -365,12 +337,8 @@ class ClubDetail(APIView):
             )
         except StaleVersion:
             club.refresh_from_db()
-            raise ApiError(
-                status_code=412,
-                code="stale_edit",
-                message=_("Someone else changed this meanwhile; the current value is in 'current'."),
-                current=ClubSerializer(club).data,
-                etag=etag("club", club.pk, club.version),
+            raise stale_edit(
+                tag=etag("club", club.pk, club.version), current=ClubSerializer(club).data
             ) from None
         club.caller_role = role  # type: ignore[attr-defined]
         return Response(ClubSerializer(club).data, headers={"ETag": etag("club", club.pk, club.version)})
@@ -382,7 +350,7 @@ class PlayerList(generics.ListAPIView[Player]):
     pagination_class = RosterPage
 
     def get_queryset(self) -> QuerySet[Player]:
-        club, _role = _club(self.request, self.kwargs["slug"])
+        club, _role = visible_club(self.request, self.kwargs["slug"])
         q = self.request.query_params.get("q", "").strip()
         if len(q) > MAX_QUERY:
             raise exceptions.ValidationError(
@@ -444,7 +412,7 @@ class PlayerDetail(APIView):
     )
     def patch(self, request: Request, slug: str, pk: int) -> Response:
         player, role = _player(request, slug, pk)
-        _organiser(request, role)
+        organiser_only(request, role)
         request_id = idempotency_key(request)
         # A PATCH: the fields sent change; none sent, nothing changes (If-Match still checked).
         serializer = RenameSerializer(data=request.data, partial=True)
@@ -460,7 +428,7 @@ class PlayerDetail(APIView):
                 name=serializer.validated_data["name"],
                 version=version,
                 request_id=request_id,
-                user=_user(request),
+                user=caller(request),
             )
         except StalePlayer:
             raise _stale(player) from None
@@ -491,7 +459,7 @@ class ClubJoin(APIView):
         tags=["clubs"],
     )
     def post(self, request: Request) -> Response:
-        user = _user(request)
+        user = caller(request)
         if not isinstance(user, User):
             raise exceptions.NotAuthenticated()
         if not invite_lookup_allowed(get_client_ip_address(request._request) or "unknown"):
@@ -531,7 +499,7 @@ class PlayerMerge(APIView):
     )
     def post(self, request: Request, slug: str, pk: int) -> Response:
         drop, role = _player(request, slug, pk)
-        _organiser(request, role)
+        organiser_only(request, role)
         request_id = idempotency_key(request)
         serializer = MergeSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -546,7 +514,7 @@ class PlayerMerge(APIView):
                 keep_version=None,
                 drop_version=version,
                 request_id=request_id,
-                user=_user(request),
+                user=caller(request),
             )
         except StalePlayer:
             raise _stale(drop) from None

@@ -14,6 +14,7 @@ from rest_framework import exceptions, serializers
 from rest_framework.pagination import CursorPagination
 from rest_framework.parsers import JSONParser
 from rest_framework.request import Request
+from rest_framework.response import Response
 
 from games.api.body_types import check_types
 from games.input import InputRefused, read_int, read_json
@@ -97,6 +98,29 @@ def etag(kind: str, pk: object, version: object) -> str:
     return f'"{kind}-{pk}-v{version}"'
 
 
+def stale_edit(*, tag: str, current: Any) -> ApiError:
+    """412: the object changed since the caller read it; ``current`` is it now, with its ETag."""
+    return ApiError(
+        status_code=412,
+        code="stale_edit",
+        message=_("Someone else changed this meanwhile; the current value is in 'current'."),
+        current=current,
+        etag=tag,
+    )
+
+
+def with_etag(data: Any, tag: str, status: int = 200) -> Response:
+    response = Response(data, status=status)
+    response["ETag"] = tag
+    return response
+
+
+def unchanged(request: Request, tag: str) -> bool:
+    """The caller already holds this version (``If-None-Match``): a 304 will do."""
+    wanted = request.headers.get("If-None-Match", "")
+    return tag in (t.strip().removeprefix("W/") for t in wanted.split(","))
+
+
 def if_match(request: Request, *, current: str, body: Any = None) -> None:
     """Refuse a change made without ``If-Match`` (428) or against another version (412, with the
     current value in ``current``)."""
@@ -108,13 +132,7 @@ def if_match(request: Request, *, current: str, body: Any = None) -> None:
             message=_("Send If-Match with the ETag of the version you change."),
         )
     if given.strip() != current and given.strip() != "*":
-        raise ApiError(
-            status_code=412,
-            code="stale_edit",
-            message=_("Someone else changed this meanwhile; the current value is in 'current'."),
-            current=body,
-            etag=current,
-        )
+        raise stale_edit(tag=current, current=body)
 
 
 class CursorPage(CursorPagination):

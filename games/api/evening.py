@@ -18,10 +18,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.common import IDEMPOTENCY_KEY, idempotency_key, problems
-from games.api.games import GameSettlementSerializer, _may_write, _writable
+from games.api.games import GameSettlementSerializer
+from games.api.lookups import game_or_404, may_write, writable_game
 from games.models import Game
 from games.selectors.evening import Evening, evening_candidates, evening_of
-from games.selectors.games import game_by_public_id
 from games.services.evening import evening_join, evening_part
 
 
@@ -57,10 +57,7 @@ class GameEveningView(APIView):
         responses={200: EveningSerializer, **problems(404)},
     )
     def get(self, request: Request, public_id: str) -> Response:
-        game = game_by_public_id(public_id=public_id)
-        if game is None:
-            raise Http404
-        evening = evening_of(game=game)
+        evening = evening_of(game=game_or_404(public_id))
         if evening is None:
             raise Http404
         return Response(EveningSerializer(_body(evening)).data)
@@ -103,10 +100,8 @@ class PutInSerializer(serializers.Serializer[Any]):
 
 def _other(request: Request, public_id: str) -> Game:
     """A game the caller may write, to put in an evening or take out (404 unseen, 403 not his)."""
-    other = game_by_public_id(public_id=public_id)
-    if other is None:
-        raise Http404
-    if not _may_write(request, other):
+    other = game_or_404(public_id)
+    if not may_write(request, other):
         raise exceptions.PermissionDenied(_("You cannot change this game's evening."))
     return other
 
@@ -121,11 +116,11 @@ class EveningGamesView(APIView):
         responses={200: CandidateSerializer(many=True), **problems(401, 403, 404)},
     )
     def get(self, request: Request, public_id: str) -> Response:
-        game = _writable(request, public_id)
+        game = writable_game(request, public_id)
         found = evening_of(game=game)
         if found is None:
             raise Http404
-        offered = [g for g in evening_candidates(evening=found) if _may_write(request, g)]
+        offered = [g for g in evening_candidates(evening=found) if may_write(request, g)]
         body = [{"id": g.public_id, "played_at": g.played_at, "ended": g.ended} for g in offered]
         return Response(CandidateSerializer(body, many=True).data)
 
@@ -140,7 +135,7 @@ class EveningGamesView(APIView):
         responses={200: EveningSerializer, **problems(400, 401, 403, 404)},
     )
     def post(self, request: Request, public_id: str) -> Response:
-        game = _writable(request, public_id)
+        game = writable_game(request, public_id)
         form = PutInSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         other = _other(request, form.validated_data["game"])
@@ -158,7 +153,7 @@ class EveningGameView(APIView):
         responses={200: EveningSerializer, **problems(400, 401, 403, 404)},
     )
     def delete(self, request: Request, public_id: str, other_id: str) -> Response:
-        game = _writable(request, public_id)
+        game = writable_game(request, public_id)
         other = _other(request, other_id)
         evening_part(game=game, other=other, user=request.user, request_id=idempotency_key(request))
         return Response(EveningSerializer(_evening_body(game)).data)

@@ -17,7 +17,7 @@ from typing import Any
 
 import django_filters  # type: ignore[import-untyped]
 from django.contrib.auth.models import User
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Prefetch, QuerySet
 from django.http import Http404
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
@@ -42,26 +42,35 @@ from games.api.common import (
     idempotency_key,
     if_match,
     problems,
+    stale_edit,
+    unchanged,
 )
-from games.error_messages import error_message, write_refused
+from games.api.lookups import (
+    MAX_ID,
+    game_or_404,
+    game_with_deleted,
+    managed_game,
+    may_manage,
+    refuse,
+    seen_games,
+    visible_slug,
+    writable_game,
+)
+from games.error_messages import error_message
 from games.families import FAMILY_CHOICES
 from games.links import absolute_url
 from games.models import Change, Game, Hand, Result, Seat
 from games.selectors.clubs import club_by_slug
-from games.selectors.games import game_by_public_id, game_change
+from games.selectors.games import game_change
 from games.selectors.sheets import recent_sheet
 from games.services.access import (
     Role,
-    can_edit,
-    can_manage_game,
     can_rematch,
     can_view_club,
     club_role,
     edit_url,
     grant_edit,
     role_allows,
-    session_game_ids,
-    visible_games,
 )
 from games.services.games import (
     CLOCK_SLACK,
@@ -80,8 +89,6 @@ from scoring import reading
 from scoring.families import family_info
 from scoring.roles import unstated_roles
 from scoring.scoring_errors import ScoringError
-
-MAX_ID = 2**31 - 1  # hand numbers and change ids beyond this cannot exist
 
 # Not an enum in the schema: other resources name the same choices differently.
 FAMILY_HELP = "The rule family: " + ", ".join(FAMILIES) + "."
@@ -292,76 +299,6 @@ class GameChangeSerializer(serializers.Serializer[Any]):
     undoable = serializers.BooleanField()
 
 
-# --- access ---------------------------------------------------------------------------------
-
-
-def _game(public_id: str) -> Game:
-    game = game_by_public_id(public_id=public_id)
-    if game is None:
-        raise Http404
-    return game
-
-
-def _may_manage(request: Request, game: Game) -> bool:
-    """An organiser of the game's club (never the bearer of an edit link)."""
-    return not isinstance(request.auth, GameLink) and can_manage_game(request=request._request, game=game)
-
-
-def _managed(request: Request, public_id: str) -> Game:
-    """A club's game its club's organisers give on or delete (401/403 for anyone else)."""
-    game = _game(public_id)
-    if not _may_manage(request, game):
-        if not request.user.is_authenticated:
-            raise exceptions.NotAuthenticated()
-        raise exceptions.PermissionDenied(_("Only an organiser of the game's club can do this."))
-    return game
-
-
-def _with_deleted(request: Request, public_id: str) -> tuple[Game, bool | None]:
-    """The game, deleted or not; a deleted one only for its club's organisers (404 for anyone
-    else). With whether the caller organises its club, when that had to be asked (else None)."""
-    game = game_by_public_id(public_id=public_id, deleted=True)
-    if game is None:
-        raise Http404
-    if game.deleted_at is None:
-        return game, None
-    if not _may_manage(request, game):
-        raise Http404
-    return game, True
-
-
-def _may_write(request: Request, game: Game) -> bool:
-    auth = request.auth
-    if isinstance(auth, GameLink):
-        # A link's results its event confirmed are locked (games.services.access.can_edit).
-        return auth.game_id == game.pk and not game.results_locked
-    # DRF sets the authenticated user (session or token) on the underlying request too.
-    return can_edit(request=request._request, game=game)
-
-
-def _writable(request: Request, public_id: str) -> Game:
-    game = _game(public_id)
-    anonymous_session = not request.user.is_authenticated and request.auth is None
-    if not _may_write(request, game):
-        if anonymous_session:
-            raise exceptions.NotAuthenticated()
-        raise exceptions.PermissionDenied(write_refused(game))
-    if anonymous_session:
-        # Allowed by the edit link this browser's session holds: DRF checks CSRF only for a
-        # logged-in session, so check it here (another site must not write with that session).
-        authentication.SessionAuthentication().enforce_csrf(request)
-    return game
-
-
-def _visible(request: Request) -> Q:
-    """The games the list shows this caller: by his account, the edit link he called with or
-    the ones his session holds."""
-    if isinstance(request.auth, GameLink):
-        return visible_games(user=request.user, link_game_id=request.auth.game_id)
-    held = session_game_ids(request=request._request) if request.auth is None else []
-    return visible_games(user=request.user, held=held)
-
-
 # --- representations ------------------------------------------------------------------------
 
 
@@ -386,14 +323,6 @@ def _hand(row: SheetRow | None, hand: Hand, players: tuple[str, ...]) -> dict[st
     }
 
 
-def _club_slug(request: Request, game: Game) -> str | None:
-    club = game.club
-    if club is None:
-        return None
-    role = club_role(user=request.user, club=club)
-    return club.slug if can_view_club(club=club, role=role) else None
-
-
 def _game_body(request: Request, game: Game, sheet: Sheet | None = None) -> dict[str, Any]:
     sheet = sheet or recent_sheet(game=game)
     state = sheet.state
@@ -402,7 +331,7 @@ def _game_body(request: Request, game: Game, sheet: Sheet | None = None) -> dict
     body: dict[str, Any] = {
         "public_id": game.public_id,
         "family": game.family,
-        "club": _club_slug(request, game),
+        "club": visible_slug(request, game),
         "played_at": game.played_at,
         "created_at": game.created_at,
         "updated_at": game.updated_at,
@@ -479,7 +408,7 @@ def _hand_etag(hand: Hand) -> str:
 
 
 def _fresh(game: Game) -> Game:
-    return _game(game.public_id)
+    return game_or_404(game.public_id)
 
 
 # --- views ----------------------------------------------------------------------------------
@@ -541,7 +470,7 @@ class GameListCreate(generics.ListAPIView[Game]):
             "results", queryset=Result.objects.select_related("seat").order_by("seat__position")
         )
         return (
-            Game.objects.filter(_visible(self.request), deleted_at=None)
+            Game.objects.filter(seen_games(self.request), deleted_at=None)
             .select_related("club")
             .prefetch_related(results)
             .annotate(hand_count=Count("hands"))
@@ -699,11 +628,6 @@ GAME_EXAMPLE: dict[str, Any] = {
 }
 
 
-def _unchanged(request: Request, tag: str) -> bool:
-    wanted = request.headers.get("If-None-Match", "")
-    return tag in (t.strip().removeprefix("W/") for t in wanted.split(","))
-
-
 class GameDetail(APIView):
     # A scoreboard polls this with If-None-Match. Its 304 costs the game's row, one query;
     # counting it against the throttles would cost more queries (the counts are shared in the
@@ -712,8 +636,8 @@ class GameDetail(APIView):
 
     def check_throttles(self, request: Request) -> None:
         if request.method in ("GET", "HEAD") and request.headers.get("If-None-Match"):
-            self.found = _game(self.kwargs["public_id"])
-            if _unchanged(request, _game_etag(self.found)):
+            self.found = game_or_404(self.kwargs["public_id"])
+            if unchanged(request, _game_etag(self.found)):
                 return
         super().check_throttles(request)
 
@@ -734,9 +658,9 @@ class GameDetail(APIView):
         ],
     )
     def get(self, request: Request, public_id: str) -> Response:
-        game = self.found or _game(public_id)
+        game = self.found or game_or_404(public_id)
         tag = _game_etag(game)
-        if _unchanged(request, tag):
+        if unchanged(request, tag):
             response = Response(status=304)
         else:
             response = _game_response(request, game)
@@ -757,7 +681,7 @@ class GameDetail(APIView):
         responses={200: GameChangeSerializer, **problems(400, 401, 403, 404)},
     )
     def delete(self, request: Request, public_id: str) -> Response:
-        game = _managed(request, public_id)
+        game = managed_game(request, public_id)
         change = game_delete(game=game, user=request.user, request_id=idempotency_key(request))
         return Response(_change_body(game, change))
 
@@ -766,7 +690,7 @@ class _GameEnd(APIView):
     ended = True
 
     def post(self, request: Request, public_id: str) -> Response:
-        game = _writable(request, public_id)
+        game = writable_game(request, public_id)
         key = idempotency_key(request)
         game_end(game=game, ended=self.ended, user=request.user, request_id=key)
         return _game_response(request, _fresh(game))
@@ -851,7 +775,7 @@ class HandList(APIView):
         responses={200: GameHandSerializer(many=True), **problems(404)},
     )
     def get(self, request: Request, public_id: str) -> Response:
-        game = _game(public_id)
+        game = game_or_404(public_id)
         sheet = recent_sheet(game=game)
         rows = [_hand(row, row.hand, sheet.players) for row in sheet.rows]
         response = Response(GameHandSerializer(rows, many=True).data)
@@ -884,7 +808,7 @@ class HandList(APIView):
         },
     )
     def post(self, request: Request, public_id: str) -> Response:
-        game = _writable(request, public_id)
+        game = writable_game(request, public_id)
         key = idempotency_key(request)
         outcome = _in_codes(_outcome(request, game), game)
         for_hand = _for_hand(outcome.pop("for_hand", None))
@@ -951,7 +875,7 @@ class HandDetail(APIView):
         responses={200: GameHandSerializer, **problems(404)},
     )
     def get(self, request: Request, public_id: str, number: int) -> Response:
-        game = _game(public_id)
+        game = game_or_404(public_id)
         hand = _find_hand(game, number)
         response = Response(_hand_body(game, hand))
         response["ETag"] = _hand_etag(hand)
@@ -968,7 +892,7 @@ class HandDetail(APIView):
         responses={200: GameHandSerializer, **problems(400, 401, 403, 404, 412, 428)},
     )
     def put(self, request: Request, public_id: str, number: int) -> Response:
-        game = _writable(request, public_id)
+        game = writable_game(request, public_id)
         hand = _find_hand(game, number)
         if_match(request, current=_hand_etag(hand), body=_hand_body(game, hand))
         outcome = _in_codes(_outcome(request, game), game)
@@ -990,7 +914,7 @@ class HandDetail(APIView):
         responses={204: OpenApiResponse(description="Deleted."), **problems(400, 401, 403, 404, 412, 428)},
     )
     def delete(self, request: Request, public_id: str, number: int) -> Response:
-        game = _writable(request, public_id)
+        game = writable_game(request, public_id)
         hand = _find_hand(game, number)
         if_match(request, current=_hand_etag(hand), body=_hand_body(game, hand))
         try:
@@ -1003,14 +927,7 @@ class HandDetail(APIView):
         """Someone saved the hand between our check and the service's lock: 412 as well."""
         game = _fresh(game)
         current = _find_hand(game, number)
-        if_match_stale = _hand_etag(current)
-        raise ApiError(
-            status_code=412,
-            code="stale_edit",
-            message=_("Someone else changed this meanwhile; the current value is in 'current'."),
-            current=_hand_body(game, current),
-            etag=if_match_stale,
-        )
+        raise stale_edit(tag=_hand_etag(current), current=_hand_body(game, current))
 
 
 def _change(change: Change, labels: dict[int, int]) -> dict[str, Any]:
@@ -1042,7 +959,7 @@ class HistoryList(generics.ListAPIView[Change]):
     def get_queryset(self) -> QuerySet[Change]:
         if getattr(self, "swagger_fake_view", False):
             return Change.objects.none()
-        game, _manage = _with_deleted(self.request, self.kwargs["public_id"])
+        game, _manage = game_with_deleted(self.request, self.kwargs["public_id"])
         return Change.objects.filter(game=game).select_related("undone_by", "game").order_by("-pk")
 
     @extend_schema(
@@ -1070,17 +987,15 @@ class UndoView(APIView):
         responses={201: GameChangeSerializer, **problems(400, 401, 403, 404)},
     )
     def post(self, request: Request, public_id: str, change_id: int) -> Response:
-        game, manage = _with_deleted(request, public_id)
+        game, manage = game_with_deleted(request, public_id)
         change = game_change(game=game, pk=change_id) if change_id <= MAX_ID else None
         if change is not None and change.action in Change.MANAGE_ACTIONS:
-            if not (manage or _may_manage(request, game)):
-                if not request.user.is_authenticated:
-                    raise exceptions.NotAuthenticated()
-                raise exceptions.PermissionDenied(_("Only an organiser of the game's club can do this."))
+            if not (manage or may_manage(request, game)):
+                refuse(request, _("Only an organiser of the game's club can do this."))
         elif game.deleted_at is not None:
             raise Http404
         else:
-            _writable(request, public_id)
+            writable_game(request, public_id)
         if change is None:
             raise Http404
         undo = change_undo(change=change, user=request.user)
@@ -1110,7 +1025,7 @@ class GameTransferView(APIView):
         responses={201: GameChangeSerializer, **problems(400, 401, 403, 404)},
     )
     def post(self, request: Request, public_id: str) -> Response:
-        game = _managed(request, public_id)
+        game = managed_game(request, public_id)
         data = GameTransferSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         to = User.objects.filter(username=data.validated_data["to"]).first()
@@ -1136,7 +1051,7 @@ class GameDateView(APIView):
         responses={201: GameChangeSerializer, 200: GameSerializer, **problems(400, 401, 403, 404)},
     )
     def post(self, request: Request, public_id: str) -> Response:
-        game = _writable(request, public_id)
+        game = writable_game(request, public_id)
         data = GameDateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         change = game_date_set(
@@ -1171,16 +1086,14 @@ class GameRematchView(APIView):
         responses={201: GameCreatedSerializer, **problems(400, 401, 403, 404)},
     )
     def post(self, request: Request, public_id: str) -> Response:
-        game = _game(public_id)
+        game = game_or_404(public_id)
         if isinstance(request.auth, GameLink):
             raise exceptions.PermissionDenied(_("A game's edit link cannot start other games."))
-        anonymous_session = not request.user.is_authenticated and request.auth is None
         if not can_rematch(request=request._request, game=game):
-            if anonymous_session:
-                raise exceptions.NotAuthenticated()
-            raise exceptions.PermissionDenied(
-                _("Only its owner, or its club's scorekeepers, can start a rematch of this game.")
+            refuse(
+                request, _("Only its owner, or its club's scorekeepers, can start a rematch of this game.")
             )
+        anonymous_session = request.successful_authenticator is None
         if anonymous_session:
             authentication.SessionAuthentication().enforce_csrf(request)
         key = idempotency_key(request)

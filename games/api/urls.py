@@ -1,4 +1,4 @@
-from games.api import arrange, audit, clubs, engine, evening, games, rules, tokens
+from games.api import arrange, audit, clubs, engine, evening, games, rules
 
 urlpatterns = [
     *games.urlpatterns,
@@ -7,6 +7,5 @@ urlpatterns = [
     *arrange.urlpatterns,
     *engine.urlpatterns,
     *clubs.urlpatterns,
-    *tokens.urlpatterns,
     *audit.urlpatterns,
 ]

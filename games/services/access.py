@@ -127,10 +127,16 @@ def holds_link(*, request: HttpRequest, game: Game) -> bool:
     return False
 
 
-def can_edit(*, request: HttpRequest, game: Game, role: str | None = None) -> bool:
+def can_edit(
+    *, request: HttpRequest, game: Game, role: str | None = None, link_game_id: int | None = None
+) -> bool:
     """``role``: the user's role in the game's club, if the caller knows it already. A club's
     game: starting it gave no right of its own (the club's roles decide). A game whose results
-    its event confirmed: only the club's organisers (a correction changes the standings)."""
+    its event confirmed: only the club's organisers (a correction changes the standings).
+    ``link_game_id``: the caller's credential is that game's edit link (a program's, not a
+    session's), which writes that game alone, and not once its event confirmed it."""
+    if link_game_id is not None:
+        return link_game_id == game.pk and not game.results_locked
     if game.results_locked:
         return _club_allows(request, game, role, Role.ORGANISER)
     if game.club_id is None and _is_owner(request, game):

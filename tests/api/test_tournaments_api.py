@@ -302,10 +302,11 @@ def test_round_writes_refused_to_others(club: Club, organiser: User) -> None:
     detail = read_only.get(f"{base}/rounds/1/")
     assert detail.status_code == 200 and all(t["edit_url"] for t in detail.json()["tables"])
     assert all("edit_url" not in t for t in _client(member).get(f"{base}/rounds/1/").json()["tables"])
-    # A table's edit link used as a bearer writes its game only, not the tournament.
+    # A table's edit link used as a bearer writes its game only, not the tournament: a
+    # credential without the right (403), as for another game.
     game = Table.objects.filter(round__tournament=t, round__number=1).first().game  # type: ignore[union-attr]
     assert game is not None
     link = APIClient()
     link.credentials(HTTP_AUTHORIZATION=f"Bearer {game.edit_token}")
-    _problem(link.post(f"{base}/rounds/1/confirm/", HTTP_IF_MATCH="*"), 401)
+    _problem(link.post(f"{base}/rounds/1/confirm/", HTTP_IF_MATCH="*"), 403)
     assert link.get(f"{base}/standings/").status_code == 200

@@ -32,9 +32,8 @@ from rest_framework.views import APIView
 
 from games.api.auth import TokenScope
 from games.api.common import ApiError, problems
-from games.models import AuditEntry, Membership
-from games.selectors.clubs import club_by_slug
-from games.services.access import can_view_club, club_role, role_allows
+from games.api.lookups import visible_club
+from games.models import AuditEntry
 from games.services.audit import record
 from tournaments.exchange import ImportInvalid, export_club, export_csv, export_user, import_club
 
@@ -116,16 +115,7 @@ class ClubExportView(APIView):
         tags=["clubs"],
     )
     def get(self, request: Request, slug: str) -> Response:
-        club = club_by_slug(slug=slug)
-        role = club_role(user=request.user, club=club) if club is not None else None
-        if club is None or not can_view_club(club=club, role=role):
-            raise ApiError(status_code=404, code="not_found", message=_("There is no such club."))
-        if not role_allows(role, Membership.Role.ORGANISER):
-            raise ApiError(
-                status_code=403,
-                code="permission_denied",
-                message=_("Only the club's organisers can do this."),
-            )
+        club, _role = visible_club(request, slug, manage=True)
         fmt = "csv" if request.accepted_renderer.format == "csv" else "json"
         record(club=club, action=AuditEntry.Action.EXPORTED, actor=request.user, data={"format": fmt})
         if fmt == "csv":

@@ -16,10 +16,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.common import problems
+from games.api.lookups import visible_club
 from tournaments import league_files
 from tournaments.api.exchange import CsvRenderer
 from tournaments.api.seasons import FAMILY, PLAYER, PUBLIC_ID, SLUG, _family, _season
-from tournaments.api.tournaments import club_for
 from tournaments.selectors import league as league_selectors
 from tournaments.selectors import seasons as selectors
 
@@ -72,7 +72,7 @@ class RatingList(APIView):
         responses={200: RatingListSerializer, **problems(400, 404)},
     )
     def get(self, request: Request, slug: str) -> Response:
-        club, _role = club_for(request, slug)
+        club, _role = visible_club(request, slug)
         ratings = league_selectors.rating_list(club=club, family=_family(request))
         body = {
             "club": club.slug,
@@ -210,7 +210,7 @@ class CsvView(APIView):
 class RatingListCsv(CsvView):
     @_csv_schema("club_rating_list_csv", "The club's rating list of one rule family as CSV", [SLUG, FAMILY])
     def get(self, request: Request, slug: str) -> HttpResponse:
-        club, _role = club_for(request, slug)
+        club, _role = visible_club(request, slug)
         return league_files.rating_list_file(
             club, league_selectors.rating_list(club=club, family=_family(request))
         )

@@ -29,13 +29,23 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from engine.rules import FAMILIES
-from games.api.common import IDEMPOTENCY_KEY, IF_MATCH, etag, idempotency_key, if_match, problems
+from games.api.common import (
+    IDEMPOTENCY_KEY,
+    IF_MATCH,
+    etag,
+    idempotency_key,
+    if_match,
+    problems,
+    unchanged,
+    with_etag,
+)
+from games.api.lookups import visible_club
 from games.input import read_int
 from games.models import Club, Player
 from games.selectors.games import game_by_public_id
 from scoring.league import DEFAULT_LEAGUE_TIEBREAKS, LEAGUE_TIEBREAKS
 from scoring.ratings import Rating, display, display_sigma
-from tournaments.api.tournaments import club_for, guarded
+from tournaments.api.tournaments import guarded
 from tournaments.derived import Freshness, freshness
 from tournaments.models import Season
 from tournaments.selectors import seasons as selectors
@@ -234,17 +244,11 @@ def season_body(
     }
 
 
-def _with_etag(data: Any, tag: str, code: int = status.HTTP_200_OK) -> Response:
-    response = Response(data, status=code)
-    response["ETag"] = tag
-    return response
-
-
 def _season(request: Request, public_id: str, *, manage: bool = False) -> Season:
     season = selectors.season_by_public_id(public_id=public_id)
     if season is None:
         raise Http404
-    club_for(request, season.club.slug, manage=manage)
+    visible_club(request, season.club.slug, manage=manage)
     return season
 
 
@@ -285,7 +289,7 @@ class ClubSeasons(generics.ListAPIView[Season]):
     filter_backends: list[Any] = []
 
     def get_queryset(self) -> QuerySet[Season]:
-        club, _role = club_for(self.request, self.kwargs["slug"])
+        club, _role = visible_club(self.request, self.kwargs["slug"])
         return Season.objects.filter(club=club)
 
     @extend_schema(
@@ -327,13 +331,13 @@ class ClubSeasons(generics.ListAPIView[Season]):
         responses={201: SeasonSerializer, **problems(400, 401, 403, 404)},
     )
     def post(self, request: Request, slug: str) -> Response:
-        club, _role = club_for(request, slug, manage=True)
+        club, _role = visible_club(request, slug, manage=True)
         key = idempotency_key(request)
         form = SeasonSettingsSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         settings = SeasonSettings.from_mapping(form.validated_data)
         season = season_create(club=club, settings=settings, user=request.user, request_id=key)
-        return _with_etag(season_body(season), season_etag(season), status.HTTP_201_CREATED)
+        return with_etag(season_body(season), season_etag(season), status.HTTP_201_CREATED)
 
 
 class SeasonDetail(APIView):
@@ -432,7 +436,7 @@ class SeasonDetail(APIView):
     def get(self, request: Request, public_id: str) -> Response:
         season = _season(request, public_id)
         body = season_body(season, family=_family(request), page=_page(request), evening=_evening(request))
-        return _with_etag(body, season_etag(season))
+        return with_etag(body, season_etag(season))
 
     @extend_schema(
         operation_id="seasons_partial_update",
@@ -474,7 +478,7 @@ class SeasonDetail(APIView):
             ),
             current,
         )
-        return _with_etag(season_body(updated), season_etag(updated))
+        return with_etag(season_body(updated), season_etag(updated))
 
 
 class FamilyRatingSerializer(serializers.Serializer[Any]):
@@ -553,7 +557,7 @@ class PlayerRatings(APIView):
         responses={200: RatingsSerializer, **problems(400, 404)},
     )
     def get(self, request: Request, slug: str, player_id: int) -> Response:
-        club, _role = club_for(request, slug)
+        club, _role = visible_club(request, slug)
         player = _club_player(club, player_id)
         page = selectors.player_rating_page(player=player, family=_family(request))
         body = {
@@ -643,7 +647,7 @@ class Versus(APIView):
         responses={200: VersusSerializer, **problems(400, 404)},
     )
     def get(self, request: Request, slug: str, player_id: int, other_id: int) -> Response:
-        club, _role = club_for(request, slug)
+        club, _role = visible_club(request, slug)
         player = _club_player(club, player_id)
         other = _club_player(club, other_id)
         if player.pk == other.pk:
@@ -700,18 +704,13 @@ def freshness_etag(fresh: Freshness) -> str:
     return etag("derived", int(fresh.pending), fresh.as_of.isoformat() if fresh.as_of else "none")
 
 
-def _unchanged(request: Request, tag: str) -> bool:
-    wanted = request.headers.get("If-None-Match", "")
-    return tag in (t.strip().removeprefix("W/") for t in wanted.split(","))
-
-
 class ClubFreshness(APIView):
     # Every phone showing the club's numbers polls this while they update: an unchanged answer
     # (304) is given before the throttles, which would cost more than it (as for a game).
     def check_throttles(self, request: Request) -> None:
         if request.headers.get("If-None-Match"):
-            club, _role = club_for(request, self.kwargs["slug"])
-            if _unchanged(request, freshness_etag(freshness(club.pk))):
+            club, _role = visible_club(request, self.kwargs["slug"])
+            if unchanged(request, freshness_etag(freshness(club.pk))):
                 return
         super().check_throttles(request)
 
@@ -729,10 +728,10 @@ class ClubFreshness(APIView):
         },
     )
     def get(self, request: Request, slug: str) -> Response:
-        club, _role = club_for(request, slug)
+        club, _role = visible_club(request, slug)
         fresh = freshness(club.pk)
         tag = freshness_etag(fresh)
-        if _unchanged(request, tag):
+        if unchanged(request, tag):
             response = Response(status=status.HTTP_304_NOT_MODIFIED)
         else:
             response = Response({"pending": fresh.pending, "as_of": fresh.as_of})

@@ -28,13 +28,23 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from engine.rules import FAMILIES
-from games.api.common import IDEMPOTENCY_KEY, IF_MATCH, ApiError, etag, idempotency_key, if_match, problems
+from games.api.common import (
+    IDEMPOTENCY_KEY,
+    IF_MATCH,
+    ApiError,
+    etag,
+    idempotency_key,
+    if_match,
+    problems,
+    stale_edit,
+    with_etag,
+)
+from games.api.lookups import refuse, visible_club
 from games.client import client_ip
 from games.links import absolute_url
-from games.models import Club, Membership, Player
+from games.models import Player
 from games.names import name_key
-from games.selectors.clubs import club_by_slug
-from games.services.access import can_view_club, club_role, edit_url, role_allows
+from games.services.access import edit_url
 from games.services.service_errors import StaleVersion
 from scoring.standings import DEFAULT_TIEBREAKS, TIEBREAKS
 from tournaments.access import can_manage, can_view, tournament_role
@@ -77,26 +87,6 @@ from tournaments.tournament_data import tiebreaks as tournament_tiebreaks
 # ---------------------------------------------------------------------- access
 
 
-def club_for(request: Request, slug: str, *, manage: bool = False) -> tuple[Club, str | None]:
-    """The club at ``slug`` if the caller sees it (404 otherwise, members-only included);
-    ``manage``: the caller must be one of its organisers (401 anonymous, 403 others)."""
-    club = club_by_slug(slug=slug)
-    if club is None:
-        raise Http404
-    role = club_role(user=request.user, club=club)
-    if not can_view_club(club=club, role=role):
-        raise Http404
-    if manage and not role_allows(role, Membership.Role.ORGANISER):
-        _refuse(request)
-    return club, role
-
-
-def _refuse(request: Request) -> None:
-    if not request.user.is_authenticated:
-        raise exceptions.NotAuthenticated()
-    raise exceptions.PermissionDenied(_("Only the club's organisers can do this."))
-
-
 def _tournament(request: Request, public_id: str, *, manage: bool = False) -> tuple[Tournament, str | None]:
     tournament = selectors.tournament_by_public_id(public_id=public_id)
     if tournament is None:
@@ -105,7 +95,7 @@ def _tournament(request: Request, public_id: str, *, manage: bool = False) -> tu
     if not can_view(tournament=tournament, role=role):
         raise Http404
     if manage and not can_manage(role=role):
-        _refuse(request)
+        refuse(request, _("Only the club's organisers can do this."))
     return tournament, role
 
 
@@ -115,16 +105,6 @@ def _replayed(tournament: Tournament, key: uuid.UUID | None, target: str) -> boo
     return resent(tournament=tournament, request_id=key, target=target)
 
 
-def stale(current_etag: str, body: Any) -> ApiError:
-    return ApiError(
-        status_code=412,
-        code="stale_edit",
-        message=_("Someone else changed this meanwhile; the current value is in 'current'."),
-        current=body,
-        etag=current_etag,
-    )
-
-
 def guarded[T](call: Callable[[], T], current: Callable[[], tuple[str, Any]]) -> T:
     """Run a service call; a stale-version refusal (someone changed the object between our
     If-Match check and the service's lock) is a 412 with the current object, like our check."""
@@ -132,13 +112,7 @@ def guarded[T](call: Callable[[], T], current: Callable[[], tuple[str, Any]]) ->
         return call()
     except StaleVersion:
         tag, body = current()
-        raise stale(tag, body) from None
-
-
-def _with_etag(data: Any, tag: str, code: int = status.HTTP_200_OK) -> Response:
-    response = Response(data, status=code)
-    response["ETag"] = tag
-    return response
+        raise stale_edit(tag=tag, current=body) from None
 
 
 # ---------------------------------------------------------------------- serializers
@@ -564,7 +538,7 @@ class ClubTournaments(generics.ListAPIView[Tournament]):
     filter_backends: list[Any] = []
 
     def get_queryset(self) -> QuerySet[Tournament]:
-        club, _role = club_for(self.request, self.kwargs["slug"])
+        club, _role = visible_club(self.request, self.kwargs["slug"])
         return Tournament.objects.filter(club=club)
 
     @extend_schema(
@@ -608,13 +582,13 @@ class ClubTournaments(generics.ListAPIView[Tournament]):
         ],
     )
     def post(self, request: Request, slug: str) -> Response:
-        club, _role = club_for(request, slug, manage=True)
+        club, _role = visible_club(request, slug, manage=True)
         form = SettingsSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         tournament = tournament_create(
             club=club, settings=Settings.from_mapping(form.validated_data), user=request.user
         )
-        return _with_etag(tournament_body(tournament), tournament_etag(tournament), status.HTTP_201_CREATED)
+        return with_etag(tournament_body(tournament), tournament_etag(tournament), status.HTTP_201_CREATED)
 
 
 class TournamentDetail(APIView):
@@ -627,7 +601,7 @@ class TournamentDetail(APIView):
     )
     def get(self, request: Request, public_id: str) -> Response:
         tournament, _role = _tournament(request, public_id)
-        return _with_etag(tournament_body(tournament), tournament_etag(tournament))
+        return with_etag(tournament_body(tournament), tournament_etag(tournament))
 
     @extend_schema(
         operation_id="tournaments_partial_update",
@@ -669,7 +643,7 @@ class TournamentDetail(APIView):
             ),
             current,
         )
-        return _with_etag(tournament_body(updated), tournament_etag(updated))
+        return with_etag(tournament_body(updated), tournament_etag(updated))
 
 
 def _entries(tournament: Tournament) -> QuerySet[Entry]:
@@ -776,7 +750,7 @@ def _entry_action_view(action: str) -> type[APIView]:
                 done = guarded(lambda: entry_check_in(checked_in=operation == "check_in", **common), current)
             else:
                 done = guarded(lambda: entry_drop(dropped=operation == "drop", **common), current)
-            return _with_etag(entry_body(done), entry_etag(done))
+            return with_etag(entry_body(done), entry_etag(done))
 
     EntryAction.__name__ = EntryAction.__qualname__ = f"Entry{operation.title().replace('_', '')}"
     return EntryAction
@@ -829,7 +803,7 @@ class EntryPin(APIView):
             ),
             current,
         )
-        return _with_etag(entry_body(done), entry_etag(done))
+        return with_etag(entry_body(done), entry_etag(done))
 
 
 class Rounds(APIView):
@@ -858,7 +832,7 @@ class RoundDetail(APIView):
     def get(self, request: Request, public_id: str, number: int) -> Response:
         tournament, role = _tournament(request, public_id)
         view = _round_view(tournament, number)
-        response = _with_etag(
+        response = with_etag(
             round_body(request, view, organiser=can_manage(role=role)), round_etag(view.round)
         )
         if can_manage(role=role):
@@ -883,7 +857,7 @@ def _round_current(request: Request, tournament: Tournament, number: int) -> Cal
 
 def _round_answer(request: Request, tournament: Tournament, number: int, code: int = 200) -> Response:
     view = _round_view(tournament, number)
-    response = _with_etag(round_body(request, view, organiser=True), round_etag(view.round), code)
+    response = with_etag(round_body(request, view, organiser=True), round_etag(view.round), code)
     response["Cache-Control"] = "private, no-store"
     return response
 
@@ -1257,7 +1231,7 @@ class Door(APIView):
     )
     def get(self, request: Request, public_id: str) -> Response:
         tournament, _role = _tournament(request, public_id, manage=True)
-        return _with_etag(_door_body(request, tournament), tournament_etag(tournament))
+        return with_etag(_door_body(request, tournament), tournament_etag(tournament))
 
     @extend_schema(
         operation_id="tournament_door_set",
@@ -1287,7 +1261,7 @@ class Door(APIView):
             ),
             current,
         )
-        return _with_etag(_door_body(request, done), tournament_etag(done))
+        return with_etag(_door_body(request, done), tournament_etag(done))
 
 
 class DoorEntrySerializer(serializers.Serializer[Any]):
