@@ -5,6 +5,7 @@ for optimistic concurrency. The error handler itself is ``rummy_site.api.problem
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -18,6 +19,7 @@ from rest_framework.response import Response
 
 from games.api.body_types import check_types
 from games.input import InputRefused, read_int, read_json
+from games.services.service_errors import StaleVersion
 
 
 class ApiError(exceptions.APIException):
@@ -107,6 +109,17 @@ def stale_edit(*, tag: str, current: Any) -> ApiError:
         current=current,
         etag=tag,
     )
+
+
+def guarded[T](call: Callable[[], T], current: Callable[[], tuple[str, Any]]) -> T:
+    """Run a service call; a stale-version refusal (someone changed the object between our
+    If-Match check and the service's lock) is a 412 with the current object, like our check.
+    ``current`` gives the object's ETag and body as they are now."""
+    try:
+        return call()
+    except StaleVersion:
+        tag, body = current()
+        raise stale_edit(tag=tag, current=body) from None
 
 
 def with_etag(data: Any, tag: str, status: int = 200) -> Response:

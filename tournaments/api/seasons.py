@@ -33,6 +33,7 @@ from games.api.common import (
     IDEMPOTENCY_KEY,
     IF_MATCH,
     etag,
+    guarded,
     idempotency_key,
     if_match,
     problems,
@@ -45,7 +46,6 @@ from games.models import Club, Player
 from games.selectors.games import game_by_public_id
 from scoring.league import DEFAULT_LEAGUE_TIEBREAKS, LEAGUE_TIEBREAKS
 from scoring.ratings import Rating, display, display_sigma
-from tournaments.api.tournaments import guarded
 from tournaments.derived import Freshness, freshness
 from tournaments.models import Season
 from tournaments.selectors import seasons as selectors

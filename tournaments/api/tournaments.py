@@ -33,10 +33,10 @@ from games.api.common import (
     IF_MATCH,
     ApiError,
     etag,
+    guarded,
     idempotency_key,
     if_match,
     problems,
-    stale_edit,
     with_etag,
 )
 from games.api.lookups import refuse, visible_club
@@ -45,7 +45,6 @@ from games.links import absolute_url
 from games.models import Player
 from games.names import name_key
 from games.services.access import edit_url
-from games.services.service_errors import StaleVersion
 from scoring.standings import DEFAULT_TIEBREAKS, TIEBREAKS
 from tournaments.access import can_manage, can_view, tournament_role
 from tournaments.models import Entry, Round, Tournament
@@ -103,16 +102,6 @@ def _replayed(tournament: Tournament, key: uuid.UUID | None, target: str) -> boo
     """A resend of a change already made (the service will return it and change nothing); the
     key of another operation or object is refused (422)."""
     return resent(tournament=tournament, request_id=key, target=target)
-
-
-def guarded[T](call: Callable[[], T], current: Callable[[], tuple[str, Any]]) -> T:
-    """Run a service call; a stale-version refusal (someone changed the object between our
-    If-Match check and the service's lock) is a 412 with the current object, like our check."""
-    try:
-        return call()
-    except StaleVersion:
-        tag, body = current()
-        raise stale_edit(tag=tag, current=body) from None
 
 
 # ---------------------------------------------------------------------- serializers
