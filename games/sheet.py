@@ -7,7 +7,7 @@ selectors (a page that only reads). No queries here.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine.errors import EngineError
 from engine.rules import RuleSet, rule_set
@@ -41,6 +41,20 @@ class SheetRow:
     missing: tuple[bool, ...] = ()  # in seat order: the player's count is missing in this hand
     provisional: tuple[bool, ...] = ()  # in seat order: a count missing in this hand or before
     kind: HandKind | None = None  # how the hand ended (knock, gin, closed from hand...), who ended it
+    players: tuple[str, ...] = ()  # the sheet's players, in seat order
+
+    @property
+    def points_by_player(self) -> dict[str, int]:
+        return dict(zip(self.players, self.points, strict=True))
+
+    @property
+    def totals_by_player(self) -> dict[str, int]:
+        return dict(zip(self.players, self.totals, strict=True))
+
+    @property
+    def ended_by(self) -> str | None:
+        """Who closed, knocked or went out, if anyone."""
+        return self.kind.player if self.kind is not None else None
 
     @property
     def cells(self) -> list[Cell]:
@@ -58,6 +72,25 @@ class SheetRow:
 
 
 @dataclass(frozen=True)
+class UnplacedHand:
+    """A recorded hand no row of the sheet shows: the game's stored hands no longer score, so
+    it has no place, dealer, points or totals."""
+
+    hand: Hand
+    ordinal: None = None
+    dealer: None = None
+    kind: None = None
+    ended_by: None = None
+    points_by_player: Mapping[str, int] = field(default_factory=dict)
+    totals_by_player: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def missing_players(self) -> list[str]:
+        missing = self.hand.outcome.get("missing") if isinstance(self.hand.outcome, dict) else None
+        return [str(name) for name in missing or []]
+
+
+@dataclass(frozen=True)
 class Sheet:
     """Everything the score sheet shows, in seat order."""
 
@@ -72,6 +105,36 @@ class Sheet:
     @property
     def family(self) -> FamilyInfo:
         return family_info(self.rules.family)
+
+    @property
+    def scored(self) -> GameState:
+        """The state the sheet shows; when the stored hands no longer score, nothing: no
+        totals, nobody out, no leaders."""
+        if self.state is not None:
+            return self.state
+        return GameState(
+            family=self.rules.family,
+            players=self.players,
+            hands=(),
+            after_each_hand=(),
+            hand_totals={},
+            totals={},
+            hands_won={},
+            eliminated=(),
+            active=self.players,
+            finished=False,
+            finish_reason=None,
+            finished_after=None,
+            leaders=(),
+            winners=(),
+            bonuses=(),
+            settlement=None,
+        )
+
+    def line(self, hand: Hand) -> SheetRow | UnplacedHand:
+        """The hand's row on the sheet as it stands."""
+        found = next((row for row in self.rows if row.hand.number == hand.number), None)
+        return found if found is not None else UnplacedHand(hand)
 
     @property
     def closed(self) -> bool:
@@ -169,6 +232,7 @@ def build_sheet(
                     missing=tuple(p in result.missing for p in players),
                     provisional=tuple(p in short for p in players),
                     kind=hand_kind(result),
+                    players=players,
                 )
             )
     finished = state is not None and state.finished

@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext
 
@@ -69,11 +71,19 @@ def settlement_chart(settled: Settlement, players: tuple[str, ...]) -> SafeStrin
     )
 
 
-def chart_line_data(sheet: Sheet) -> dict[str, object] | None:
+@dataclass(frozen=True)
+class ChartRule:
     """The chart's line for the API: the house rule it comes from, its value, and whether it
     is a limit to stay under (``limit``) or a target to reach (``target``)."""
+
+    option: str
+    value: int
+    kind: str
+
+
+def chart_rule(sheet: Sheet) -> ChartRule | None:
     line = chart_line(sheet)
-    if line is None:
+    if line is None or sheet.family.chart_line is None:
         return None
     kind = "limit" if sheet.family.lower_is_better else "target"
-    return {"option": sheet.family.chart_line, "value": line.value, "kind": kind}
+    return ChartRule(option=sheet.family.chart_line, value=line.value, kind=kind)

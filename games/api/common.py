@@ -19,6 +19,7 @@ from rest_framework.response import Response
 
 from games.api.body_types import check_types
 from games.input import InputRefused, read_int, read_json
+from games.links import absolute_url
 from games.services.service_errors import StaleVersion
 
 
@@ -146,6 +147,15 @@ def if_match(request: Request, *, current: str, body: Any = None) -> None:
         )
     if given.strip() != current and given.strip() != "*":
         raise stale_edit(tag=current, current=body)
+
+
+class SiteLink(serializers.CharField):
+    """A site path (as ``reverse`` gives it) written as the link other phones open, at the
+    address the request came to (``games.links.absolute_url``); the request is the
+    serializer's context's."""
+
+    def to_representation(self, value: Any) -> str:
+        return absolute_url(self.context["request"], str(value))
 
 
 class CursorPage(CursorPagination):

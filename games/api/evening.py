@@ -21,14 +21,14 @@ from games.api.common import IDEMPOTENCY_KEY, idempotency_key, problems
 from games.api.games import GameSettlementSerializer
 from games.api.lookups import game_or_404, may_write, writable_game
 from games.models import Game
-from games.selectors.evening import Evening, evening_candidates, evening_of
+from games.selectors.evening import evening_candidates, evening_of
 from games.services.evening import evening_join, evening_part
 
 
 class EveningGameSerializer(serializers.Serializer[Any]):
-    id = serializers.CharField(help_text="The game's public id.")
-    created_at = serializers.DateTimeField()
-    ended = serializers.BooleanField()
+    id = serializers.CharField(source="game.public_id", help_text="The game's public id.")
+    created_at = serializers.DateTimeField(source="game.created_at")
+    ended = serializers.BooleanField(source="game.ended")
     incomplete = serializers.BooleanField(help_text="Some count is missing in this game.")
     totals = serializers.DictField(child=serializers.IntegerField(), help_text="Penalty points.")
     put_in = serializers.BooleanField(
@@ -57,39 +57,18 @@ class GameEveningView(APIView):
         responses={200: EveningSerializer, **problems(404)},
     )
     def get(self, request: Request, public_id: str) -> Response:
-        evening = evening_of(game=game_or_404(public_id))
-        if evening is None:
-            raise Http404
-        return Response(EveningSerializer(_body(evening)).data)
+        return Response(_evening_data(game_or_404(public_id)))
 
 
-def _body(evening: Evening) -> dict[str, Any]:
-    return {
-        "players": list(evening.players),
-        "games": [
-            {
-                "id": g.game.public_id,
-                "created_at": g.game.created_at,
-                "ended": g.game.ended,
-                "incomplete": g.incomplete,
-                "totals": g.totals,
-                "put_in": g.game.evening_id is not None,
-            }
-            for g in evening.games
-        ],
-        "settlement": evening.settlement.as_dict() if evening.settlement is not None else None,
-    }
-
-
-def _evening_body(game: Game) -> dict[str, Any]:
+def _evening_data(game: Game) -> Any:
     found = evening_of(game=game)
     if found is None:
         raise Http404
-    return _body(found)
+    return EveningSerializer(found).data
 
 
 class CandidateSerializer(serializers.Serializer[Any]):
-    id = serializers.CharField(help_text="The game's public id.")
+    id = serializers.CharField(source="public_id", help_text="The game's public id.")
     played_at = serializers.DateTimeField()
     ended = serializers.BooleanField()
 
@@ -121,8 +100,7 @@ class EveningGamesView(APIView):
         if found is None:
             raise Http404
         offered = [g for g in evening_candidates(evening=found) if may_write(request, g)]
-        body = [{"id": g.public_id, "played_at": g.played_at, "ended": g.ended} for g in offered]
-        return Response(CandidateSerializer(body, many=True).data)
+        return Response(CandidateSerializer(offered, many=True).data)
 
     @extend_schema(
         operation_id="games_evening_put_in",
@@ -140,7 +118,7 @@ class EveningGamesView(APIView):
         form.is_valid(raise_exception=True)
         other = _other(request, form.validated_data["game"])
         evening_join(game=game, other=other, user=request.user, request_id=idempotency_key(request))
-        return Response(EveningSerializer(_evening_body(game)).data)
+        return Response(_evening_data(game))
 
 
 class EveningGameView(APIView):
@@ -156,7 +134,7 @@ class EveningGameView(APIView):
         game = writable_game(request, public_id)
         other = _other(request, other_id)
         evening_part(game=game, other=other, user=request.user, request_id=idempotency_key(request))
-        return Response(EveningSerializer(_evening_body(game)).data)
+        return Response(_evening_data(game))
 
 
 urlpatterns: list[URLPattern] = [

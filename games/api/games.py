@@ -16,10 +16,9 @@ from __future__ import annotations
 from typing import Any
 
 import django_filters  # type: ignore[import-untyped]
-from django.contrib.auth.models import User
-from django.db.models import Count, Exists, OuterRef, Prefetch, QuerySet
+from django.db.models import QuerySet
 from django.http import Http404
-from django.urls import URLPattern, path, reverse
+from django.urls import URLPattern, path
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
@@ -37,6 +36,7 @@ from games.api.common import (
     IDEMPOTENCY_KEY,
     IF_MATCH,
     ApiError,
+    SiteLink,
     StrictJSONParser,
     etag,
     idempotency_key,
@@ -44,34 +44,38 @@ from games.api.common import (
     problems,
     stale_edit,
     unchanged,
+    with_etag,
 )
 from games.api.lookups import (
     MAX_ID,
+    caller,
     game_or_404,
     game_with_deleted,
     managed_game,
     may_manage,
+    recording_club,
     refuse,
     seen_games,
-    visible_slug,
     writable_game,
 )
 from games.error_messages import error_message
 from games.families import FAMILY_CHOICES
-from games.links import absolute_url
-from games.models import Change, Game, Hand, Result, Seat
-from games.selectors.clubs import club_by_slug
-from games.selectors.games import game_change
-from games.selectors.sheets import recent_sheet
-from games.services.access import (
-    Role,
-    can_rematch,
-    can_view_club,
-    club_role,
-    edit_url,
-    grant_edit,
-    role_allows,
+from games.models import Change, Game, Hand
+from games.selectors.games import (
+    by_finished,
+    change_line,
+    change_lines,
+    game_change,
+    game_changes,
+    game_hand,
+    game_lines,
+    game_view,
+    listed_games,
+    with_player,
 )
+from games.selectors.sheets import recent_sheet
+from games.selectors.users import user_by_username
+from games.services.access import can_rematch, grant_edit
 from games.services.games import (
     CLOCK_SLACK,
     game_date_set,
@@ -83,8 +87,7 @@ from games.services.games import (
 )
 from games.services.hands import change_undo, hand_delete, hand_edit, hand_find, hand_record
 from games.services.service_errors import HandTaken, ServiceError, StaleEdit
-from games.sheet import Sheet, SheetRow, game_rules, marks_only, sheet_ordinals
-from games.sheet_charts import chart_line_data
+from games.sheet import game_rules
 from scoring import reading
 from scoring.families import family_info
 from scoring.roles import unstated_roles
@@ -93,29 +96,30 @@ from scoring.scoring_errors import ScoringError
 # Not an enum in the schema: other resources name the same choices differently.
 FAMILY_HELP = "The rule family: " + ", ".join(FAMILIES) + "."
 
-# --- serializers (responses are built as dicts and shaped by these) -------------------------
+# --- serializers: each shape once, over the selectors' GameLine, GameView, SheetRow, ChangeLine
 
 
 class GameResultSerializer(serializers.Serializer[Any]):
-    name = serializers.CharField(help_text="The seat's name, as the outcomes use it.")
+    name = serializers.CharField(source="seat.name", help_text="The seat's name, as the outcomes use it.")
     total = serializers.IntegerField()
     place = serializers.IntegerField(help_text="1 is best; ties share a place.")
     winner = serializers.BooleanField()
 
 
 class GameItemSerializer(serializers.Serializer[Any]):
-    public_id = serializers.CharField(help_text="The id in the game's address.")
-    family = serializers.CharField(help_text=FAMILY_HELP)
+    public_id = serializers.CharField(source="game.public_id", help_text="The id in the game's address.")
+    family = serializers.CharField(source="game.family", help_text=FAMILY_HELP)
     club = serializers.CharField(allow_null=True, help_text="The club's slug; null for a private game.")
     played_at = serializers.DateTimeField(
-        help_text="When the game was played: what ratings, seasons and lists order games by."
+        source="game.played_at",
+        help_text="When the game was played: what ratings, seasons and lists order games by.",
     )
-    created_at = serializers.DateTimeField()
-    updated_at = serializers.DateTimeField()
-    ended = serializers.BooleanField(help_text="The evening was declared over.")
+    created_at = serializers.DateTimeField(source="game.created_at")
+    updated_at = serializers.DateTimeField(source="game.updated_at")
+    ended = serializers.BooleanField(source="game.ended", help_text="The evening was declared over.")
     finished = serializers.BooleanField()
     hands = serializers.IntegerField(help_text="How many hands were recorded.")
-    players = GameResultSerializer(many=True, help_text="In seat order.")
+    players = GameResultSerializer(many=True, source="results", help_text="In seat order.")
 
 
 class GameSeatSerializer(serializers.Serializer[Any]):
@@ -125,23 +129,32 @@ class GameSeatSerializer(serializers.Serializer[Any]):
 
 
 class GameHandSerializer(serializers.Serializer[Any]):
-    number = serializers.IntegerField(help_text="The hand's id within the game (never reused).")
+    number = serializers.IntegerField(
+        source="hand.number", help_text="The hand's id within the game (never reused)."
+    )
     ordinal = serializers.IntegerField(allow_null=True, help_text="Its row on the score sheet (1-based).")
-    version = serializers.IntegerField(help_text="Changes with every correction (see ETag).")
-    outcome = serializers.JSONField(help_text="The scoring outcome, as recorded.")
+    version = serializers.IntegerField(
+        source="hand.version", help_text="Changes with every correction (see ETag)."
+    )
+    outcome = serializers.JSONField(source="hand.outcome", help_text="The scoring outcome, as recorded.")
     dealer = serializers.CharField(allow_null=True)
-    points = serializers.DictField(child=serializers.IntegerField(), help_text="Points per player.")
-    totals = serializers.DictField(child=serializers.IntegerField(), help_text="Running totals after it.")
+    points = serializers.DictField(
+        source="points_by_player", child=serializers.IntegerField(), help_text="Points per player."
+    )
+    totals = serializers.DictField(
+        source="totals_by_player", child=serializers.IntegerField(), help_text="Running totals after it."
+    )
     missing = serializers.ListField(
-        child=serializers.CharField(), help_text="Players whose count is missing."
+        source="missing_players", child=serializers.CharField(), help_text="Players whose count is missing."
     )
     kind = serializers.CharField(
+        source="kind.kind",
         allow_null=True,
         help_text="How the hand ended: closed, from_hand, knock, undercut, gin, void, out, stock, pool_dry.",
     )
     ended_by = serializers.CharField(allow_null=True, help_text="Who closed, knocked or went out, if anyone.")
-    created_at = serializers.DateTimeField()
-    updated_at = serializers.DateTimeField()
+    created_at = serializers.DateTimeField(source="hand.created_at")
+    updated_at = serializers.DateTimeField(source="hand.updated_at")
 
 
 class GameEliminationSerializer(serializers.Serializer[Any]):
@@ -156,13 +169,17 @@ class GameBonusSerializer(serializers.Serializer[Any]):
     points = serializers.IntegerField()
     hands = serializers.IntegerField(required=False)
 
+    def to_representation(self, instance: Any) -> Any:
+        # Read as scoring states it: ``hands`` only for a bonus for hands won.
+        return super().to_representation(instance.as_dict())
+
 
 class GamePaymentSerializer(serializers.Serializer[Any]):
     def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
         # "from" is a keyword: built here.
         return {
-            "from": serializers.CharField(),
-            "to": serializers.CharField(),
+            "from": serializers.CharField(source="payer"),
+            "to": serializers.CharField(source="payee"),
             "crowns": serializers.IntegerField(),
         }
 
@@ -194,26 +211,41 @@ class GameChartLineSerializer(serializers.Serializer[Any]):
 
 
 class GameSerializer(GameItemSerializer):
-    options = serializers.DictField(help_text="The house rules, as stored.")
-    first_dealer = serializers.IntegerField()
-    hand_limit = serializers.IntegerField()
+    options = serializers.DictField(source="game.options", help_text="The house rules, as stored.")
+    first_dealer = serializers.IntegerField(source="game.first_dealer")
+    hand_limit = serializers.IntegerField(source="game.hand_limit")
     seats = GameSeatSerializer(many=True)
-    rows = GameHandSerializer(many=True, help_text="The score sheet's hands, in order.")
-    totals = serializers.DictField(child=serializers.IntegerField(), help_text="With end bonuses.")
-    eliminated = GameEliminationSerializer(many=True)
-    finish_reason = serializers.CharField(allow_null=True, help_text="target | last_player | hands | ended")
-    leaders = serializers.ListField(child=serializers.CharField())
-    winners = serializers.ListField(child=serializers.CharField())
-    bonuses = GameBonusSerializer(many=True)
-    incomplete = serializers.BooleanField(help_text="Some count is missing: totals are provisional.")
-    missing = GameMissingSerializer(many=True)
-    next_dealer = serializers.CharField(allow_null=True)
-    next_hand_number = serializers.IntegerField(
-        help_text="The number the next hand will be stored under: send it as the new hand's `for_hand`."
+    rows = GameHandSerializer(many=True, source="sheet.rows", help_text="The score sheet's hands, in order.")
+    totals = serializers.DictField(
+        source="sheet.scored.totals", child=serializers.IntegerField(), help_text="With end bonuses."
     )
-    settlement = GameSettlementSerializer(allow_null=True, help_text="Žolíky only, once no count is missing.")
-    share_url = serializers.CharField(
-        help_text="The link to watch the score sheet, at the address other phones reach (the page's QR code)."
+    eliminated = GameEliminationSerializer(many=True, source="sheet.scored.eliminated")
+    finish_reason = serializers.CharField(
+        source="sheet.scored.finish_reason",
+        allow_null=True,
+        help_text="target | last_player | hands | ended",
+    )
+    leaders = serializers.ListField(source="sheet.scored.leaders", child=serializers.CharField())
+    winners = serializers.ListField(source="sheet.scored.winners", child=serializers.CharField())
+    bonuses = GameBonusSerializer(many=True, source="sheet.scored.bonuses")
+    incomplete = serializers.BooleanField(
+        source="sheet.incomplete", help_text="Some count is missing: totals are provisional."
+    )
+    missing = GameMissingSerializer(many=True, source="sheet.scored.missing")
+    next_dealer = serializers.CharField(source="sheet.next_dealer", allow_null=True)
+    next_hand_number = serializers.IntegerField(
+        source="game.next_hand_number",
+        help_text="The number the next hand will be stored under: send it as the new hand's `for_hand`.",
+    )
+    settlement = GameSettlementSerializer(
+        source="sheet.scored.settlement",
+        allow_null=True,
+        help_text="Žolíky only, once no count is missing.",
+    )
+    share_url = SiteLink(
+        source="share_path",
+        help_text="The link to watch the score sheet, at the address other phones reach (the page's "
+        "QR code).",
     )
     chart_line = GameChartLineSerializer(
         allow_null=True,
@@ -281,20 +313,23 @@ class GameDateSerializer(serializers.Serializer[Any]):
 
 
 class GameChangeSerializer(serializers.Serializer[Any]):
-    id = serializers.IntegerField()
+    id = serializers.IntegerField(source="change.pk")
     action = serializers.CharField(
+        source="change.action",
         help_text="added | edited | deleted (a hand) | ended | reopened | new_link | transfer (another "
         "starter; `before` and `after` hold `owner`, a user id) | removed | restored (the game deleted, "
-        "brought back) | dated (the date of play changed; `before` and `after` hold `played_at`)"
+        "brought back) | dated (the date of play changed; `before` and `after` hold `played_at`)",
     )
-    hand_number = serializers.IntegerField(allow_null=True)
+    hand_number = serializers.IntegerField(source="change.hand_number", allow_null=True)
     hand = serializers.IntegerField(
         allow_null=True, help_text="The hand's row on the sheet, as the sheet shows it."
     )
-    before = serializers.JSONField(allow_null=True)
-    after = serializers.JSONField(allow_null=True)
-    created_at = serializers.DateTimeField()
-    undoes = serializers.IntegerField(allow_null=True, help_text="The change this one undid.")
+    before = serializers.JSONField(source="change.before", allow_null=True)
+    after = serializers.JSONField(source="change.after", allow_null=True)
+    created_at = serializers.DateTimeField(source="change.created_at")
+    undoes = serializers.IntegerField(
+        source="change.undoes_id", allow_null=True, help_text="The change this one undid."
+    )
     undone = serializers.BooleanField()
     undoable = serializers.BooleanField()
 
@@ -302,86 +337,16 @@ class GameChangeSerializer(serializers.Serializer[Any]):
 # --- representations ------------------------------------------------------------------------
 
 
-def _hand(row: SheetRow | None, hand: Hand, players: tuple[str, ...]) -> dict[str, Any]:
-    if row is not None:
-        hand = row.hand
-    return {
-        "number": hand.number,
-        "ordinal": row.ordinal if row else None,
-        "version": hand.version,
-        "outcome": hand.outcome,
-        "dealer": row.dealer if row else None,
-        "points": dict(zip(players, row.points, strict=True)) if row else {},
-        "totals": dict(zip(players, row.totals, strict=True)) if row else {},
-        "missing": [str(n) for n in hand.outcome.get("missing") or []]
-        if isinstance(hand.outcome, dict)
-        else [],
-        "kind": row.kind.kind if row and row.kind else None,
-        "ended_by": row.kind.player if row and row.kind else None,
-        "created_at": hand.created_at,
-        "updated_at": hand.updated_at,
-    }
-
-
-def _game_body(request: Request, game: Game, sheet: Sheet | None = None) -> dict[str, Any]:
-    sheet = sheet or recent_sheet(game=game)
-    state = sheet.state
-    results = {r.seat.name: r for r in game.results.select_related("seat")}
-    seats = list(Seat.objects.filter(game=game).order_by("position"))
-    body: dict[str, Any] = {
-        "public_id": game.public_id,
-        "family": game.family,
-        "club": visible_slug(request, game),
-        "played_at": game.played_at,
-        "created_at": game.created_at,
-        "updated_at": game.updated_at,
-        "ended": game.ended,
-        "finished": sheet.finished,
-        "hands": len(sheet.rows),
-        "players": [
-            {
-                "name": s.name,
-                "total": results[s.name].total,
-                "place": results[s.name].place,
-                "winner": results[s.name].winner,
-            }
-            for s in seats
-            if s.name in results
-        ],
-        "options": game.options,
-        "first_dealer": game.first_dealer,
-        "hand_limit": game.hand_limit,
-        "seats": [{"position": s.position, "name": s.name, "player_id": s.player_id} for s in seats],
-        "rows": [_hand(row, row.hand, sheet.players) for row in sheet.rows],
-        "totals": dict(state.totals) if state else {},
-        "eliminated": [e.as_dict() for e in state.eliminated] if state else [],
-        "finish_reason": state.finish_reason if state else None,
-        "leaders": list(state.leaders) if state else [],
-        "winners": list(state.winners) if state else [],
-        "bonuses": [b.as_dict() for b in state.bonuses] if state else [],
-        "incomplete": sheet.incomplete,
-        "missing": [m.as_dict() for m in state.missing] if state else [],
-        "next_dealer": sheet.next_dealer,
-        "next_hand_number": game.next_hand_number,
-        "settlement": (
-            state.settlement.as_dict()
-            if state and state.settlement is not None and not sheet.incomplete
-            else None
-        ),
-        "share_url": absolute_url(request, reverse("games:detail", kwargs={"public_id": game.public_id})),
-        "chart_line": chart_line_data(sheet),
-    }
-    return dict(GameSerializer(body).data)
-
-
 def _game_etag(game: Game) -> str:
     return etag("game", game.pk, int(game.updated_at.timestamp() * 1_000_000))
 
 
-def _game_response(request: Request, game: Game, code: int = 200, sheet: Sheet | None = None) -> Response:
-    response = Response(_game_body(request, game, sheet), status=code)
-    response["ETag"] = _game_etag(game)
-    return response
+def _game_data(request: Request, game: Game, shape: type[GameSerializer] = GameSerializer) -> Any:
+    return shape(game_view(game=game, user=caller(request)), context={"request": request}).data
+
+
+def _game_response(request: Request, game: Game, code: int = 200) -> Response:
+    return with_etag(_game_data(request, game), _game_etag(game), code)
 
 
 def _find_hand(game: Game, number: int) -> Hand:
@@ -396,11 +361,9 @@ def _find_hand(game: Game, number: int) -> Hand:
     return hand
 
 
-def _hand_body(game: Game, hand: Hand) -> dict[str, Any]:
+def _hand_data(game: Game, hand: Hand) -> Any:
     """The hand as the score sheet shows it now (``game`` as read after the last write)."""
-    sheet = recent_sheet(game=game)
-    row = next((r for r in sheet.rows if r.hand.number == hand.number), None)
-    return dict(GameHandSerializer(_hand(row, hand, sheet.players)).data)
+    return GameHandSerializer(recent_sheet(game=game).line(hand)).data
 
 
 def _hand_etag(hand: Hand) -> str:
@@ -449,13 +412,10 @@ class GameFilter(django_filters.FilterSet):
             return queryset
         if not 0 < value <= MAX_ID or value != int(value):
             return queryset.none()
-        return queryset.filter(Exists(Seat.objects.filter(game=OuterRef("pk"), player_id=int(value))))
+        return with_player(queryset, int(value))
 
     def by_finished(self, queryset: QuerySet[Game], name: str, value: Any) -> QuerySet[Game]:
-        if value is None:
-            return queryset
-        done = Exists(Result.objects.filter(game=OuterRef("pk"), finished=True))
-        return queryset.filter(done) if value else queryset.exclude(done)
+        return queryset if value is None else by_finished(queryset, bool(value))
 
 
 class GameListCreate(generics.ListAPIView[Game]):
@@ -465,41 +425,13 @@ class GameListCreate(generics.ListAPIView[Game]):
 
     def get_queryset(self) -> QuerySet[Game]:
         if getattr(self, "swagger_fake_view", False):
-            return Game.objects.none()
-        results = Prefetch(
-            "results", queryset=Result.objects.select_related("seat").order_by("seat__position")
-        )
-        return (
-            Game.objects.filter(seen_games(self.request), deleted_at=None)
-            .select_related("club")
-            .prefetch_related(results)
-            .annotate(hand_count=Count("hands"))
-            .order_by("-pk")
-        )
+            return Game.objects.none()  # the schema's generator asks for the model only
+        return listed_games(seen=seen_games(self.request), user=caller(self.request))
 
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         queryset = self.filter_queryset(self.get_queryset())
         page = self.paginate_queryset(queryset)
-        games = page if page is not None else list(queryset)
-        items = [
-            {
-                "public_id": g.public_id,
-                "family": g.family,
-                "club": g.club.slug if g.club else None,
-                "played_at": g.played_at,
-                "created_at": g.created_at,
-                "updated_at": g.updated_at,
-                "ended": g.ended,
-                "finished": any(r.finished for r in g.results.all()),
-                "hands": g.hand_count,  # type: ignore[attr-defined]
-                "players": [
-                    {"name": r.seat.name, "total": r.total, "place": r.place, "winner": r.winner}
-                    for r in g.results.all()
-                ],
-            }
-            for g in games
-        ]
-        data = GameItemSerializer(items, many=True).data
+        data = GameItemSerializer(game_lines(queryset if page is None else page), many=True).data
         return self.get_paginated_response(data) if page is not None else Response(data)
 
     @extend_schema(
@@ -551,16 +483,7 @@ class GameListCreate(generics.ListAPIView[Game]):
         form = GameCreateSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         data = form.validated_data
-        club = None
-        if data["club"]:
-            club = club_by_slug(slug=data["club"])
-            role = club_role(user=request.user, club=club) if club is not None else None
-            if club is None or not can_view_club(club=club, role=role):
-                raise serializers.ValidationError({"club": [_("There is no such club.")]})
-            if not role_allows(role, Role.SCOREKEEPER):
-                raise exceptions.PermissionDenied(
-                    _("Only the club's scorekeepers and organisers can start games in its name.")
-                )
+        club = recording_club(request, data["club"]) if data["club"] else None
         game = game_start(
             family=data["family"],
             options=data["options"],
@@ -570,12 +493,13 @@ class GameListCreate(generics.ListAPIView[Game]):
             club=club,
             played_at=data["played_at"],
         )
-        game = _fresh(game)
-        body = {**_game_body(request, game), "edit_url": edit_url(game)}
-        response = Response(body, status=status.HTTP_201_CREATED)
-        response["ETag"] = _game_etag(game)
-        response["Location"] = f"/api/v1/games/{game.public_id}/"
-        return response
+        return _created(request, _fresh(game))
+
+
+def _created(request: Request, game: Game) -> Response:
+    response = with_etag(_game_data(request, game, GameCreatedSerializer), _game_etag(game), 201)
+    response["Location"] = f"/api/v1/games/{game.public_id}/"
+    return response
 
 
 GAME_EXAMPLE: dict[str, Any] = {
@@ -683,7 +607,7 @@ class GameDetail(APIView):
     def delete(self, request: Request, public_id: str) -> Response:
         game = managed_game(request, public_id)
         change = game_delete(game=game, user=request.user, request_id=idempotency_key(request))
-        return Response(_change_body(game, change))
+        return Response(_change_data(game, change))
 
 
 class _GameEnd(APIView):
@@ -776,11 +700,8 @@ class HandList(APIView):
     )
     def get(self, request: Request, public_id: str) -> Response:
         game = game_or_404(public_id)
-        sheet = recent_sheet(game=game)
-        rows = [_hand(row, row.hand, sheet.players) for row in sheet.rows]
-        response = Response(GameHandSerializer(rows, many=True).data)
-        response["ETag"] = _game_etag(game)
-        return response
+        rows = recent_sheet(game=game).rows
+        return with_etag(GameHandSerializer(rows, many=True).data, _game_etag(game))
 
     @extend_schema(
         operation_id="games_hands_create",
@@ -819,7 +740,7 @@ class HandList(APIView):
         except HandTaken as taken:
             raise _hand_taken(game, taken) from None
         game = _fresh(game)
-        body = _hand_body(game, saved.hand)
+        body = _hand_data(game, saved.hand)
         response = Response(body, status=status.HTTP_201_CREATED if saved.created else status.HTTP_200_OK)
         response["ETag"] = etag("hand", saved.hand.pk, body["version"])
         response["Location"] = f"/api/v1/games/{game.public_id}/hands/{saved.hand.number}/"
@@ -853,7 +774,7 @@ def _hand_taken(game: Game, error: ServiceError) -> ApiError:
     (to replace it with a PUT and If-Match, or post again with the new ``for_hand``)."""
     game = _fresh(game)
     number = error.params.get("number")
-    taken = Hand.objects.filter(game=game, number=number).first() if isinstance(number, int) else None
+    taken = game_hand(game=game, number=number) if isinstance(number, int) else None
     return ApiError(
         status_code=409,
         code="hand_taken",
@@ -861,7 +782,7 @@ def _hand_taken(game: Game, error: ServiceError) -> ApiError:
         hand=error.params.get("hand"),
         number=number,
         next_hand_number=game.next_hand_number,
-        current=_hand_body(game, taken) if taken is not None else None,
+        current=_hand_data(game, taken) if taken is not None else None,
         etag=_hand_etag(taken) if taken is not None else None,
     )
 
@@ -877,7 +798,7 @@ class HandDetail(APIView):
     def get(self, request: Request, public_id: str, number: int) -> Response:
         game = game_or_404(public_id)
         hand = _find_hand(game, number)
-        response = Response(_hand_body(game, hand))
+        response = Response(_hand_data(game, hand))
         response["ETag"] = _hand_etag(hand)
         return response
 
@@ -894,14 +815,14 @@ class HandDetail(APIView):
     def put(self, request: Request, public_id: str, number: int) -> Response:
         game = writable_game(request, public_id)
         hand = _find_hand(game, number)
-        if_match(request, current=_hand_etag(hand), body=_hand_body(game, hand))
+        if_match(request, current=_hand_etag(hand), body=_hand_data(game, hand))
         outcome = _in_codes(_outcome(request, game), game)
         try:
             saved = hand_edit(hand=hand, outcome=outcome, version=hand.version, user=request.user)
         except StaleEdit:
             self._stale(game, number)
         game = _fresh(game)
-        response = Response(_hand_body(game, saved))
+        response = Response(_hand_data(game, saved))
         response["ETag"] = _hand_etag(saved)
         return response
 
@@ -916,7 +837,7 @@ class HandDetail(APIView):
     def delete(self, request: Request, public_id: str, number: int) -> Response:
         game = writable_game(request, public_id)
         hand = _find_hand(game, number)
-        if_match(request, current=_hand_etag(hand), body=_hand_body(game, hand))
+        if_match(request, current=_hand_etag(hand), body=_hand_data(game, hand))
         try:
             hand_delete(hand=hand, version=hand.version, user=request.user)
         except StaleEdit:
@@ -927,29 +848,7 @@ class HandDetail(APIView):
         """Someone saved the hand between our check and the service's lock: 412 as well."""
         game = _fresh(game)
         current = _find_hand(game, number)
-        raise stale_edit(tag=_hand_etag(current), current=_hand_body(game, current))
-
-
-def _change(change: Change, labels: dict[int, int]) -> dict[str, Any]:
-    undone = hasattr(change, "undone_by")
-    return {
-        "id": change.pk,
-        "action": change.action,
-        "hand_number": change.hand_number,
-        "hand": labels.get(change.hand_number) if change.hand_number is not None else None,
-        "before": change.before,
-        "after": change.after,
-        "created_at": change.created_at,
-        "undoes": change.undoes_id,
-        "undone": undone,
-        "undoable": not undone and change.action != Change.Action.NEW_LINK and not marks_only(change),
-    }
-
-
-def _labels(game: Game, changes: list[Change]) -> dict[int, int]:
-    present = list(game.hands.values_list("number", flat=True))
-    numbers = {c.hand_number for c in changes if c.hand_number is not None}
-    return sheet_ordinals(present, sorted(numbers | set(present)))
+        raise stale_edit(tag=_hand_etag(current), current=_hand_data(game, current))
 
 
 class HistoryList(generics.ListAPIView[Change]):
@@ -958,9 +857,9 @@ class HistoryList(generics.ListAPIView[Change]):
 
     def get_queryset(self) -> QuerySet[Change]:
         if getattr(self, "swagger_fake_view", False):
-            return Change.objects.none()
-        game, _manage = game_with_deleted(self.request, self.kwargs["public_id"])
-        return Change.objects.filter(game=game).select_related("undone_by", "game").order_by("-pk")
+            return Change.objects.none()  # the schema's generator asks for the model only
+        self.game, _manage = game_with_deleted(self.request, self.kwargs["public_id"])
+        return game_changes(game=self.game)
 
     @extend_schema(
         operation_id="games_history_list",
@@ -969,10 +868,8 @@ class HistoryList(generics.ListAPIView[Change]):
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         page = self.paginate_queryset(self.get_queryset())
-        changes = list(page or [])
-        labels = _labels(changes[0].game, changes) if changes else {}
-        data = GameChangeSerializer([_change(c, labels) for c in changes], many=True).data
-        return self.get_paginated_response(data)
+        lines = change_lines(game=self.game, changes=list(page or []))
+        return self.get_paginated_response(GameChangeSerializer(lines, many=True).data)
 
 
 class UndoView(APIView):
@@ -999,9 +896,7 @@ class UndoView(APIView):
         if change is None:
             raise Http404
         undo = change_undo(change=change, user=request.user)
-        undo = Change.objects.select_related("undone_by").get(pk=undo.pk)
-        body = GameChangeSerializer(_change(undo, _labels(game, [undo]))).data
-        return Response(body, status=status.HTTP_201_CREATED)
+        return Response(_change_data(game, undo), status=status.HTTP_201_CREATED)
 
 
 class GameTransferSerializer(serializers.Serializer[Any]):
@@ -1028,11 +923,11 @@ class GameTransferView(APIView):
         game = managed_game(request, public_id)
         data = GameTransferSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        to = User.objects.filter(username=data.validated_data["to"]).first()
+        to = user_by_username(username=data.validated_data["to"])
         if to is None:
             raise serializers.ValidationError({"to": [_("No such user.")]})
         change = game_transfer(game=game, to=to, user=request.user, request_id=idempotency_key(request))
-        return Response(_change_body(game, change), status=status.HTTP_201_CREATED)
+        return Response(_change_data(game, change), status=status.HTTP_201_CREATED)
 
 
 class GameDateView(APIView):
@@ -1063,12 +958,11 @@ class GameDateView(APIView):
         )
         if change is None:
             return _game_response(request, _fresh(game))
-        return Response(_change_body(game, change), status=status.HTTP_201_CREATED)
+        return Response(_change_data(game, change), status=status.HTTP_201_CREATED)
 
 
-def _change_body(game: Game, change: Change) -> dict[str, Any]:
-    change = Change.objects.select_related("undone_by").get(pk=change.pk)
-    return dict(GameChangeSerializer(_change(change, _labels(game, [change]))).data)
+def _change_data(game: Game, change: Change) -> Any:
+    return GameChangeSerializer(change_line(game=game, change=change)).data
 
 
 class GameRematchView(APIView):
@@ -1100,11 +994,7 @@ class GameRematchView(APIView):
         new = _fresh(game_rematch(game=game, user=request.user, request_id=key))
         if anonymous_session:
             grant_edit(request=request._request, game=new, started=True)
-        body = {**_game_body(request, new), "edit_url": edit_url(new)}
-        response = Response(body, status=status.HTTP_201_CREATED)
-        response["ETag"] = _game_etag(new)
-        response["Location"] = f"/api/v1/games/{new.public_id}/"
-        return response
+        return _created(request, new)
 
 
 urlpatterns: list[URLPattern] = [

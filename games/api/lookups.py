@@ -66,13 +66,16 @@ def organiser_only(request: Request, role: str | None) -> None:
         refuse(request, _("Only the club's organisers can do this."))
 
 
-def visible_slug(request: Request, game: Game) -> str | None:
-    """The game's club's slug, when the caller sees that club (a members-only club's stays
-    hidden from whoever reads its game by address)."""
-    club = game.club
-    if club is None:
-        return None
-    return club.slug if can_view_club(club=club, role=club_role(user=caller(request), club=club)) else None
+def recording_club(request: Request, slug: str) -> Club:
+    """The club a game is started in: one the caller sees (else refused at the field, as a club
+    that does not exist) and records for (403 otherwise)."""
+    club = club_by_slug(slug=slug)
+    role = club_role(user=caller(request), club=club) if club is not None else None
+    if club is None or not can_view_club(club=club, role=role):
+        raise exceptions.ValidationError({"club": [_("There is no such club.")]})
+    if not role_allows(role, Membership.Role.SCOREKEEPER):
+        refuse(request, _("Only the club's scorekeepers and organisers can start games in its name."))
+    return club
 
 
 def game_or_404(public_id: str) -> Game:

@@ -28,6 +28,11 @@ class EveningGame:
     totals: dict[str, int]  # penalty points by the evening's names
     incomplete: bool  # some count of the game is missing
 
+    @property
+    def put_in(self) -> bool:
+        """A scorekeeper put the game in the evening (it can be taken out again)."""
+        return self.game.evening_id is not None
+
 
 @dataclass(frozen=True)
 class Evening:

@@ -1,19 +1,26 @@
-"""The games pages read: a user's list of games, one game with its owner and club, the row a
-page's ETag check needs (both written out in SQL with the columns read from the models'
-``_meta``, since every poll makes one), and one change of a game's history."""
+"""The games pages and the API read: a user's list of games, one game with its owner and club,
+the row a page's ETag check needs (both written out in SQL with the columns read from the
+models' ``_meta``, since every poll makes one), the games a list shows with what it says of
+each, one game as its resource shows it, and a game's changes with their place on the sheet."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import cache
 from typing import NamedTuple
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import connection
-from django.db.models import Model, Prefetch, Q
+from django.db.models import Count, Exists, Model, OuterRef, Prefetch, Q, QuerySet
+from django.urls import reverse
 
 from games import rows
-from games.models import Change, Club, Game, Membership, Seat
+from games.models import Change, Club, Game, Hand, Membership, Result, Seat
+from games.selectors.sheets import recent_sheet
+from games.services.access import AnyUser, can_view_club, club_role, edit_url, visible_clubs
+from games.sheet import Sheet, marks_only, sheet_ordinals
+from games.sheet_charts import ChartRule, chart_rule
 
 
 def user_games(*, user: User | AnonymousUser, game_ids: Sequence[str], limit: int = 50) -> list[Game]:
@@ -178,3 +185,148 @@ def game_to_revalidate(*, public_id: str, deleted: bool = False) -> Game | None:
 
 def game_change(*, game: Game, pk: int) -> Change | None:
     return Change.objects.filter(game=game, pk=pk).first()
+
+
+def game_hand(*, game: Game, number: int) -> Hand | None:
+    """A hand of the game by its number (deleted hands are gone)."""
+    return Hand.objects.filter(game=game, number=number).first()
+
+
+@dataclass(frozen=True)
+class GameLine:
+    """A game as a list shows it, and as its own representation begins."""
+
+    game: Game
+    club: str | None  # its club's slug, when the reader sees that club (else None, as if private)
+    finished: bool
+    hands: int  # how many were recorded
+    results: Sequence[Result]  # in seat order
+
+
+@dataclass(frozen=True)
+class GameView(GameLine):
+    """One game as its resource shows it: its line, its seats and its score sheet."""
+
+    seats: Sequence[Seat]  # in seat order
+    sheet: Sheet
+
+    @property
+    def share_path(self) -> str:
+        """The address that shows the score sheet (the page's QR code)."""
+        return reverse("games:detail", kwargs={"public_id": self.game.public_id})
+
+    @property
+    def edit_url(self) -> str:
+        return edit_url(self.game)
+
+    @property
+    def chart_line(self) -> ChartRule | None:
+        return chart_rule(self.sheet)
+
+
+def _club_seen(game: Game, user: AnyUser) -> str | None:
+    club = game.club
+    if club is None:
+        return None
+    return club.slug if can_view_club(club=club, role=club_role(user=user, club=club)) else None
+
+
+def game_view(*, game: Game, user: AnyUser) -> GameView:
+    """``game`` (as read with :func:`game_by_public_id`) as ``user`` reads it: its seats with
+    their results (1 query), its club's slug if he sees the club (1 query for a club's game),
+    and its score sheet (``recent_sheet``)."""
+    seats = list(Seat.objects.filter(game=game).select_related("result").order_by("position"))
+    sheet = recent_sheet(game=game)
+    return GameView(
+        game=game,
+        club=_club_seen(game, user),
+        finished=sheet.finished,
+        hands=len(sheet.rows),
+        results=[seat.result for seat in seats if hasattr(seat, "result")],
+        seats=seats,
+        sheet=sheet,
+    )
+
+
+def listed_games(*, seen: Q, user: AnyUser) -> QuerySet[Game]:
+    """The games ``seen`` lets a list show (``access.visible_games``), deleted ones left out,
+    newest first, each with its hand count and whether ``user`` sees its club; a page of it
+    reads its results in one more query (:func:`game_lines` needs nothing else)."""
+    results = Prefetch("results", queryset=Result.objects.select_related("seat").order_by("seat__position"))
+    club_seen = Exists(Club.objects.filter(visible_clubs(user=user), pk=OuterRef("club_id")))
+    return (
+        Game.objects.filter(seen, deleted_at=None)
+        .select_related("club")
+        .prefetch_related(results)
+        .annotate(hand_count=Count("hands"), club_seen=club_seen)
+        .order_by("-pk")
+    )
+
+
+def with_player(games: QuerySet[Game], player_id: int) -> QuerySet[Game]:
+    """The games this player sat in."""
+    return games.filter(Exists(Seat.objects.filter(game=OuterRef("pk"), player_id=player_id)))
+
+
+def by_finished(games: QuerySet[Game], finished: bool) -> QuerySet[Game]:
+    """The games that reached their family's end (``finished``), or the others."""
+    done = Exists(Result.objects.filter(game=OuterRef("pk"), finished=True))
+    return games.filter(done) if finished else games.exclude(done)
+
+
+def game_lines(games: Iterable[Game]) -> list[GameLine]:
+    """What a list says of :func:`listed_games`' games (no query)."""
+    lines = []
+    for game in games:
+        results = list(game.results.all())
+        seen = game.club is not None and game.club_seen  # type: ignore[attr-defined]
+        lines.append(
+            GameLine(
+                game=game,
+                club=game.club.slug if seen and game.club is not None else None,
+                finished=any(r.finished for r in results),
+                hands=game.hand_count,  # type: ignore[attr-defined]
+                results=results,
+            )
+        )
+    return lines
+
+
+@dataclass(frozen=True)
+class ChangeLine:
+    """A change of a game's history, with its hand's row on the sheet as the sheet shows it."""
+
+    change: Change
+    hand: int | None
+
+    @property
+    def undone(self) -> bool:
+        return hasattr(self.change, "undone_by")
+
+    @property
+    def undoable(self) -> bool:
+        """What undo may take back: not an edit link made anew, nor the marks that followed
+        another change (undone with that one)."""
+        action = self.change.action
+        return not self.undone and action != Change.Action.NEW_LINK and not marks_only(self.change)
+
+
+def game_changes(*, game: Game) -> QuerySet[Change]:
+    """The game's changes, newest first, each with what undid it (1 query a page)."""
+    return Change.objects.filter(game=game).select_related("undone_by").order_by("-pk")
+
+
+def change_lines(*, game: Game, changes: Sequence[Change]) -> list[ChangeLine]:
+    """``changes`` of ``game`` with their hands' rows on the sheet (1 query: the hands' numbers)."""
+    if not changes:
+        return []
+    present = list(game.hands.values_list("number", flat=True))
+    numbers = {c.hand_number for c in changes if c.hand_number is not None}
+    labels = sheet_ordinals(present, sorted(numbers | set(present)))
+    return [ChangeLine(c, labels.get(c.hand_number) if c.hand_number is not None else None) for c in changes]
+
+
+def change_line(*, game: Game, change: Change) -> ChangeLine:
+    """One change as the history shows it, read afresh with what undid it (2 queries)."""
+    fresh = Change.objects.select_related("undone_by").get(pk=change.pk)
+    return change_lines(game=game, changes=[fresh])[0]
