@@ -328,9 +328,10 @@ class NewGameForm(forms.Form):
 
     def add_engine_error(self, error: EngineError) -> None:
         option = error.params.get("option")
+        named = error.params.get("field")
         field = f"opt_{option}" if option is not None and f"opt_{option}" in self.fields else None
-        if error.code == "played_in_future":
-            field = "played_at"
+        if isinstance(named, str) and named in self.fields:
+            field = named
         self.add_error(field, error_message(error))
 
 

@@ -19,7 +19,7 @@ from games.models import Club, ClubChange, Game, Player, Result, Seat
 from games.names import MAX_NAME, clean_name, has_control, loose_key, name_key
 from games.signals import seats_moved
 
-from .service_errors import ServiceError, StalePlayer
+from .service_errors import NameRefused, ServiceError, StalePlayer
 
 Actor = User | AnonymousUser | None
 
@@ -29,14 +29,14 @@ def _user(user: Actor) -> User | None:
 
 
 def check_name(raw: str) -> str:
-    """The name as stored, or ServiceError (``name_empty``, ``name_too_long``, ``name_control``)."""
+    """The name as stored, or NameRefused (``name_empty``, ``name_too_long``, ``name_control``)."""
     name = clean_name(raw)
     if not name:
-        raise ServiceError("name_empty", "a player needs a name")
+        raise NameRefused("name_empty", "a player needs a name")
     if has_control(raw):
-        raise ServiceError("name_control", "a name cannot contain control characters", player=name[:MAX_NAME])
+        raise NameRefused("name_control", "a name cannot contain control characters", player=name[:MAX_NAME])
     if len(name) > MAX_NAME:
-        raise ServiceError(
+        raise NameRefused(
             "name_too_long",
             f"name {name[:MAX_NAME]!r}... is too long",
             player=name[:20] + "…",
@@ -131,7 +131,7 @@ def _check_free(player: Player, key: str) -> None:
     same = same.filter(club=player.club) if player.club_id else same.filter(club=None, owner=player.owner_id)
     taken = same.first() if (player.club_id or player.owner_id) else None
     if taken is not None:
-        raise ServiceError("name_taken", f"{taken.name} is already a player here", player=taken.name)
+        raise NameRefused("name_taken", f"{taken.name} is already a player here", player=taken.name)
 
 
 def record_change(

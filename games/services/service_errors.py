@@ -11,6 +11,11 @@ class ServiceError(EngineError):
     """A request that cannot be carried out as asked (stale edit, nothing to undo...)."""
 
 
+class NameRefused(ServiceError):
+    """A player's name that cannot be used: empty, too long, with control characters, or another
+    player's of the same club or roster (the code says which)."""
+
+
 class StaleEdit(ServiceError):
     """Someone else changed the hand since this form was loaded; ``current`` is what is stored now."""
 

@@ -69,7 +69,7 @@ from games.services.clubs import (
 from games.services.players import account_rename, player_claim, player_merge, player_rename
 from games.services.rates import invite_lookup_allowed, rate_hit
 from games.services.resets import account_set_email
-from games.services.service_errors import StalePlayer
+from games.services.service_errors import NameRefused, StalePlayer
 from games.services.tokens import token_create, token_revoke
 
 Role = Membership.Role
@@ -410,10 +410,6 @@ def _player_url(player: Player) -> str:
     return reverse("games:own_player", kwargs={"pk": player.pk})
 
 
-# Errors about the typed name belong at the name field; the others above the form.
-NAME_ERRORS = frozenset({"name_empty", "name_too_long", "name_control", "name_taken"})
-
-
 @require_POST
 @login_required
 def player_rename_view(request: HttpRequest, pk: int, slug: str | None = None) -> HttpResponse:
@@ -431,7 +427,8 @@ def player_rename_view(request: HttpRequest, pk: int, slug: str | None = None) -
                 user=request.user,
             )
         except EngineError as error:
-            form.add_error("name" if error.code in NAME_ERRORS else None, error_message(error))
+            # An error about the typed name belongs at the name field; the others above the form.
+            form.add_error("name" if isinstance(error, NameRefused) else None, error_message(error))
         else:
             messages.success(
                 request,
