@@ -27,6 +27,7 @@ from rest_framework.views import exception_handler
 
 from engine.errors import EngineError
 from games.api.common import PROBLEM, ApiError
+from games.services.service_errors import RequestIdReused
 from rummy_site.idempotency import REUSED, reused_message
 from tournaments.tournament_messages import tournament_error
 
@@ -97,7 +98,7 @@ def problem_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if request is not None:
         request.accepted_renderer = ProblemRenderer()
         request.accepted_media_type = PROBLEM
-    if isinstance(exc, EngineError) and exc.code == REUSED:
+    if isinstance(exc, RequestIdReused):
         # A service found the key given to another change: the same 422 as the middleware's.
         body = problem(status_code=422, code=REUSED, message=reused_message())
         return Response(body, status=422, content_type=PROBLEM)

@@ -11,6 +11,14 @@ class ServiceError(EngineError):
     """A request that cannot be carried out as asked (stale edit, nothing to undo...)."""
 
 
+class RequestIdReused(ServiceError):
+    """The request id (an API's Idempotency-Key) was already given to another change: neither a
+    resend of that one nor a new request."""
+
+    def __init__(self) -> None:
+        super().__init__("idempotency_key_reused", "the request id was used for another change")
+
+
 class NameRefused(ServiceError):
     """A player's name that cannot be used: empty, too long, with control characters, or another
     player's of the same club or roster (the code says which)."""

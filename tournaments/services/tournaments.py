@@ -29,7 +29,7 @@ from games.models import Club, Game, Player
 from games.services.games import EventLabel, game_end, game_start
 from games.services.players import check_name, seat_players
 from games.services.rates import Hit, rate_hit
-from games.services.service_errors import ServiceError
+from games.services.service_errors import RequestIdReused, ServiceError
 from scoring import finals
 from scoring.families import family_info
 from scoring.scoring_errors import ScoringError
@@ -111,7 +111,7 @@ def _replayed(tournament: Tournament, request_id: uuid.UUID | None, target: str)
         return None
     change = TournamentChange.objects.filter(tournament=tournament, request_id=request_id).first()
     if change is not None and change.target != target:
-        raise ServiceError("idempotency_key_reused", "the request id was used for another change")
+        raise RequestIdReused()
     return change
 
 
