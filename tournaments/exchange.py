@@ -703,16 +703,6 @@ class Imported:
     tournaments: int
     seasons: int
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "club": {"name": self.club.name, "slug": self.club.slug},
-            "players": self.players,
-            "games": self.games,
-            "hands": self.hands,
-            "tournaments": self.tournaments,
-            "seasons": self.seasons,
-        }
-
 
 def import_club(
     doc: object, *, user: User, name: str | None = None, slug: str | None = None, club: Club | None = None

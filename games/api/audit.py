@@ -12,6 +12,7 @@ same data and actions as their pages (games/views/audit.py, games/views/accounts
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -28,7 +29,7 @@ from games.api.common import ApiError, CursorPage, problems
 from games.api.lookups import visible_club
 from games.error_messages import error_message
 from games.links import absolute_url
-from games.models import AuditEntry, Club, UserSession
+from games.models import AuditEntry, Club, ResetLink, UserSession
 from games.selectors.audit import audit_entries
 from games.selectors.clubs import club_membership
 from games.services.audit import audit_export
@@ -114,10 +115,29 @@ class AuditExport(APIView):
         return response
 
 
+@dataclass(frozen=True)
+class IssuedLink:
+    """A reset link as made: its row and its token, which no later read can give back."""
+
+    link: ResetLink
+    token: str
+
+    @property
+    def path(self) -> str:
+        return reverse("reset_link_use") + "#" + self.token
+
+
+class AbsoluteUrl(serializers.CharField):
+    """A site path as a link other phones can open (the site's address as the request gives it)."""
+
+    def to_representation(self, value: Any) -> str:
+        return absolute_url(self.context["request"]._request, str(value))
+
+
 class ResetLinkSerializer(serializers.Serializer[Any]):
-    username = serializers.CharField()
-    url = serializers.CharField(help_text="The link to hand over: it is shown only in this answer.")
-    expires_at = serializers.DateTimeField()
+    username = serializers.CharField(source="link.user.username")
+    url = AbsoluteUrl(source="path", help_text="The link to hand over: it is shown only in this answer.")
+    expires_at = serializers.DateTimeField(source="link.expires_at")
 
 
 class ResetLinkCreate(APIView):
@@ -157,9 +177,10 @@ class ResetLinkCreate(APIView):
             raise ApiError(
                 status_code=refused, code=error.code, message=error_message(error), params=error.params
             ) from None
-        url = absolute_url(request._request, reverse("reset_link_use")) + "#" + token
-        body = {"username": membership.user.username, "url": url, "expires_at": row.expires_at}
-        response = Response(ResetLinkSerializer(body).data, status=status.HTTP_201_CREATED)
+        issued = IssuedLink(link=row, token=token)
+        response = Response(
+            ResetLinkSerializer(issued, context={"request": request}).data, status=status.HTTP_201_CREATED
+        )
         response["Cache-Control"] = "no-store"
         return response
 
@@ -181,7 +202,8 @@ def _current_key(request: Request) -> str | None:
 
 
 class EndedSerializer(serializers.Serializer[Any]):
-    ended = serializers.IntegerField(help_text="How many sessions were ended.")
+    # Reads the count itself, as the service answers it.
+    ended = serializers.IntegerField(source="*", help_text="How many sessions were ended.")
 
 
 class SessionList(APIView):
@@ -238,7 +260,7 @@ class SessionEndOthers(APIView):
     def post(self, request: Request) -> Response:
         assert isinstance(request.user, User)
         ended = session_end_others(user=request.user, current_key=_current_key(request))
-        return Response({"ended": ended})
+        return Response(EndedSerializer(ended).data)
 
 
 urlpatterns: list[URLPattern] = [

@@ -9,16 +9,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions, permissions, throttling
 from rest_framework.request import Request
 
 from games.client import client_ip
-from games.models import ApiToken, Game
+from games.models import ApiToken
+from games.selectors.tokens import api_token_by_digest, game_by_edit_token
 from games.services.rates import rate_hit
-from games.services.tokens import token_digest
+from games.services.tokens import token_digest, token_used
 
 
 @dataclass(frozen=True)
@@ -48,14 +48,12 @@ class BearerAuthentication(authentication.BaseAuthentication):
         if token is None:
             return None
         if token.startswith("rs_"):
-            row = ApiToken.objects.select_related("user").filter(digest=token_digest(token)).first()
+            row = api_token_by_digest(digest=token_digest(token))
             if row is None or row.revoked_at is not None or not row.user.is_active:
                 raise exceptions.AuthenticationFailed(_("That token is not valid (any more)."))
-            now = timezone.now()
-            if row.last_used_at is None or (now - row.last_used_at).total_seconds() > 60:
-                ApiToken.objects.filter(pk=row.pk).update(last_used_at=now)
+            token_used(token=row)
             return row.user, row
-        game = Game.objects.filter(edit_token=token).only("pk", "edit_token").first()
+        game = game_by_edit_token(token=token)
         if game is None or not secrets.compare_digest(game.edit_token, token):
             raise exceptions.AuthenticationFailed(_("That token is not valid (any more)."))
         return AnonymousUser(), GameLink(game.pk)

@@ -42,8 +42,8 @@ from games.api.lookups import caller, organiser_only, visible_club
 from games.error_messages import error_message
 from games.links import token_from
 from games.models import Club, Membership, Player
-from games.selectors.clubs import clubs_seen
-from games.selectors.players import PlayerSummary, player_by_pk, player_summary, roster_players
+from games.selectors.clubs import club_by_pk, clubs_seen
+from games.selectors.players import player_by_pk, player_summary, roster_players
 from games.services.access import can_view_player, club_role
 from games.services.clubs import (
     MAX_CLUB_NAME,
@@ -91,7 +91,8 @@ class ClubSerializer(serializers.ModelSerializer[Club]):
         }
 
     def get_role(self, club: Club) -> str | None:
-        role = getattr(club, "caller_role", None)
+        # One club: the view passes the caller's role; a list: clubs_seen annotates each club.
+        role = self.context["role"] if "role" in self.context else getattr(club, "caller_role", None)
         return str(role) if role else None
 
 
@@ -120,10 +121,12 @@ class PlayerRefSerializer(serializers.Serializer[Any]):
 
 class HeadToHeadSerializer(serializers.Serializer[Any]):
     player = PlayerRefSerializer()
-    games = serializers.IntegerField()
-    ahead = serializers.IntegerField(help_text="Games in which this player placed better.")
-    level = serializers.IntegerField()
-    behind = serializers.IntegerField()
+    games = serializers.IntegerField(source="record.games")
+    ahead = serializers.IntegerField(
+        source="record.ahead", help_text="Games in which this player placed better."
+    )
+    level = serializers.IntegerField(source="record.level")
+    behind = serializers.IntegerField(source="record.behind")
 
 
 class FamilyStatsSerializer(serializers.Serializer[Any]):
@@ -135,32 +138,38 @@ class FamilyStatsSerializer(serializers.Serializer[Any]):
 
 
 class PlayerResultSerializer(serializers.Serializer[Any]):
-    game = serializers.CharField(help_text="The game's public id.")
-    family = serializers.CharField()
-    created_at = serializers.DateTimeField()
-    played_at = serializers.DateTimeField(help_text="When the game was played.")
+    game = serializers.CharField(source="result.game.public_id", help_text="The game's public id.")
+    family = serializers.CharField(source="result.game.family")
+    created_at = serializers.DateTimeField(source="result.game.created_at")
+    played_at = serializers.DateTimeField(
+        source="result.game.played_at", help_text="When the game was played."
+    )
     players = serializers.IntegerField()
-    total = serializers.IntegerField()
-    place = serializers.IntegerField()
-    winner = serializers.BooleanField()
-    finished = serializers.BooleanField()
+    total = serializers.IntegerField(source="result.total")
+    place = serializers.IntegerField(source="result.place")
+    winner = serializers.BooleanField(source="result.winner")
+    finished = serializers.BooleanField(source="result.finished")
 
 
 class PlayerSerializer(serializers.Serializer[Any]):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-    club = serializers.CharField(help_text="The club's slug.")
-    version = serializers.IntegerField(help_text="The version in the ETag.")
+    id = serializers.IntegerField(source="player.pk")
+    name = serializers.CharField(source="player.name")
+    club = serializers.CharField(source="club_slug", help_text="The club's slug.")
+    version = serializers.IntegerField(source="player.version", help_text="The version in the ETag.")
     claimed = serializers.BooleanField()
-    merged_into = serializers.IntegerField(allow_null=True, help_text="Merged into this player, if so.")
+    merged_into = serializers.IntegerField(
+        source="player.merged_into_id", allow_null=True, help_text="Merged into this player, if so."
+    )
     games = serializers.IntegerField(help_text="Finished games.")
     wins = serializers.IntegerField()
     average_place = serializers.FloatField(allow_null=True)
     families = FamilyStatsSerializer(many=True)
-    best = PlayerResultSerializer(allow_null=True)
-    worst = PlayerResultSerializer(allow_null=True)
+    best = PlayerResultSerializer(source="best_result", allow_null=True)
+    worst = PlayerResultSerializer(source="worst_result", allow_null=True)
     opponents = HeadToHeadSerializer(many=True)
-    recent = PlayerResultSerializer(many=True, help_text="Newest first, finished or not.")
+    recent = PlayerResultSerializer(
+        source="recent_results", many=True, help_text="Newest first, finished or not."
+    )
 
 
 class RenameSerializer(serializers.Serializer[Any]):
@@ -171,56 +180,20 @@ class MergeSerializer(serializers.Serializer[Any]):
     into = serializers.IntegerField(min_value=1, help_text="The player kept (of the same club).")
 
 
-def _result(result: Any, sizes: dict[int, int]) -> dict[str, Any]:
-    return {
-        "game": result.game.public_id,
-        "family": result.game.family,
-        "created_at": result.game.created_at,
-        "played_at": result.game.played_at,
-        "players": sizes.get(result.game_id, 1),
-        "total": result.total,
-        "place": result.place,
-        "winner": result.winner,
-        "finished": result.finished,
-    }
+def _player_data(player: Player) -> Any:
+    return PlayerSerializer(player_summary(player=player)).data
 
 
-def _player_body(player: Player, summary: PlayerSummary | None = None) -> dict[str, Any]:
-    summary = summary or player_summary(player=player)
-    sizes = summary.sizes
-    return PlayerSerializer(
-        {
-            "id": player.pk,
-            "name": player.name,
-            "club": player.club.slug if player.club else "",
-            "version": player.version,
-            "claimed": player.user_id is not None,
-            "merged_into": player.merged_into_id,
-            "games": summary.games,
-            "wins": summary.wins,
-            "average_place": summary.average_place,
-            "families": summary.families,
-            "best": _result(summary.best, sizes) if summary.best else None,
-            "worst": _result(summary.worst, sizes) if summary.worst else None,
-            "opponents": [
-                {
-                    "player": {"id": o.player.pk, "name": o.player.name},
-                    "games": o.record.games,
-                    "ahead": o.record.ahead,
-                    "level": o.record.level,
-                    "behind": o.record.behind,
-                }
-                for o in summary.opponents
-            ],
-            "recent": [_result(r, sizes) for r in summary.recent],
-        }
-    ).data
+def _player_response(player: Player) -> Response:
+    return Response(_player_data(player), headers={"ETag": etag("player", player.pk, player.version)})
 
 
-def _player_response(player: Player, status: int = 200) -> Response:
-    return Response(
-        _player_body(player), status=status, headers={"ETag": etag("player", player.pk, player.version)}
-    )
+def _fresh(player: Player) -> Player:
+    """The player as stored now (after a change made by us or by someone else)."""
+    found = player_by_pk(pk=player.pk)
+    if found is None:
+        raise Http404
+    return found
 
 
 _ETAG = re.compile(r'^"player-(\d+)-v(\d+)"$')
@@ -235,14 +208,14 @@ def _version(request: Request, player: Player) -> int | None:
         return None
     match = _ETAG.match(given)
     if match is None or int(match.group(1)) != player.pk:
-        if_match(request, current=current, body=_player_body(player))  # 428, or 412 with the current
+        if_match(request, current=current, body=_player_data(player))  # 428, or 412 with the current
         return None  # a malformed tag equal to the current one cannot happen
     return int(match.group(2))
 
 
 def _stale(player: Player) -> ApiError:
-    player.refresh_from_db()
-    return stale_edit(tag=etag("player", player.pk, player.version), current=_player_body(player))
+    player = _fresh(player)
+    return stale_edit(tag=etag("player", player.pk, player.version), current=_player_data(player))
 
 
 # ---------------------------------------------------------------------- views
@@ -298,8 +271,8 @@ class ClubDetail(APIView):
     )
     def get(self, request: Request, slug: str) -> Response:
         club, role = visible_club(request, slug)
-        club.caller_role = role  # type: ignore[attr-defined]
-        return Response(ClubSerializer(club).data, headers={"ETag": etag("club", club.pk, club.version)})
+        data = ClubSerializer(club, context={"role": role}).data
+        return Response(data, headers={"ETag": etag("club", club.pk, club.version)})
 
     @extend_schema(
         operation_id="clubs_partial_update",
@@ -321,9 +294,8 @@ class ClubDetail(APIView):
         club, role = visible_club(request, slug, manage=True)
         form = ClubSettingsSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        club.caller_role = role  # type: ignore[attr-defined]
         current = etag("club", club.pk, club.version)
-        if_match(request, current=current, body=ClubSerializer(club).data)
+        if_match(request, current=current, body=ClubSerializer(club, context={"role": role}).data)
         data = form.validated_data
         try:
             club = club_update(
@@ -336,12 +308,15 @@ class ClubDetail(APIView):
                 inactive_days=data.get("inactive_days"),
             )
         except StaleVersion:
-            club.refresh_from_db()
+            now = club_by_pk(pk=club.pk)
+            if now is None:
+                raise Http404 from None
             raise stale_edit(
-                tag=etag("club", club.pk, club.version), current=ClubSerializer(club).data
+                tag=etag("club", now.pk, now.version),
+                current=ClubSerializer(now, context={"role": role}).data,
             ) from None
-        club.caller_role = role  # type: ignore[attr-defined]
-        return Response(ClubSerializer(club).data, headers={"ETag": etag("club", club.pk, club.version)})
+        data = ClubSerializer(club, context={"role": role}).data
+        return Response(data, headers={"ETag": etag("club", club.pk, club.version)})
 
 
 class PlayerList(generics.ListAPIView[Player]):
@@ -357,12 +332,6 @@ class PlayerList(generics.ListAPIView[Player]):
                 {"q": [_("At most %(maximum)d characters.") % {"maximum": MAX_QUERY}]}
             )
         return roster_players(club=club, q=q)
-
-    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        response = super().list(request, *args, **kwargs)
-        for row in response.data["results"]:
-            row["claimed"] = bool(row["claimed"])
-        return response
 
     @extend_schema(
         operation_id="clubs_players_list",
@@ -432,8 +401,7 @@ class PlayerDetail(APIView):
             )
         except StalePlayer:
             raise _stale(player) from None
-        player.refresh_from_db()
-        return _player_response(player)
+        return _player_response(_fresh(player))
 
 
 class JoinSerializer(serializers.Serializer[Any]):
@@ -472,9 +440,7 @@ class ClubJoin(APIView):
             membership = club_join(token=token_from(serializer.validated_data["token"]), user=user)
         except ServiceError as error:
             raise ApiError(status_code=404, code=error.code, message=error_message(error)) from None
-        club = membership.club
-        club.caller_role = membership.role  # type: ignore[attr-defined]
-        return Response(ClubSerializer(club).data)
+        return Response(ClubSerializer(membership.club, context={"role": membership.role}).data)
 
 
 class PlayerMerge(APIView):
@@ -518,8 +484,7 @@ class PlayerMerge(APIView):
             )
         except StalePlayer:
             raise _stale(drop) from None
-        keep.refresh_from_db()
-        return _player_response(keep)
+        return _player_response(_fresh(keep))
 
 
 urlpatterns = [

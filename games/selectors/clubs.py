@@ -44,6 +44,11 @@ def club_by_slug(*, slug: str) -> Club | None:
     return Club.objects.filter(slug=slug).first()
 
 
+def club_by_pk(*, pk: int) -> Club | None:
+    """The club as it is now, whatever its address meanwhile (1 query)."""
+    return Club.objects.filter(pk=pk).first()
+
+
 def club_games(*, club: Club, limit: int = 30) -> list[Game]:
     """The club's most recent games with their results and players (2 queries); not the
     deleted ones."""

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Count, F, Max, Q, QuerySet
+from django.db.models import BooleanField, Count, ExpressionWrapper, F, Max, Q, QuerySet
 
 from games.models import Club, Player, Result, Seat
 from games.names import loose_key
@@ -56,12 +56,12 @@ class RosterRow:
 
 def roster_players(*, club: Club, q: str = "") -> QuerySet[Player]:
     """The club's current players, each with ``games`` (a deleted game not counted),
-    ``last_played`` and ``claimed`` (his account's id, None: nobody's); ``q``: only the names
+    ``last_played`` and ``claimed`` (whether an account claimed him); ``q``: only the names
     containing it, accents and case aside. A queryset, for a list that pages."""
     players = Player.objects.filter(club=club, merged_into=None).annotate(
         games=Count("seats", filter=PRESENT),
         last_played=Max("seats__game__played_at", filter=PRESENT),
-        claimed=F("user_id"),
+        claimed=ExpressionWrapper(Q(user__isnull=False), output_field=BooleanField()),
     )
     if q:
         players = players.filter(Q(name__icontains=q) | Q(loose_key__contains=loose_key(q)))
@@ -105,6 +105,14 @@ class Opponent:
 
 
 @dataclass(frozen=True)
+class SummaryResult:
+    """One of the player's results with how many played its game."""
+
+    result: Result
+    players: int
+
+
+@dataclass(frozen=True)
 class PlayerSummary:
     player: Player
     families: list[FamilyStats]
@@ -116,6 +124,30 @@ class PlayerSummary:
     opponents: list[Opponent]
     recent: list[Result]  # newest first, finished or not
     sizes: dict[int, int]  # game id -> number of players
+
+    @property
+    def club_slug(self) -> str:
+        return self.player.club.slug if self.player.club else ""
+
+    @property
+    def claimed(self) -> bool:
+        return self.player.user_id is not None
+
+    def _sized(self, result: Result) -> SummaryResult:
+        # A game missing from ``sizes`` had no other player in it.
+        return SummaryResult(result=result, players=self.sizes.get(result.game_id, 1))
+
+    @property
+    def best_result(self) -> SummaryResult | None:
+        return self._sized(self.best) if self.best else None
+
+    @property
+    def worst_result(self) -> SummaryResult | None:
+        return self._sized(self.worst) if self.worst else None
+
+    @property
+    def recent_results(self) -> list[SummaryResult]:
+        return [self._sized(r) for r in self.recent]
 
 
 def _results(player: Player) -> QuerySet[Result]:

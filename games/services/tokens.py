@@ -15,6 +15,7 @@ from .audit import record_for_user
 from .service_errors import ServiceError
 
 MAX_TOKENS = 20
+USED_EVERY = 60  # seconds: how stale a token's "last used" may get, to keep most calls free of writes
 # A token acts for its owner in every club: the clubs where he records or organises log it.
 LOGGED_ROLES = (Membership.Role.SCOREKEEPER, Membership.Role.ORGANISER)
 
@@ -42,6 +43,13 @@ def token_create(*, user: User, name: str, scope: str) -> tuple[ApiToken, str]:
             user=user, action=AuditEntry.Action.TOKEN_CREATED, roles=LOGGED_ROLES, target=name, data=data
         )
     return row, token
+
+
+def token_used(*, token: ApiToken) -> None:
+    """Note that ``token`` was just used, unless that was noted less than a minute ago."""
+    now = timezone.now()
+    if token.last_used_at is None or (now - token.last_used_at).total_seconds() > USED_EVERY:
+        ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
 
 
 def token_revoke(*, token: ApiToken) -> ApiToken:

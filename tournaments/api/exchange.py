@@ -274,7 +274,7 @@ class ClubImportView(APIView):
                 fields=fields,
                 report=[p.as_dict() for p in invalid.problems],
             ) from None
-        response = Response(done.as_dict(), status=status.HTTP_201_CREATED)
+        response = Response(ImportedSerializer(done).data, status=status.HTTP_201_CREATED)
         response["Location"] = f"/c/{done.club.slug}/"
         return response
 
