@@ -25,10 +25,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.auth import TokenScope
-from games.api.common import ApiError, CursorPage, problems
+from games.api.common import ApiError, CursorPage, SiteLink, problems
 from games.api.lookups import visible_club
 from games.error_messages import error_message
-from games.links import absolute_url
 from games.models import AuditEntry, Club, ResetLink, UserSession
 from games.selectors.audit import audit_entries
 from games.selectors.clubs import club_membership
@@ -127,16 +126,9 @@ class IssuedLink:
         return reverse("reset_link_use") + "#" + self.token
 
 
-class AbsoluteUrl(serializers.CharField):
-    """A site path as a link other phones can open (the site's address as the request gives it)."""
-
-    def to_representation(self, value: Any) -> str:
-        return absolute_url(self.context["request"]._request, str(value))
-
-
 class ResetLinkSerializer(serializers.Serializer[Any]):
     username = serializers.CharField(source="link.user.username")
-    url = AbsoluteUrl(source="path", help_text="The link to hand over: it is shown only in this answer.")
+    url = SiteLink(source="path", help_text="The link to hand over: it is shown only in this answer.")
     expires_at = serializers.DateTimeField(source="link.expires_at")
 
 
