@@ -31,6 +31,7 @@ from games.input import read_int
 from games.links import absolute_url, qr_svg
 from games.models import Club, Membership
 from games.selectors.clubs import club_membership
+from games.selectors.users import user_by_username
 from games.services.rates import rate_hit
 from games.services.resets import RESET_MINUTES, reset_link_create, reset_link_find, reset_link_use
 from games.sessions import active_sessions, session_end, session_end_others
@@ -103,7 +104,7 @@ class AdminResetForm(forms.Form):
     username = forms.CharField(label=gettext_lazy("User name"), max_length=150)
 
     def clean_username(self) -> User:
-        user = User.objects.filter(username=self.cleaned_data["username"]).first()
+        user = user_by_username(username=self.cleaned_data["username"])
         if user is None:
             raise forms.ValidationError(_("There is no account of that name."))
         return user

@@ -40,7 +40,7 @@ from games.error_messages import error_message
 from games.extensions import panels
 from games.input import read_int
 from games.links import absolute_url, qr_svg, token_from
-from games.models import ApiToken, Club, Invite, Membership, Player
+from games.models import Club, Invite, Membership, Player
 from games.selectors.clubs import (
     active_invites,
     club_by_slug,
@@ -53,6 +53,7 @@ from games.selectors.clubs import (
     user_clubs,
 )
 from games.selectors.players import club_roster, own_roster, player_by_pk, player_summary, similar_pairs
+from games.selectors.tokens import user_token, user_tokens
 from games.services.access import can_view_club, can_view_player, club_role, is_member, role_allows
 from games.services.clubs import (
     club_change_undo,
@@ -570,12 +571,12 @@ def account(request: HttpRequest) -> HttpResponse:
     owner = int(user.pk or 0)
     if action == "token_revoke":
         chosen = read_int(request.POST.get("token"), lo=1, hi=2**63 - 1)
-        row = ApiToken.objects.filter(user_id=owner, pk=chosen).first() if chosen else None
+        row = user_token(user_id=owner, pk=chosen) if chosen else None
         if row is not None:
             token_revoke(token=row)
             messages.success(request, _("Token revoked: it no longer works."))
         return redirect("account")
-    tokens = ApiToken.objects.filter(user_id=owner, revoked_at=None)
+    tokens = user_tokens(user_id=owner)
     context = {"form": form, "token_form": token_form, "new_token": new_token, "tokens": tokens}
     return render(request, "registration/account.html", context)
 

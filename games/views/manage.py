@@ -8,7 +8,6 @@ from __future__ import annotations
 import uuid
 
 from django.contrib import messages
-from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -20,6 +19,7 @@ from games.error_messages import error_message
 from games.models import Game
 from games.selectors.clubs import game_removal
 from games.selectors.games import game_by_public_id
+from games.selectors.users import user_by_pk
 from games.services.access import can_manage_game
 from games.services.games import game_delete, game_transfer
 
@@ -62,11 +62,7 @@ def transfer(request: HttpRequest, public_id: str) -> HttpResponse:
         request_id = _request_id(request)
     except ValueError:
         return _bad_request(request, game)
-    to = (
-        User.objects.filter(pk=int(raw)).first()
-        if raw.isascii() and raw.isdigit() and len(raw) < 10
-        else None
-    )
+    to = user_by_pk(pk=int(raw)) if raw.isascii() and raw.isdigit() and len(raw) < 10 else None
     if to is None:
         messages.error(request, _("Choose whom to give the game to."))
         return redirect("games:detail", public_id=game.public_id)
