@@ -4,7 +4,8 @@
 Nothing is written: anyone may call them (a read-only token too), throttled like every other
 resource. Every request names a rule family and its house-rule options; an unknown family or
 option, or cards that cannot be read, is a 400 problem with the engine's code. Inputs are
-bounded (text length, number of cards) so that no request makes the solver work long.
+bounded (text length, number of cards) so that no request makes the solver work long. The
+answers are worked out by games/engine_answers.py; the serializers here write them.
 """
 
 from __future__ import annotations
