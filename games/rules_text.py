@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from engine import notation
+from engine.errors import EngineError
 from engine.rules import RuleSet, rule_set
 from games.forms import CHOICE_LABELS, OPTION_LABELS
 from scoring.families import family
@@ -99,3 +100,30 @@ def worked_example(rules: RuleSet) -> tuple[str, list[ExampleRow]]:
         for name in example.players
     ]
     return _(example.said) % {"player": example.named}, rows
+
+
+@dataclass(frozen=True)
+class Example:
+    said: str  # what happened in the hand, in words
+    rows: list[ExampleRow]
+
+
+@dataclass(frozen=True)
+class RulesShown:
+    """What a rules page shows of a rule set (the API's answer too)."""
+
+    family: str
+    hand_limit: int  # the game ends after this many hands at the latest; 0: none
+    rules: list[ShownRule]
+    how: list[str]
+    example: Example | None  # None when the house rules cannot play the example
+
+
+def rules_shown(rules: RuleSet, hand_limit: int = 0) -> RulesShown:
+    try:
+        said, rows = worked_example(rules)
+    except EngineError:  # a house rule the example cannot be played under
+        example = None
+    else:
+        example = Example(said, rows)
+    return RulesShown(rules.family, hand_limit, shown_rules(rules), how_scored(rules), example)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.arrange import Arrangement, arrange
 from engine.cards import Card
@@ -37,6 +38,11 @@ class Knock:
     deadwood: tuple[Card, ...]
 
 
+class OpeningMeld(NamedTuple):
+    cards: tuple[Card, ...]  # jokers declared (``stands_for``)
+    points: int
+
+
 @dataclass(frozen=True)
 class Opening:
     """May the hand open (a first laydown): the best one, or the most any laydown is worth."""
@@ -44,8 +50,18 @@ class Opening:
     possible: bool
     points: int
     required: int
-    melds: tuple[tuple[tuple[Card, ...], int], ...]  # each meld's cards (jokers declared), points
+    melds: tuple[OpeningMeld, ...]
     error: EngineError | None  # no_opening (too_low or no_pure_run)
+
+    @property
+    def reason(self) -> str | None:
+        """Why no opening: too_low or no_pure_run."""
+        reason = self.error.params.get("reason") if self.error is not None else None
+        return reason if isinstance(reason, str) else None
+
+    @property
+    def meld_cards(self) -> tuple[tuple[Card, ...], ...]:
+        return tuple(meld.cards for meld in self.melds)
 
 
 @dataclass(frozen=True)
@@ -75,16 +91,16 @@ def _knock(cards: Sequence[Card], rules: RuleSet) -> Knock:
     )
 
 
-def _opening(cards: Sequence[Card], rules: RuleSet) -> Opening:
+def opening_check(cards: Sequence[Card], rules: RuleSet) -> Opening:
+    """The best first laydown of ``cards`` under ``rules`` (``opening_points``), or why none."""
     required = rules.opt_int("opening_points")
     try:
         laydown = best_opening(cards, rules)
     except EngineError as error:
         best = error.params.get("best_points")
         return Opening(False, best if isinstance(best, int) else 0, required, (), error)
-    return Opening(
-        True, laydown.points, required, tuple((_declared(m), m.points) for m in laydown.melds), None
-    )
+    melds = tuple(OpeningMeld(_declared(meld), meld.points) for meld in laydown.melds)
+    return Opening(True, laydown.points, required, melds, None)
 
 
 def _declared(meld: Meld) -> tuple[Card, ...]:
@@ -98,7 +114,7 @@ def _declared(meld: Meld) -> tuple[Card, ...]:
 # What to ask about a hand, by the house-rule option that makes the question meaningful.
 CHECKS: dict[str, Callable[[Sequence[Card], RuleSet], object]] = {
     "knock_limit": _knock,
-    "opening_points": _opening,
+    "opening_points": opening_check,
 }
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404
 from django.urls import path
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiExample, extend_schema
@@ -16,14 +15,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from engine.cards import Card
-from engine.notation import code, codes
-from engine.rules import RuleSet
 from games.api.common import problems
-from games.error_messages import error_message
-from games.selectors.games import game_by_public_id
+from games.api.engine_fields import CardField, CardsField, ErrorMessageField, MeldsField
+from games.api.lookups import game_or_404
 from games.sheet import game_rules
-from games.solver import MAX_TEXT, Advice, TooManyCards, advise
+from games.solver import MAX_TEXT, TooManyCards, advise
 
 
 class GameArrangeRequest(serializers.Serializer[Any]):
@@ -33,22 +29,18 @@ class GameArrangeRequest(serializers.Serializer[Any]):
     )
 
 
-class _Melds(serializers.ListField):
-    child = serializers.ListField(child=serializers.CharField())
-
-
 class GameKnockSerializer(serializers.Serializer[Any]):
     possible = serializers.BooleanField(help_text="The deadwood is within the game's knock limit.")
     gin = serializers.BooleanField(help_text="No deadwood at all.")
     deadwood_points = serializers.IntegerField()
     limit = serializers.IntegerField(help_text="The game's knock_limit.")
-    discard = serializers.CharField(allow_null=True, help_text="With 11 cards: the card to discard first.")
-    melds = _Melds(help_text="The melds after the discard (jokers written JK=7H).")
-    deadwood = serializers.ListField(child=serializers.CharField())
+    discard = CardField(allow_null=True, help_text="With 11 cards: the card to discard first.")
+    melds = MeldsField(help_text="The melds after the discard (jokers written JK=7H).")
+    deadwood = CardsField()
 
 
 class GameOpeningMeldSerializer(serializers.Serializer[Any]):
-    cards = serializers.ListField(child=serializers.CharField(), help_text="Jokers written JK=7H.")
+    cards = CardsField(declared=True, help_text="Jokers written JK=7H.")
     points = serializers.IntegerField()
 
 
@@ -62,63 +54,26 @@ class GameOpeningSerializer(serializers.Serializer[Any]):
             ),
             "required": serializers.IntegerField(help_text="The game's opening_points."),
             "melds": GameOpeningMeldSerializer(many=True),
-            "code": serializers.CharField(allow_null=True, help_text="Why not: no_opening."),
+            "code": serializers.CharField(
+                source="error.code", allow_null=True, help_text="Why not: no_opening."
+            ),
             "reason": serializers.CharField(allow_null=True, help_text="too_low or no_pure_run."),
-            "message": serializers.CharField(allow_null=True),
+            "message": ErrorMessageField(source="error", allow_null=True),
         }
 
 
+# Over games.solver's Advice; cards are written under the game's rules (the context's).
 class GameArrangeResponse(serializers.Serializer[Any]):
-    cards = serializers.ListField(child=serializers.CharField(), help_text="The hand, canonical codes.")
-    melds = _Melds(help_text="The melds leaving the least deadwood (jokers written JK=7H).")
-    deadwood = serializers.ListField(child=serializers.CharField())
-    deadwood_points = serializers.IntegerField()
+    cards = CardsField(help_text="The hand, canonical codes.")
+    melds = MeldsField(
+        source="arrangement.melds", help_text="The melds leaving the least deadwood (jokers written JK=7H)."
+    )
+    deadwood = CardsField(source="arrangement.deadwood")
+    deadwood_points = serializers.IntegerField(source="arrangement.deadwood_points")
     knock = GameKnockSerializer(allow_null=True, help_text="Games with a knock limit (gin, carousel).")
     opening = GameOpeningSerializer(
         allow_null=True, help_text="Games with an opening rule (Žolíky, Rummikub)."
     )
-
-
-def _melds(melds: tuple[tuple[Card, ...], ...], rules: RuleSet) -> list[list[str]]:
-    return [codes(meld, rules, declared=True) for meld in melds]
-
-
-def advice_body(advice: Advice, rules: RuleSet) -> dict[str, Any]:
-    """The answer's body: what the arrange page shows, in codes."""
-    arrangement = advice.arrangement
-    body: dict[str, Any] = {
-        "cards": codes(advice.cards, rules),
-        "melds": _melds(arrangement.melds, rules),
-        "deadwood": codes(arrangement.deadwood, rules),
-        "deadwood_points": arrangement.deadwood_points,
-        "knock": None,
-        "opening": None,
-    }
-    if advice.knock is not None:
-        knock = advice.knock
-        body["knock"] = {
-            "possible": knock.possible,
-            "gin": knock.gin,
-            "deadwood_points": knock.deadwood_points,
-            "limit": knock.limit,
-            "discard": code(knock.discard, rules) if knock.discard is not None else None,
-            "melds": _melds(knock.melds, rules),
-            "deadwood": codes(knock.deadwood, rules),
-        }
-    if advice.opening is not None:
-        opening = advice.opening
-        error = opening.error
-        reason = error.params.get("reason") if error is not None else None
-        body["opening"] = {
-            "possible": opening.possible,
-            "points": opening.points,
-            "required": opening.required,
-            "melds": [{"cards": codes(m, rules, declared=True), "points": p} for m, p in opening.melds],
-            "code": error.code if error is not None else None,
-            "reason": reason if isinstance(reason, str) else None,
-            "message": error_message(error) if error is not None else None,
-        }
-    return body
 
 
 class GameArrangeView(APIView):
@@ -139,9 +94,7 @@ class GameArrangeView(APIView):
         tags=["games"],
     )
     def post(self, request: Request, public_id: str) -> Response:
-        game = game_by_public_id(public_id=public_id)
-        if game is None:
-            raise Http404
+        game = game_or_404(public_id)
         serializer = GameArrangeRequest(data=request.data)
         serializer.is_valid(raise_exception=True)
         rules = game_rules(game=game)
@@ -151,7 +104,7 @@ class GameArrangeView(APIView):
             raise serializers.ValidationError(
                 {"hand": [_("At most %(maximum)d cards or tiles.") % {"maximum": error.maximum}]}
             ) from None
-        return Response(GameArrangeResponse(advice_body(advice, rules)).data)
+        return Response(GameArrangeResponse(advice, context={"request": request, "rules": rules}).data)
 
 
 urlpatterns = [

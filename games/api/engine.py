@@ -4,7 +4,8 @@
 Nothing is written: anyone may call them (a read-only token too), throttled like every other
 resource. Every request names a rule family and its house-rule options; an unknown family or
 option, or cards that cannot be read, is a 400 problem with the engine's code. Inputs are
-bounded (text length, number of cards) so that no request makes the solver work long.
+bounded (text length, number of cards) so that no request makes the solver work long. The
+answers are worked out by games/engine_answers.py; the serializers here write them.
 """
 
 from __future__ import annotations
@@ -20,13 +21,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from engine.errors import EngineError
-from engine.melds import Meld
-from engine.notation import check_pack, code, codes, parse_hand, parse_melds
-from engine.rules import FAMILIES, GIN, RUMMIKUB, ZOLIKY, RuleSet, rule_set
+from engine.rules import FAMILIES, RUMMIKUB, ZOLIKY, RuleSet, rule_set
 from games.api.common import problems
+from games.api.engine_fields import CardField, CardsField, ErrorMessageField, MeldsField
+from games.engine_answers import MAX_GIN_HAND, arrange_hand, check_melds, defend, value_cards
 from games.error_messages import error_message
-from scoring.families import family_info
+from games.solver import TooManyCards
 
 MAX_TEXT = 500  # characters of a cards or melds text
 MAX_OPTIONS = 30
@@ -35,7 +35,6 @@ MAX_OPTIONS = 30
 # of 30 cards with jokers takes minutes), so these bound every request's work.
 MAX_CARDS = ZOLIKY.solver_max
 MAX_TILES = RUMMIKUB.solver_max
-MAX_GIN_HAND = GIN.largest_hand  # ten dealt and one drawn
 
 
 # ---------------------------------------------------------------------- requests
@@ -97,41 +96,62 @@ class LayoffsSerializer(serializers.Serializer[Any]):
 
 
 # ---------------------------------------------------------------------- responses
+# Over games/engine_answers.py's objects; cards are written under the rules in the context.
 
 
 class MeldCheckSerializer(serializers.Serializer[Any]):
     index = serializers.IntegerField(help_text="1-based, in the order typed.")
     ok = serializers.BooleanField()
-    kind = serializers.CharField(allow_null=True, help_text="group, run or flush; null when invalid.")
-    cards = serializers.ListField(child=serializers.CharField(), help_text="Canonical codes.")
-    jokers = serializers.DictField(
-        child=serializers.CharField(), help_text="0-based position of each joker -> the card it stands for."
+    kind = serializers.CharField(
+        source="meld.kind", allow_null=True, help_text="group, run or flush; null when invalid."
     )
-    points = serializers.IntegerField(allow_null=True)
-    code = serializers.CharField(allow_null=True, help_text="The engine's error code when invalid.")
-    message = serializers.CharField(allow_null=True, help_text="The translated error when invalid.")
+    cards = CardsField(help_text="Canonical codes.")
+    jokers = serializers.DictField(
+        child=CardField(), help_text="0-based position of each joker -> the card it stands for."
+    )
+    points = serializers.IntegerField(source="meld.points", allow_null=True)
+    code = serializers.CharField(
+        source="error.code", allow_null=True, help_text="The engine's error code when invalid."
+    )
+    message = ErrorMessageField(
+        source="error", allow_null=True, help_text="The translated error when invalid."
+    )
+
+
+class RefusalField(serializers.CharField):
+    """Why a laydown is refused, translated: a refused meld's error is numbered."""
+
+    def to_representation(self, value: Any) -> str:
+        message = error_message(value.error)
+        if value.meld is None:
+            return message
+        return _("meld %(index)d: %(message)s") % {"index": value.meld, "message": message}
 
 
 class CheckMeldResponse(serializers.Serializer[Any]):
     ok = serializers.BooleanField(help_text="Every meld is legal (and the opening rule is met).")
-    points = serializers.IntegerField(allow_null=True, help_text="The laydown's points when ok.")
-    code = serializers.CharField(allow_null=True, help_text="Why the laydown as a whole is refused.")
-    message = serializers.CharField(allow_null=True)
+    points = serializers.IntegerField(
+        source="laydown.points", allow_null=True, help_text="The laydown's points when ok."
+    )
+    code = serializers.CharField(
+        source="refusal.error.code", allow_null=True, help_text="Why the laydown as a whole is refused."
+    )
+    message = RefusalField(source="refusal", allow_null=True)
     melds = MeldCheckSerializer(many=True)
 
 
 class ValueResponse(serializers.Serializer[Any]):
     points = serializers.IntegerField(help_text="The penalty value of the cards.")
-    cards = serializers.ListField(child=serializers.CharField())
+    cards = CardsField()
 
 
 class GinKnockSerializer(serializers.Serializer[Any]):
     can_knock = serializers.BooleanField()
     gin = serializers.BooleanField()
-    discard = serializers.CharField(allow_null=True, help_text="With 11 cards: the card to discard.")
-    melds = serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
-    deadwood = serializers.ListField(child=serializers.CharField())
-    deadwood_points = serializers.IntegerField()
+    discard = CardField(allow_null=True, help_text="With 11 cards: the card to discard.")
+    melds = MeldsField(source="arrangement.melds")
+    deadwood = CardsField(source="arrangement.deadwood")
+    deadwood_points = serializers.IntegerField(source="arrangement.deadwood_points")
 
 
 class OpeningSerializer(serializers.Serializer[Any]):
@@ -144,19 +164,18 @@ class OpeningSerializer(serializers.Serializer[Any]):
                 help_text="The best opening's points; when none, the best laydown's."
             ),
             "required": serializers.IntegerField(help_text="The points a first laydown needs."),
-            "melds": serializers.ListField(child=serializers.ListField(child=serializers.CharField())),
-            "code": serializers.CharField(allow_null=True, help_text="Why no opening (no_opening)."),
-            "message": serializers.CharField(allow_null=True),
+            "melds": MeldsField(source="meld_cards"),
+            "code": serializers.CharField(
+                source="error.code", allow_null=True, help_text="Why no opening (no_opening)."
+            ),
+            "message": ErrorMessageField(source="error", allow_null=True),
         }
 
 
 class ArrangeResponse(serializers.Serializer[Any]):
-    melds = serializers.ListField(
-        child=serializers.ListField(child=serializers.CharField()),
-        help_text="Jokers are written with their identity, JK=7H.",
-    )
-    deadwood = serializers.ListField(child=serializers.CharField())
-    deadwood_points = serializers.IntegerField()
+    melds = MeldsField(source="arrangement.melds", help_text="Jokers are written with their identity, JK=7H.")
+    deadwood = CardsField(source="arrangement.deadwood")
+    deadwood_points = serializers.IntegerField(source="arrangement.deadwood_points")
     knock = GinKnockSerializer(allow_null=True, help_text="Gin, 10 or 11 cards: may the hand knock?")
     opening = OpeningSerializer(
         allow_null=True, help_text="Žolíky and Rummikub: the best first laydown of this hand."
@@ -164,17 +183,15 @@ class ArrangeResponse(serializers.Serializer[Any]):
 
 
 class LayoffSerializer(serializers.Serializer[Any]):
-    card = serializers.CharField()
+    card = CardField()
     meld = serializers.IntegerField(help_text="0-based index of the knocker's meld.")
 
 
 class LayoffsResponse(serializers.Serializer[Any]):
     layoffs = LayoffSerializer(many=True, help_text="In the order laid.")
-    melds = serializers.ListField(
-        child=serializers.ListField(child=serializers.CharField()), help_text="The defender's own melds."
-    )
-    deadwood = serializers.ListField(child=serializers.CharField())
-    deadwood_points = serializers.IntegerField()
+    melds = MeldsField(source="result.melds", help_text="The defender's own melds.")
+    deadwood = CardsField(source="result.deadwood")
+    deadwood_points = serializers.IntegerField(source="result.deadwood_points")
 
 
 # ---------------------------------------------------------------------- views
@@ -194,10 +211,6 @@ def _too_many(field: str, maximum: int) -> serializers.ValidationError:
     return serializers.ValidationError(
         {field: [_("At most %(maximum)d cards or tiles.") % {"maximum": maximum}]}
     )
-
-
-def _failure(error: EngineError) -> dict[str, Any]:
-    return {"code": error.code, "message": error_message(error)}
 
 
 class EngineView(APIView):
@@ -227,59 +240,8 @@ class CheckMeldView(EngineView):
     def post(self, request: Request) -> Response:
         data = _valid(CheckMeldSerializer, request)
         rules = _rules(data)
-        text: str = data["melds"]
-        parts = text.split("|")
-        results: list[dict[str, Any]] = []
-        from engine.laydown import check_laydown, is_flush
-        from engine.melds import check_meld
-
-        parsed: list[list[Any]] = []
-        for index, part in enumerate(parts, start=1):
-            row: dict[str, Any] = {
-                "index": index,
-                "ok": False,
-                "kind": None,
-                "cards": [],
-                "jokers": {},
-                "points": None,
-                "code": None,
-                "message": None,
-            }
-            try:
-                cards = parse_hand(part, rules)
-                row["cards"] = codes(cards, rules)
-                parsed.append(cards)
-                if len(parts) == 1 and is_flush(cards, rules):
-                    meld = check_laydown([cards], rules, opening=False).melds[0]
-                else:
-                    meld = check_meld(cards, rules)
-            except EngineError as error:
-                row.update(_failure(error))
-            else:
-                jokers = {str(pos): code(card, rules) for pos, card in meld.jokers.items()}
-                row.update(ok=True, kind=meld.kind, jokers=jokers, points=meld.points)
-            results.append(row)
-        answer: dict[str, Any] = {
-            "ok": False,
-            "points": None,
-            "code": None,
-            "message": None,
-            "melds": results,
-        }
-        if all(row["ok"] for row in results):
-            try:
-                laydown = check_laydown(parse_melds(text, rules), rules, opening=data["opening"])
-            except EngineError as error:
-                answer.update(_failure(error))
-            else:
-                answer.update(ok=True, points=laydown.points)
-        else:
-            bad = next(row for row in results if not row["ok"])
-            answer.update(
-                code=bad["code"],
-                message=_("meld %(index)d: %(message)s") % {"index": bad["index"], "message": bad["message"]},
-            )
-        return Response(CheckMeldResponse(answer).data)
+        checked = check_melds(data["melds"], rules, opening=data["opening"])
+        return Response(CheckMeldResponse(checked, context={"request": request, "rules": rules}).data)
 
 
 class ValueView(EngineView):
@@ -299,12 +261,8 @@ class ValueView(EngineView):
     def post(self, request: Request) -> Response:
         data = _valid(ValueSerializer, request)
         rules = _rules(data)
-        from engine.values import hand_value
-
-        cards = parse_hand(data["cards"], rules)
-        return Response(
-            ValueResponse({"points": hand_value(cards, rules), "cards": codes(cards, rules)}).data
-        )
+        valued = value_cards(data["cards"], rules)
+        return Response(ValueResponse(valued, context={"request": request, "rules": rules}).data)
 
 
 class ArrangeView(EngineView):
@@ -327,68 +285,11 @@ class ArrangeView(EngineView):
     def post(self, request: Request) -> Response:
         data = _valid(ArrangeSerializer, request)
         rules = _rules(data)
-        cards = parse_hand(data["hand"], rules)
-        maximum = rules.solver_max
-        if len(cards) > maximum:
-            raise _too_many("hand", maximum)
-        from engine.arrange import arrange
-
-        result = arrange(cards, rules)
-        answer: dict[str, Any] = {
-            "melds": [codes(meld, rules, declared=True) for meld in result.melds],
-            "deadwood": codes(result.deadwood, rules),
-            "deadwood_points": result.deadwood_points,
-            "knock": None,
-            "opening": None,
-        }
-        if rules.layoffs and len(cards) in (10, 11):  # a knocking family (gin)
-            from engine.gin import knock_check
-
-            knock = knock_check(cards, rules)
-            answer["knock"] = {
-                "can_knock": knock.can_knock,
-                "gin": knock.gin,
-                "discard": code(knock.discard, rules) if knock.discard is not None else None,
-                "melds": [codes(meld, rules, declared=True) for meld in knock.arrangement.melds],
-                "deadwood": codes(knock.arrangement.deadwood, rules),
-                "deadwood_points": knock.arrangement.deadwood_points,
-            }
-        if family_info(rules.family).opening:
-            answer["opening"] = _opening(cards, rules)
-        return Response(ArrangeResponse(answer).data)
-
-
-def _meld_codes(meld: Meld, rules: RuleSet) -> list[str]:
-    """A checked meld's cards, each joker written with the card it stands for (JK=7H)."""
-    return [
-        "JK=" + code(meld.jokers[i], rules) if i in meld.jokers else code(card, rules, declared=True)
-        for i, card in enumerate(meld.cards)
-    ]
-
-
-def _opening(cards: list[Any], rules: RuleSet) -> dict[str, Any]:
-    from engine.opening import best_opening
-
-    required = rules.opt_int("opening_points")
-    try:
-        laydown = best_opening(cards, rules)
-    except EngineError as error:
-        best = error.params.get("best_points")
-        return {
-            "possible": False,
-            "points": best if isinstance(best, int) else 0,
-            "required": required,
-            "melds": [],
-            **_failure(error),
-        }
-    return {
-        "possible": True,
-        "points": laydown.points,
-        "required": required,
-        "melds": [_meld_codes(meld, rules) for meld in laydown.melds],
-        "code": None,
-        "message": None,
-    }
+        try:
+            arranged = arrange_hand(data["hand"], rules)
+        except TooManyCards as error:
+            raise _too_many("hand", error.maximum) from None
+        return Response(ArrangeResponse(arranged, context={"request": request, "rules": rules}).data)
 
 
 class LayoffsView(EngineView):
@@ -416,23 +317,11 @@ class LayoffsView(EngineView):
     def post(self, request: Request) -> Response:
         data = _valid(LayoffsSerializer, request)
         rules = _rules(data, family="gin")
-        from engine.gin import layoff
-        from engine.laydown import check_laydown
-
-        knocker = parse_melds(data["knocker_melds"], rules)
-        hand = parse_hand(data["hand"], rules)
-        if len(hand) > MAX_GIN_HAND:
-            raise _too_many("hand", MAX_GIN_HAND)
-        check_pack([*(c for meld in knocker for c in meld), *hand], rules)
-        check_laydown(knocker, rules, opening=False)
-        result = layoff(knocker, hand, rules, against_gin=data["against_gin"])
-        answer = {
-            "layoffs": [{"card": code(card, rules), "meld": index} for card, index in result.layoffs],
-            "melds": [codes(meld, rules, declared=True) for meld in result.melds],
-            "deadwood": codes(result.deadwood, rules),
-            "deadwood_points": result.deadwood_points,
-        }
-        return Response(LayoffsResponse(answer).data)
+        try:
+            defence = defend(data["knocker_melds"], data["hand"], rules, against_gin=data["against_gin"])
+        except TooManyCards as error:
+            raise _too_many("hand", error.maximum) from None
+        return Response(LayoffsResponse(defence, context={"request": request, "rules": rules}).data)
 
 
 urlpatterns = [

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404
 from django.urls import URLPattern, path
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
@@ -14,17 +13,16 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from engine.errors import EngineError
 from games.api.common import problems
-from games.rules_text import how_scored, shown_rules, worked_example
-from games.selectors.games import game_by_public_id
+from games.api.lookups import game_or_404
+from games.rules_text import rules_shown
 from games.sheet import game_rules
 
 
 class RuleSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(help_text="The option's name (see /engine/ and the game's `options`).")
     label = serializers.CharField(help_text="What the page calls it, in the request's language.")  # type: ignore[assignment]
-    value = serializers.JSONField(help_text="The value in force.")
+    value = serializers.JSONField(source="raw", help_text="The value in force.")
     usual = serializers.JSONField(help_text="The family's usual value.")
     changed = serializers.BooleanField(help_text="A house rule: differs from the usual value.")
 
@@ -67,26 +65,9 @@ class GameRulesView(APIView):
         responses={200: GameRulesSerializer, **problems(404)},
     )
     def get(self, request: Request, public_id: str) -> Response:
-        game = game_by_public_id(public_id=public_id)
-        if game is None:
-            raise Http404
-        rules = game_rules(game=game)
-        try:
-            said, rows = worked_example(rules)
-            example: dict[str, Any] | None = {"said": said, "rows": [row.__dict__ for row in rows]}
-        except EngineError:
-            example = None
-        body = {
-            "family": game.family,
-            "hand_limit": game.hand_limit,
-            "rules": [
-                {"name": r.name, "label": r.label, "value": r.raw, "usual": r.usual, "changed": r.changed}
-                for r in shown_rules(rules)
-            ],
-            "how": how_scored(rules),
-            "example": example,
-        }
-        return Response(GameRulesSerializer(body).data)
+        game = game_or_404(public_id)
+        shown = rules_shown(game_rules(game=game), game.hand_limit)
+        return Response(GameRulesSerializer(shown, context={"request": request}).data)
 
 
 urlpatterns: list[URLPattern] = [
