@@ -6,32 +6,28 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from engine.errors import EngineError
 from engine.rules import OPTIONS, RuleSet, rule_set
 from games.families import family_name
 from games.models import Game
-from games.rules_text import how_scored, shown_rules, worked_example
+from games.rules_text import rules_shown
 from games.selectors.games import game_by_public_id
 from games.sheet import game_rules
 from scoring.families import family_info
 
 
 def _page(request: HttpRequest, rules: RuleSet, game: Game | None, hand_limit: int = 0) -> HttpResponse:
-    try:
-        said, rows = worked_example(rules)
-    except EngineError:  # a house rule the example cannot be played under
-        said, rows = "", []
+    shown = rules_shown(rules, hand_limit)
     context = {
         "game": game,
         "family": rules.family,
         "name": family_name(rules.family),
-        "rules": shown_rules(rules),
-        "how": how_scored(rules),
+        "rules": shown.rules,
+        "how": shown.how,
         "hand_limit": hand_limit,
         "lower_is_better": family_info(rules.family).lower_is_better,
         "tiles": family_info(rules.family).count == "tiles",
-        "example_said": said,
-        "example_rows": rows,
+        "example_said": shown.example.said if shown.example is not None else "",
+        "example_rows": shown.example.rows if shown.example is not None else [],
     }
     return render(request, "games/rules.html", context)
 
