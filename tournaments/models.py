@@ -132,6 +132,13 @@ class Entry(models.Model):
     def __str__(self) -> str:
         return f"{self.player_id}@{self.tournament_id}"
 
+    @property
+    def status(self) -> str:
+        """registered, checked_in or dropped (a drop outranks a check-in)."""
+        if self.dropped_after is not None:
+            return "dropped"
+        return "checked_in" if self.checked_in else "registered"
+
 
 class Round(models.Model):
     class Status(models.TextChoices):

@@ -13,16 +13,18 @@ without checking If-Match again (the service recognises the request id and chang
 
 from __future__ import annotations
 
+import datetime
 import uuid
 from collections.abc import Callable
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import QuerySet
 from django.http import Http404
 from django.urls import path
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import exceptions, generics, serializers, status
+from rest_framework.fields import SkipField
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -42,9 +44,7 @@ from games.api.common import (
 from games.api.lookups import refuse, visible_club
 from games.client import client_ip
 from games.links import absolute_url
-from games.models import Player
 from games.names import name_key
-from games.services.access import edit_url
 from scoring.standings import DEFAULT_TIEBREAKS, TIEBREAKS
 from tournaments.access import can_manage, can_view, tournament_role
 from tournaments.models import Entry, Round, Tournament
@@ -60,8 +60,6 @@ from tournaments.services.tournaments import (
     check_in_door,
     check_in_key_matches,
     check_in_try,
-    current_settings,
-    door_path,
     door_target,
     entries_add,
     entry_check_in,
@@ -81,7 +79,6 @@ from tournaments.services.tournaments import (
     tournament_create,
     tournament_update,
 )
-from tournaments.tournament_data import tiebreaks as tournament_tiebreaks
 
 # ---------------------------------------------------------------------- access
 
@@ -174,60 +171,6 @@ class SettingsPatchSerializer(SettingsSerializer):
         return fields
 
 
-class RoundSummarySerializer(serializers.Serializer[Any]):
-    number = serializers.IntegerField()
-    status = serializers.CharField(help_text="seated, playing or confirmed.")
-    final_stage = serializers.IntegerField(help_text="0: a round; 1, 2, …: a stage of the final.")
-    version = serializers.IntegerField()
-    etag = serializers.CharField()
-    table_count = serializers.IntegerField()
-    finished_tables = serializers.IntegerField()
-    byes = serializers.ListField(child=serializers.CharField())
-    started_at = serializers.DateTimeField(allow_null=True)
-    ends_at = serializers.DateTimeField(
-        allow_null=True,
-        help_text="When the round's clock runs out (the hand in play is the last); null: no clock.",
-    )
-    confirmed_at = serializers.DateTimeField(allow_null=True)
-
-
-class TournamentListSerializer(serializers.Serializer[Any]):
-    public_id = serializers.CharField()
-    name = serializers.CharField()
-    date = serializers.DateField()
-    family = serializers.CharField()
-    rounds = serializers.IntegerField()
-    version = serializers.IntegerField()
-
-
-class TournamentSerializer(serializers.Serializer[Any]):
-    public_id = serializers.CharField()
-    club = serializers.CharField(help_text="The club's slug.")
-    name = serializers.CharField()
-    date = serializers.DateField()
-    family = serializers.CharField()
-    options = serializers.DictField()
-    rounds = serializers.IntegerField()
-    round_hands = serializers.IntegerField()
-    round_minutes = serializers.IntegerField(help_text="The round clock's minutes; 0: no clock.")
-    table_min = serializers.IntegerField()
-    table_max = serializers.IntegerField()
-    table_preferred = serializers.IntegerField()
-    byes_allowed = serializers.BooleanField()
-    seating = serializers.CharField()
-    seat_order = serializers.CharField()
-    points = serializers.CharField()
-    custom_points = serializers.CharField(help_text='"4: 5 3 2 0; 3: 4 2 0"')
-    tiebreaks = serializers.ListField(child=serializers.CharField())
-    version = serializers.IntegerField()
-    etag = serializers.CharField()
-    entries = serializers.IntegerField(help_text="Players registered.")
-    checked_in = serializers.IntegerField()
-    check_in_open = serializers.BooleanField(help_text="Players may check themselves in at the door.")
-    next_round = serializers.IntegerField(allow_null=True, help_text="The round that can be seated now.")
-    played_rounds = RoundSummarySerializer(many=True, help_text="The rounds seated so far.")
-
-
 def round_etag(played: Round) -> str:
     return etag("round", f"{played.tournament_id}.{played.number}", played.version)
 
@@ -240,71 +183,137 @@ def entry_etag(entry: Entry) -> str:
     return etag("entry", entry.pk, entry.version)
 
 
-def _round_summary(view: selectors.RoundView) -> dict[str, Any]:
-    played = view.round
-    return {
-        "number": played.number,
-        "status": played.status,
-        "final_stage": played.final_stage,
-        "version": played.version,
-        "etag": round_etag(played),
-        "table_count": len(view.tables),
-        "finished_tables": view.finished_tables,
-        "byes": view.byes,
-        "started_at": played.started_at,
-        "ends_at": played.ends_at,
-        "confirmed_at": played.confirmed_at,
-    }
+class ETagField(serializers.CharField):
+    """The ETag of the object the field reads: the one its ``ETag`` header carries."""
+
+    def __init__(self, tag: Callable[[Any], str], **kwargs: Any) -> None:
+        self.tag = tag
+        super().__init__(**kwargs)
+
+    def to_representation(self, value: Any) -> str:
+        return self.tag(value)
 
 
-def tournament_body(tournament: Tournament) -> dict[str, Any]:
-    view = selectors.tournament_view(tournament=tournament)
-    return {
-        **current_settings(tournament),
-        "public_id": tournament.public_id,
-        "club": tournament.club.slug,
-        "version": tournament.version,
-        "etag": tournament_etag(tournament),
-        "entries": len(view.data.entries),
-        "checked_in": view.checked_in,
-        "check_in_open": tournament.check_in_open,
-        "next_round": view.next_round,
-        "played_rounds": [_round_summary(r) for r in view.rounds],
-    }
+class EditLinkField(serializers.CharField):
+    """A table's edit link, absolute for the caller; left out of the answer unless the
+    serializer's context says the caller organises (the link is a credential)."""
+
+    def get_attribute(self, instance: Any) -> Any:
+        if not self.context.get("organiser"):
+            raise SkipField
+        return super().get_attribute(instance)
+
+    def to_representation(self, value: Any) -> str:
+        return str(self.context["request"].build_absolute_uri(value))
 
 
+class SiteLinkField(serializers.CharField):
+    """A site path as a link other phones can open (the site's address on the club's network)."""
+
+    def to_representation(self, value: Any) -> str:
+        return absolute_url(self.context["request"]._request, value)
+
+
+# These resources answer times in UTC ("Z"), as stored, not in the site's time zone.
+UTC = datetime.UTC
+
+
+# Reads a round (``selectors.RoundView``).
+class RoundSummarySerializer(serializers.Serializer[Any]):
+    number = serializers.IntegerField(source="round.number")
+    status = serializers.CharField(source="round.status", help_text="seated, playing or confirmed.")
+    final_stage = serializers.IntegerField(
+        source="round.final_stage", help_text="0: a round; 1, 2, …: a stage of the final."
+    )
+    version = serializers.IntegerField(source="round.version")
+    etag = ETagField(round_etag, source="round")
+    table_count = serializers.IntegerField()
+    finished_tables = serializers.IntegerField()
+    byes = serializers.ListField(child=serializers.CharField())
+    started_at = serializers.DateTimeField(source="round.started_at", allow_null=True, default_timezone=UTC)
+    ends_at = serializers.DateTimeField(
+        source="round.ends_at",
+        allow_null=True,
+        default_timezone=UTC,
+        help_text="When the round's clock runs out (the hand in play is the last); null: no clock.",
+    )
+    confirmed_at = serializers.DateTimeField(
+        source="round.confirmed_at", allow_null=True, default_timezone=UTC
+    )
+
+
+class TournamentListSerializer(serializers.Serializer[Any]):
+    public_id = serializers.CharField()
+    name = serializers.CharField()
+    date = serializers.DateField()
+    family = serializers.CharField()
+    rounds = serializers.IntegerField()
+    version = serializers.IntegerField()
+
+
+# Reads a ``selectors.TournamentOverview``: the settings as the settings serializer takes them,
+# the tournament's state and its rounds.
+class TournamentSerializer(serializers.Serializer[Any]):
+    public_id = serializers.CharField(source="tournament.public_id")
+    club = serializers.CharField(source="tournament.club.slug", help_text="The club's slug.")
+    name = serializers.CharField(source="settings.name")
+    date = serializers.DateField(source="settings.date")
+    family = serializers.CharField(source="settings.family")
+    options = serializers.DictField(source="settings.options")
+    rounds = serializers.IntegerField(source="settings.rounds")
+    round_hands = serializers.IntegerField(source="settings.round_hands")
+    round_minutes = serializers.IntegerField(
+        source="settings.round_minutes", help_text="The round clock's minutes; 0: no clock."
+    )
+    table_min = serializers.IntegerField(source="settings.table_min")
+    table_max = serializers.IntegerField(source="settings.table_max")
+    table_preferred = serializers.IntegerField(source="settings.table_preferred")
+    byes_allowed = serializers.BooleanField(source="settings.byes_allowed")
+    seating = serializers.CharField(source="settings.seating")
+    seat_order = serializers.CharField(source="settings.seat_order")
+    points = serializers.CharField(source="settings.points")
+    custom_points = serializers.CharField(source="settings.custom_points", help_text='"4: 5 3 2 0; 3: 4 2 0"')
+    tiebreaks = serializers.ListField(child=serializers.CharField(), source="settings.tiebreaks")
+    version = serializers.IntegerField(source="tournament.version")
+    etag = ETagField(tournament_etag, source="tournament")
+    entries = serializers.IntegerField(source="view.registered", help_text="Players registered.")
+    checked_in = serializers.IntegerField(source="view.checked_in")
+    check_in_open = serializers.BooleanField(
+        source="tournament.check_in_open", help_text="Players may check themselves in at the door."
+    )
+    next_round = serializers.IntegerField(
+        source="view.next_round", allow_null=True, help_text="The round that can be seated now."
+    )
+    played_rounds = RoundSummarySerializer(
+        source="view.rounds", many=True, help_text="The rounds seated so far."
+    )
+
+    def to_representation(self, instance: selectors.TournamentOverview) -> dict[str, Any]:
+        # The answer leads with the whole settings mapping, the final's settings included
+        # (which the schema does not list), as clients have always received it.
+        return {**instance.settings, **super().to_representation(instance)}
+
+
+def _tournament_json(tournament: Tournament) -> Any:
+    return TournamentSerializer(selectors.tournament_overview(tournament=tournament)).data
+
+
+# Reads an ``Entry`` (its player read with it).
 class EntrySerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     player_id = serializers.IntegerField()
-    name = serializers.CharField()
+    name = serializers.CharField(source="player.name")
     status = serializers.CharField(help_text="registered, checked_in or dropped.")
     checked_in = serializers.BooleanField()
     from_round = serializers.IntegerField()
     dropped_after = serializers.IntegerField(allow_null=True)
     pinned_table = serializers.IntegerField(allow_null=True)
     version = serializers.IntegerField()
-    etag = serializers.CharField()
+    etag = ETagField(entry_etag, source="*")
 
 
-def entry_body(entry: Entry) -> dict[str, Any]:
-    if entry.dropped_after is not None:
-        state = "dropped"
-    elif entry.checked_in:
-        state = "checked_in"
-    else:
-        state = "registered"
-    return {
-        "id": entry.pk,
-        "player_id": entry.player_id,
-        "name": entry.player.name,
-        "status": state,
-        "checked_in": entry.checked_in,
-        "from_round": entry.from_round,
-        "dropped_after": entry.dropped_after,
-        "pinned_table": entry.pinned_table,
-        "version": entry.version,
-        "etag": entry_etag(entry),
-    }
+def _entry_json(entry: Entry) -> Any:
+    return EntrySerializer(entry).data
 
 
 class EntriesAddSerializer(serializers.Serializer[Any]):
@@ -330,12 +339,13 @@ class EntriesAddSerializer(serializers.Serializer[Any]):
         return attrs
 
 
+# Reads a ``selectors.EntryList``.
 class EntryListSerializer(serializers.Serializer[Any]):
     entries = EntrySerializer(many=True)
 
 
 class SeatSerializer(serializers.Serializer[Any]):
-    entry = serializers.IntegerField()
+    entry = serializers.IntegerField(source="entry_id")
     name = serializers.CharField()
     seat = serializers.IntegerField(help_text="1-based; seat 1 deals first.")
     total = serializers.IntegerField(allow_null=True)
@@ -343,15 +353,21 @@ class SeatSerializer(serializers.Serializer[Any]):
     repeat = serializers.BooleanField(help_text="Met someone at this table in an earlier round.")
 
 
+# Reads a ``selectors.TableView``; its seats are ``SeatView``s.
 class TableSerializer(serializers.Serializer[Any]):
     number = serializers.IntegerField()
-    game = serializers.CharField(allow_null=True, help_text="The table game's public id (once started).")
-    players = SeatSerializer(many=True)
+    game = serializers.CharField(
+        source="game.public_id", allow_null=True, help_text="The table game's public id (once started)."
+    )
+    players = SeatSerializer(source="seats", many=True)
     hands = serializers.IntegerField()
     finished = serializers.BooleanField()
     leaders = serializers.ListField(child=serializers.CharField())
-    edit_url = serializers.CharField(
-        required=False, allow_null=True, help_text="The table's edit link (organisers only)."
+    edit_url = EditLinkField(
+        source="edit_path",
+        required=False,
+        allow_null=True,
+        help_text="The table's edit link (organisers only).",
     )
 
 
@@ -359,38 +375,14 @@ class RoundSerializer(RoundSummarySerializer):
     tables = TableSerializer(many=True)
 
 
+# Reads a ``selectors.TournamentView``.
 class RoundListSerializer(serializers.Serializer[Any]):
     rounds = RoundSummarySerializer(many=True)
     next_round = serializers.IntegerField(allow_null=True)
 
 
-def round_body(request: Request, view: selectors.RoundView, *, organiser: bool) -> dict[str, Any]:
-    tables = []
-    for table in view.tables:
-        row: dict[str, Any] = {
-            "number": table.number,
-            "game": table.game.public_id if table.game is not None else None,
-            "players": [
-                {
-                    "entry": s.entry_id,
-                    "name": s.name,
-                    "seat": i + 1,
-                    "total": s.total,
-                    "place": s.place,
-                    "repeat": s.repeat,
-                }
-                for i, s in enumerate(table.seats)
-            ],
-            "hands": table.hands,
-            "finished": table.finished,
-            "leaders": table.leaders,
-        }
-        if organiser:
-            row["edit_url"] = (
-                request.build_absolute_uri(edit_url(table.game)) if table.game is not None else None
-            )
-        tables.append(row)
-    return {**_round_summary(view), "tables": tables}
+def _round_json(request: Request, view: selectors.RoundView, *, organiser: bool) -> Any:
+    return RoundSerializer(view, context={"request": request, "organiser": organiser}).data
 
 
 def _round_view(tournament: Tournament, number: int) -> selectors.RoundView:
@@ -419,53 +411,62 @@ class MoveSerializer(serializers.Serializer[Any]):
     to_table = serializers.IntegerField(min_value=0, max_value=999, help_text="0: the bye.")
 
 
+# Reads a ``selectors.StandingRow``.
 class StandingSerializer(serializers.Serializer[Any]):
     rank = serializers.IntegerField()
-    entry = serializers.IntegerField()
+    entry = serializers.IntegerField(source="standing.player")
     player_id = serializers.IntegerField()
     name = serializers.CharField()
     dropped = serializers.BooleanField()
-    points = serializers.CharField(help_text='Exact, as a fraction: "7", "9/2".')
-    points_value = serializers.FloatField()
-    game_score = serializers.IntegerField()
+    points = serializers.CharField(source="standing.points", help_text='Exact, as a fraction: "7", "9/2".')
+    points_value = serializers.FloatField(source="standing.points")
+    game_score = serializers.IntegerField(source="standing.game_score")
     game_score_average = serializers.CharField(
-        allow_null=True, help_text='The game score per table he sat at, exact: "-21", "59/2"; null: none.'
+        source="standing.game_score_average",
+        allow_null=True,
+        help_text='The game score per table he sat at, exact: "-21", "59/2"; null: none.',
     )
-    average_place = serializers.CharField(allow_null=True)
-    average_place_value = serializers.FloatField(allow_null=True)
-    firsts = serializers.IntegerField()
-    opponents_points = serializers.CharField()
-    opponents_points_value = serializers.FloatField()
-    tables = serializers.IntegerField()
-    byes = serializers.IntegerField()
+    average_place = serializers.CharField(source="standing.average_place", allow_null=True)
+    average_place_value = serializers.FloatField(source="standing.average_place", allow_null=True)
+    firsts = serializers.IntegerField(source="standing.firsts")
+    opponents_points = serializers.CharField(source="standing.opponents_points")
+    opponents_points_value = serializers.FloatField(source="standing.opponents_points")
+    tables = serializers.IntegerField(source="standing.tables")
+    byes = serializers.IntegerField(source="standing.byes")
     separated_by = serializers.CharField(
-        allow_null=True, help_text="The tie-break that puts him below the row above."
+        source="standing.separated_by",
+        allow_null=True,
+        help_text="The tie-break that puts him below the row above.",
     )
 
 
+# Reads a ``selectors.TournamentView``.
 class StandingsSerializer(serializers.Serializer[Any]):
     provisional = serializers.BooleanField(help_text="Counts a table of a round not confirmed yet.")
     tiebreaks = serializers.ListField(child=serializers.CharField())
-    rows = StandingSerializer(many=True)
+    rows = StandingSerializer(source="standings", many=True)
 
 
+# Reads a ``selectors.SeatFound``.
 class FoundSeatSerializer(serializers.Serializer[Any]):
     name = serializers.CharField()
     round = serializers.IntegerField()
     table = serializers.IntegerField(allow_null=True)
     seat = serializers.IntegerField(allow_null=True)
-    game = serializers.CharField(allow_null=True)
+    game = serializers.CharField(source="game.public_id", allow_null=True)
     bye = serializers.BooleanField()
     dropped_after = serializers.IntegerField(
         allow_null=True, help_text="The round after which the player dropped out; null while he plays."
     )
 
 
+# Reads a ``selectors.SeatSearch``.
 class FoundSeatsSerializer(serializers.Serializer[Any]):
     query = serializers.CharField()
     results = FoundSeatSerializer(many=True)
 
 
+# Reads a ``selectors.PlayerRound``.
 class PlayerRoundSerializer(serializers.Serializer[Any]):
     round = serializers.IntegerField()
     final_stage = serializers.IntegerField(help_text="0: a round of the tournament; else the final's stage.")
@@ -483,16 +484,22 @@ class PlayerRoundSerializer(serializers.Serializer[Any]):
     rank = serializers.IntegerField(allow_null=True, help_text="His rank in the standings after this round.")
 
 
+# Reads a ``selectors.PlayerView``; without a standing yet, rank and points are null.
 class PlayerRoundsSerializer(serializers.Serializer[Any]):
-    entry = serializers.IntegerField()
-    player_id = serializers.IntegerField()
-    name = serializers.CharField()
-    dropped_after = serializers.IntegerField(allow_null=True)
-    rank = serializers.IntegerField(allow_null=True, help_text="His rank in the standings now.")
-    points = serializers.CharField(allow_null=True, help_text="His tournament points now, exact.")
+    entry = serializers.IntegerField(source="entry.pk")
+    player_id = serializers.IntegerField(source="entry.player_id")
+    name = serializers.CharField(source="entry.player.name")
+    dropped_after = serializers.IntegerField(source="entry.dropped_after", allow_null=True)
+    rank = serializers.IntegerField(
+        source="standing.rank", allow_null=True, help_text="His rank in the standings now."
+    )
+    points = serializers.CharField(
+        source="standing.points", allow_null=True, help_text="His tournament points now, exact."
+    )
     rounds = PlayerRoundSerializer(many=True)
 
 
+# Reads a ``selectors.HistoryItem``: an organiser's change, or a correction at a table.
 class HistoryItemSerializer(serializers.Serializer[Any]):
     kind = serializers.CharField(
         help_text="change (the organiser's) or correction (at a table after its round was confirmed)."
@@ -500,13 +507,14 @@ class HistoryItemSerializer(serializers.Serializer[Any]):
     action = serializers.CharField()
     title = serializers.CharField(help_text="What happened, in the caller's language.")
     details = serializers.DictField()
-    user = serializers.CharField(allow_null=True)
-    round = serializers.IntegerField(allow_null=True)
+    user = serializers.CharField(source="username", allow_null=True)
+    round = serializers.IntegerField(source="round_number", allow_null=True)
     table = serializers.IntegerField(allow_null=True)
-    game = serializers.CharField(allow_null=True)
-    created_at = serializers.DateTimeField()
+    game = serializers.CharField(source="correction.game.public_id", allow_null=True)
+    created_at = serializers.DateTimeField(default_timezone=UTC)
 
 
+# Reads a ``selectors.TournamentHistory``.
 class HistorySerializer(serializers.Serializer[Any]):
     items = HistoryItemSerializer(many=True)
 
@@ -528,7 +536,7 @@ class ClubTournaments(generics.ListAPIView[Tournament]):
 
     def get_queryset(self) -> QuerySet[Tournament]:
         club, _role = visible_club(self.request, self.kwargs["slug"])
-        return Tournament.objects.filter(club=club)
+        return selectors.tournaments_of_club(club=club)
 
     @extend_schema(
         operation_id="club_tournaments_list",
@@ -577,7 +585,7 @@ class ClubTournaments(generics.ListAPIView[Tournament]):
         tournament = tournament_create(
             club=club, settings=Settings.from_mapping(form.validated_data), user=request.user
         )
-        return with_etag(tournament_body(tournament), tournament_etag(tournament), status.HTTP_201_CREATED)
+        return with_etag(_tournament_json(tournament), tournament_etag(tournament), status.HTTP_201_CREATED)
 
 
 class TournamentDetail(APIView):
@@ -590,7 +598,7 @@ class TournamentDetail(APIView):
     )
     def get(self, request: Request, public_id: str) -> Response:
         tournament, _role = _tournament(request, public_id)
-        return with_etag(tournament_body(tournament), tournament_etag(tournament))
+        return with_etag(_tournament_json(tournament), tournament_etag(tournament))
 
     @extend_schema(
         operation_id="tournaments_partial_update",
@@ -614,13 +622,13 @@ class TournamentDetail(APIView):
         form = SettingsPatchSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         if not _replayed(tournament, key, SETTINGS_TARGET):
-            if_match(request, current=tournament_etag(tournament), body=tournament_body(tournament))
+            if_match(request, current=tournament_etag(tournament), body=_tournament_json(tournament))
         changed = changed_settings(tournament, form.validated_data)
         seen = tournament.version
 
         def current() -> tuple[str, Any]:
             tournament.refresh_from_db()
-            return tournament_etag(tournament), tournament_body(tournament)
+            return tournament_etag(tournament), _tournament_json(tournament)
 
         updated = guarded(
             lambda: tournament_update(
@@ -632,11 +640,7 @@ class TournamentDetail(APIView):
             ),
             current,
         )
-        return with_etag(tournament_body(updated), tournament_etag(updated))
-
-
-def _entries(tournament: Tournament) -> QuerySet[Entry]:
-    return Entry.objects.filter(tournament=tournament).select_related("player").order_by("player__key")
+        return with_etag(_tournament_json(updated), tournament_etag(updated))
 
 
 class Entries(APIView):
@@ -649,7 +653,7 @@ class Entries(APIView):
     )
     def get(self, request: Request, public_id: str) -> Response:
         tournament, _role = _tournament(request, public_id)
-        return Response({"entries": [entry_body(e) for e in _entries(tournament)]})
+        return Response(EntryListSerializer(selectors.tournament_entries(tournament=tournament)).data)
 
     @extend_schema(
         operation_id="tournament_entries_create",
@@ -675,7 +679,7 @@ class Entries(APIView):
         form = EntriesAddSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         ids = list(dict.fromkeys(form.validated_data["players"]))
-        players = list(Player.objects.filter(club_id=tournament.club_id, merged_into=None, pk__in=ids))
+        players = selectors.players_to_register(tournament=tournament, ids=ids)
         missing = sorted(set(ids) - {p.pk for p in players})
         if missing:
             raise exceptions.ValidationError(
@@ -690,9 +694,8 @@ class Entries(APIView):
             user=request.user,
             request_id=key,
         )
-        keys = [name_key(n) for n in names]
-        asked = _entries(tournament).filter(Q(player_id__in=ids) | Q(player__key__in=keys))
-        return Response({"entries": [entry_body(e) for e in asked]}, status=status.HTTP_201_CREATED)
+        asked = selectors.entries_of(tournament=tournament, player_ids=ids, keys=[name_key(n) for n in names])
+        return Response(EntryListSerializer(asked).data, status=status.HTTP_201_CREATED)
 
 
 ENTRY_ACTIONS: dict[str, tuple[str, str]] = {
@@ -717,12 +720,12 @@ def _entry_action_view(action: str) -> type[APIView]:
         )
         def post(self, request: Request, public_id: str, entry_id: int) -> Response:
             tournament, _role = _tournament(request, public_id, manage=True)
-            entry = _entries(tournament).select_related("tournament").filter(pk=entry_id).first()
+            entry = selectors.tournament_entry(tournament=tournament, entry_id=entry_id)
             if entry is None:
                 raise Http404
             key = idempotency_key(request)
             if not _replayed(tournament, key, entry_target(entry, operation)):
-                if_match(request, current=entry_etag(entry), body=entry_body(entry))
+                if_match(request, current=entry_etag(entry), body=_entry_json(entry))
             seen = entry.version
             common: dict[str, Any] = {
                 "entry": entry,
@@ -733,13 +736,13 @@ def _entry_action_view(action: str) -> type[APIView]:
 
             def current() -> tuple[str, Any]:
                 entry.refresh_from_db()
-                return entry_etag(entry), entry_body(entry)
+                return entry_etag(entry), _entry_json(entry)
 
             if operation in ("check_in", "check_out"):
                 done = guarded(lambda: entry_check_in(checked_in=operation == "check_in", **common), current)
             else:
                 done = guarded(lambda: entry_drop(dropped=operation == "drop", **common), current)
-            return with_etag(entry_body(done), entry_etag(done))
+            return with_etag(_entry_json(done), entry_etag(done))
 
     EntryAction.__name__ = EntryAction.__qualname__ = f"Entry{operation.title().replace('_', '')}"
     return EntryAction
@@ -769,18 +772,18 @@ class EntryPin(APIView):
     )
     def post(self, request: Request, public_id: str, entry_id: int) -> Response:
         tournament, _role = _tournament(request, public_id, manage=True)
-        entry = _entries(tournament).select_related("tournament").filter(pk=entry_id).first()
+        entry = selectors.tournament_entry(tournament=tournament, entry_id=entry_id)
         if entry is None:
             raise Http404
         body = PinSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         key = idempotency_key(request)
         if not _replayed(tournament, key, entry_target(entry, f"pin-{body.validated_data['table']}")):
-            if_match(request, current=entry_etag(entry), body=entry_body(entry))
+            if_match(request, current=entry_etag(entry), body=_entry_json(entry))
 
         def current() -> tuple[str, Any]:
             entry.refresh_from_db()
-            return entry_etag(entry), entry_body(entry)
+            return entry_etag(entry), _entry_json(entry)
 
         done = guarded(
             lambda: entry_pin(
@@ -792,7 +795,7 @@ class EntryPin(APIView):
             ),
             current,
         )
-        return with_etag(entry_body(done), entry_etag(done))
+        return with_etag(_entry_json(done), entry_etag(done))
 
 
 class Rounds(APIView):
@@ -805,8 +808,7 @@ class Rounds(APIView):
     )
     def get(self, request: Request, public_id: str) -> Response:
         tournament, _role = _tournament(request, public_id)
-        view = selectors.tournament_view(tournament=tournament)
-        return Response({"rounds": [_round_summary(r) for r in view.rounds], "next_round": view.next_round})
+        return Response(RoundListSerializer(selectors.tournament_view(tournament=tournament)).data)
 
 
 class RoundDetail(APIView):
@@ -822,7 +824,7 @@ class RoundDetail(APIView):
         tournament, role = _tournament(request, public_id)
         view = _round_view(tournament, number)
         response = with_etag(
-            round_body(request, view, organiser=can_manage(role=role)), round_etag(view.round)
+            _round_json(request, view, organiser=can_manage(role=role)), round_etag(view.round)
         )
         if can_manage(role=role):
             response["Cache-Control"] = "private, no-store"
@@ -830,7 +832,7 @@ class RoundDetail(APIView):
 
 
 def _round_or_404(tournament: Tournament, number: int) -> Round:
-    played = Round.objects.filter(tournament=tournament, number=number).select_related("tournament").first()
+    played = selectors.tournament_round(tournament=tournament, number=number)
     if played is None:
         raise Http404
     return played
@@ -839,14 +841,14 @@ def _round_or_404(tournament: Tournament, number: int) -> Round:
 def _round_current(request: Request, tournament: Tournament, number: int) -> Callable[[], tuple[str, Any]]:
     def current() -> tuple[str, Any]:
         view = _round_view(tournament, number)
-        return round_etag(view.round), round_body(request, view, organiser=True)
+        return round_etag(view.round), _round_json(request, view, organiser=True)
 
     return current
 
 
 def _round_answer(request: Request, tournament: Tournament, number: int, code: int = 200) -> Response:
     view = _round_view(tournament, number)
-    response = with_etag(round_body(request, view, organiser=True), round_etag(view.round), code)
+    response = with_etag(_round_json(request, view, organiser=True), round_etag(view.round), code)
     response["Cache-Control"] = "private, no-store"
     return response
 
@@ -879,7 +881,7 @@ class RoundSeat(APIView):
         if _replayed(tournament, key, round_target(number, "seat")):
             round_seat(tournament=tournament, number=number, user=request.user, request_id=key)
             return _round_answer(request, tournament, number)
-        existing = Round.objects.filter(tournament=tournament, number=number).first()
+        existing = selectors.tournament_round(tournament=tournament, number=number)
         version = None
         current = _round_current(request, tournament, number)
         if existing is not None:
@@ -919,7 +921,7 @@ class RoundMove(APIView):
         key = idempotency_key(request)
         form = MoveSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        entry = _entries(tournament).filter(pk=form.validated_data["entry"]).first()
+        entry = selectors.tournament_entry(tournament=tournament, entry_id=form.validated_data["entry"])
         if entry is None:
             raise exceptions.ValidationError(
                 {"entry": [_("No player of this tournament has this entry id.")]}
@@ -1029,10 +1031,6 @@ class FinalUndo(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-def _fraction(value: Any) -> str:
-    return str(value)
-
-
 class Standings(APIView):
     @extend_schema(
         operation_id="tournament_standings",
@@ -1094,39 +1092,7 @@ class Standings(APIView):
     )
     def get(self, request: Request, public_id: str) -> Response:
         tournament, _role = _tournament(request, public_id)
-        view = selectors.tournament_view(tournament=tournament)
-        rows = []
-        for row in view.standings:
-            s = row.standing
-            rows.append(
-                {
-                    "rank": s.rank,
-                    "entry": s.player,
-                    "player_id": row.player_id,
-                    "name": row.name,
-                    "dropped": row.dropped,
-                    "points": _fraction(s.points),
-                    "points_value": float(s.points),
-                    "game_score": s.game_score,
-                    "game_score_average": (
-                        _fraction(s.game_score_average) if s.game_score_average is not None else None
-                    ),
-                    "average_place": _fraction(s.average_place) if s.average_place is not None else None,
-                    "average_place_value": float(s.average_place) if s.average_place is not None else None,
-                    "firsts": s.firsts,
-                    "opponents_points": _fraction(s.opponents_points),
-                    "opponents_points_value": float(s.opponents_points),
-                    "tables": s.tables,
-                    "byes": s.byes,
-                    "separated_by": s.separated_by,
-                }
-            )
-        body = {
-            "provisional": view.provisional,
-            "tiebreaks": list(tournament_tiebreaks(tournament)),
-            "rows": rows,
-        }
-        return Response(body)
+        return Response(StandingsSerializer(selectors.tournament_view(tournament=tournament)).data)
 
 
 NAME_QUERY = OpenApiParameter(
@@ -1160,54 +1126,33 @@ class FindSeat(APIView):
     def get(self, request: Request, public_id: str) -> Response:
         tournament, _role = _tournament(request, public_id)
         query = _name_query(request)
-        view = selectors.tournament_view(tournament=tournament)
-        found = selectors.find_seat(view=view, query=query)
-        results = [
-            {
-                "name": f.name,
-                "round": f.round,
-                "table": f.table,
-                "seat": f.seat,
-                "game": f.game.public_id if f.game is not None else None,
-                "bye": f.bye,
-                "dropped_after": f.dropped_after,
-            }
-            for f in found
-        ]
-        return Response({"query": query, "results": results})
+        found = selectors.seat_search(tournament=tournament, query=query)
+        return Response(FoundSeatsSerializer(found).data)
 
 
 # ---------------------------------------------------------------------- self check-in
 
 
+# Reads a ``selectors.DoorView``.
 class DoorSerializer(serializers.Serializer[Any]):
     open = serializers.BooleanField(help_text="Players may check themselves in by the link.")
-    url = serializers.CharField(
-        allow_null=True, help_text="The check-in link for the door's QR code (null until first opened)."
+    url = SiteLinkField(
+        source="path",
+        allow_null=True,
+        help_text="The check-in link for the door's QR code (null until first opened).",
     )
     entries = serializers.IntegerField()
     checked_in = serializers.IntegerField()
-    version = serializers.IntegerField(help_text="The tournament's version.")
-    etag = serializers.CharField(help_text="The tournament's ETag.")
+    version = serializers.IntegerField(source="tournament.version", help_text="The tournament's version.")
+    etag = ETagField(tournament_etag, source="tournament", help_text="The tournament's ETag.")
 
 
 class DoorSetSerializer(serializers.Serializer[Any]):
     open = serializers.BooleanField()
 
 
-def _door_body(request: Request, tournament: Tournament) -> dict[str, Any]:
-    path_ = door_path(tournament)
-    url = absolute_url(request._request, path_) if path_ is not None else None
-    counts = Entry.objects.filter(tournament=tournament).aggregate(
-        entries=Count("pk"), checked_in=Count("pk", filter=Q(checked_in=True))
-    )
-    return {
-        "open": tournament.check_in_open,
-        "url": url,
-        **counts,
-        "version": tournament.version,
-        "etag": tournament_etag(tournament),
-    }
+def _door_json(request: Request, tournament: Tournament) -> Any:
+    return DoorSerializer(selectors.door_view(tournament=tournament), context={"request": request}).data
 
 
 class Door(APIView):
@@ -1220,7 +1165,7 @@ class Door(APIView):
     )
     def get(self, request: Request, public_id: str) -> Response:
         tournament, _role = _tournament(request, public_id, manage=True)
-        return with_etag(_door_body(request, tournament), tournament_etag(tournament))
+        return with_etag(_door_json(request, tournament), tournament_etag(tournament))
 
     @extend_schema(
         operation_id="tournament_door_set",
@@ -1237,12 +1182,12 @@ class Door(APIView):
         opened = form.validated_data["open"]
         key = idempotency_key(request)
         if not _replayed(tournament, key, door_target(opened)):
-            if_match(request, current=tournament_etag(tournament), body=_door_body(request, tournament))
+            if_match(request, current=tournament_etag(tournament), body=_door_json(request, tournament))
         seen = tournament.version
 
         def current() -> tuple[str, Any]:
             tournament.refresh_from_db()
-            return tournament_etag(tournament), _door_body(request, tournament)
+            return tournament_etag(tournament), _door_json(request, tournament)
 
         done = guarded(
             lambda: check_in_door(
@@ -1250,15 +1195,17 @@ class Door(APIView):
             ),
             current,
         )
-        return with_etag(_door_body(request, done), tournament_etag(done))
+        return with_etag(_door_json(request, done), tournament_etag(done))
 
 
+# Reads an ``Entry`` (its player read with it).
 class DoorEntrySerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField(help_text="The entry's id, to check in.")
-    name = serializers.CharField()
+    name = serializers.CharField(source="player.name")
     checked_in = serializers.BooleanField()
 
 
+# Reads a ``selectors.DoorSearch``.
 class DoorFoundSerializer(serializers.Serializer[Any]):
     open = serializers.BooleanField()
     results = DoorEntrySerializer(many=True)
@@ -1290,10 +1237,6 @@ def _door(request: Request, public_id: str, key: str) -> Tournament:
     return tournament
 
 
-def _door_entry(entry: Entry) -> dict[str, Any]:
-    return {"id": entry.pk, "name": entry.player.name, "checked_in": entry.checked_in}
-
-
 class SelfCheckIn(APIView):
     """The door's link: no account needed, its key is the permission."""
 
@@ -1315,8 +1258,8 @@ class SelfCheckIn(APIView):
     def get(self, request: Request, public_id: str, key: str) -> Response:
         query = _name_query(request)
         tournament = _door(request, public_id, key)
-        found = selectors.check_in_matches(tournament=tournament, query=query)
-        return Response({"open": tournament.check_in_open, "results": [_door_entry(e) for e in found]})
+        found = selectors.door_search(tournament=tournament, query=query)
+        return Response(DoorFoundSerializer(found).data)
 
     @extend_schema(
         operation_id="tournament_self_check_in",
@@ -1340,7 +1283,7 @@ class SelfCheckIn(APIView):
             entry_id=form.validated_data["entry"],
             request_id=idempotency_key(request),
         )
-        return Response(_door_entry(entry))
+        return Response(DoorEntrySerializer(entry).data)
 
 
 class PlayerRounds(APIView):
@@ -1359,33 +1302,7 @@ class PlayerRounds(APIView):
         found = selectors.player_rounds(tournament=tournament, entry_id=entry)
         if found is None:
             raise Http404
-        standing = found.standing
-        body = {
-            "entry": found.entry.pk,
-            "player_id": found.entry.player_id,
-            "name": found.entry.player.name,
-            "dropped_after": found.entry.dropped_after,
-            "rank": standing.rank if standing is not None else None,
-            "points": _fraction(standing.points) if standing is not None else None,
-            "rounds": [
-                {
-                    "round": r.round,
-                    "final_stage": r.final_stage,
-                    "status": r.status,
-                    "table": r.table,
-                    "seat": r.seat,
-                    "game": r.game,
-                    "bye": r.bye,
-                    "counted": r.counted,
-                    "place": r.place,
-                    "total": r.total,
-                    "points": _fraction(r.points) if r.points is not None else None,
-                    "rank": r.rank,
-                }
-                for r in found.rounds
-            ],
-        }
-        return Response(body)
+        return Response(PlayerRoundsSerializer(found).data)
 
 
 class History(APIView):
@@ -1398,39 +1315,7 @@ class History(APIView):
     )
     def get(self, request: Request, public_id: str) -> Response:
         tournament, _role = _tournament(request, public_id)
-        items = []
-        for item in selectors.tournament_history(tournament=tournament):
-            if item.change is not None:
-                change = item.change
-                items.append(
-                    {
-                        "kind": "change",
-                        "action": change.action,
-                        "title": str(change.get_action_display()),
-                        "details": change.data,
-                        "user": change.user.get_username() if change.user is not None else None,
-                        "round": change.data.get("round") if isinstance(change.data, dict) else None,
-                        "table": None,
-                        "game": None,
-                        "created_at": change.created_at,
-                    }
-                )
-            elif item.correction is not None:
-                fix = item.correction
-                items.append(
-                    {
-                        "kind": "correction",
-                        "action": fix.action,
-                        "title": str(fix.get_action_display()),
-                        "details": {"hand": fix.hand_number},
-                        "user": fix.user.get_username() if fix.user is not None else None,
-                        "round": item.round,
-                        "table": item.table,
-                        "game": fix.game.public_id,
-                        "created_at": fix.created_at,
-                    }
-                )
-        return Response({"items": items})
+        return Response(HistorySerializer(selectors.history_of(tournament=tournament)).data)
 
 
 urlpatterns = [

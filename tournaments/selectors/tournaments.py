@@ -1,19 +1,22 @@
-"""What the tournament pages read: a fixed number of queries each, whatever the number of
-players, rounds and tables (tests/tournaments/test_selectors.py pins the counts)."""
+"""What the tournament pages and the API's tournament resources read: a fixed number of
+queries each, whatever the number of players, rounds and tables (the tests under
+tests/tournaments pin the counts)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, partial
 from itertools import pairwise
-from typing import cast
+from typing import Any, cast
 
 from django.core.paginator import Paginator
+from django.db.models import Count, Q, QuerySet
 
 from games.models import Change, Club, Game, Player
 from games.names import loose_key, name_key
+from games.services.access import edit_url
 from scoring.families import family_info
 from scoring.seating import repeated_pairs
 from scoring.standings import Scheme, Standing, bye_points, table_points
@@ -23,6 +26,7 @@ from tournaments.models import (
     Tournament,
     TournamentChange,
 )
+from tournaments.services.tournaments import current_settings, door_path
 from tournaments.tournament_data import (
     EntryRow,
     Seating,
@@ -33,6 +37,7 @@ from tournaments.tournament_data import (
     final_rounds,
     last_round,
     round_states,
+    tiebreaks,
     tournament_data,
     tournament_rounds,
     tournament_seating,
@@ -46,6 +51,11 @@ def tournament_by_public_id(*, public_id: str) -> Tournament | None:
 
 def club_tournaments(*, club: Club, limit: int = 50) -> list[Tournament]:
     return list(Tournament.objects.filter(club=club).order_by("-date", "-id")[:limit])
+
+
+def tournaments_of_club(*, club: Club) -> QuerySet[Tournament]:
+    """All the club's tournaments, for a list that pages them itself (the API's cursor)."""
+    return Tournament.objects.filter(club=club)
 
 
 @dataclass(frozen=True)
@@ -67,6 +77,7 @@ class SeatView:
     total: int | None
     place: int | None
     repeat: bool  # met someone at this table before (a seated round's warning)
+    seat: int  # 1-based; seat 1 deals first
 
 
 @dataclass(frozen=True)
@@ -79,6 +90,11 @@ class TableView:
     finished: bool
     leaders: list[str]  # the current leader(s) (first place so far), once a hand is in
     repeats: list[tuple[str, str]]  # pairs at this table who met in an earlier round
+
+    @property
+    def edit_path(self) -> str | None:
+        """The path of the table game's edit link (a credential: the organisers' only)."""
+        return edit_url(self.game) if self.game is not None else None
 
 
 class TablePage:
@@ -222,8 +238,17 @@ class TournamentView:
         return sorted(self.seating.entries.values(), key=lambda e: e.player.key)
 
     @property
+    def registered(self) -> int:
+        return len(self.seating.entries)
+
+    @property
     def checked_in(self) -> int:
         return sum(1 for e in self.seating.entries.values() if e.checked_in)
+
+    @property
+    def tiebreaks(self) -> tuple[str, ...]:
+        """The tie-break order of the standings, points first."""
+        return tiebreaks(self.tournament)
 
     @property
     def lower_is_better(self) -> bool:
@@ -274,6 +299,7 @@ def _table_view(seating: Seating, table: TableState, games: dict[int, Game], sea
             total=table.totals[i] if table.totals else None,
             place=table.places[i] if table.places else None,
             repeat=e in met,
+            seat=i + 1,
         )
         for i, e in enumerate(table.entries)
     ]
@@ -293,6 +319,55 @@ def _table_view(seating: Seating, table: TableState, games: dict[int, Game], sea
 def tournament_view(*, tournament: Tournament) -> TournamentView:
     """The whole tournament as its pages show it, read as they ask for it."""
     return TournamentView(tournament)
+
+
+@dataclass(frozen=True)
+class TournamentOverview:
+    """A tournament with its settings (as ``Settings.from_mapping`` takes them) and its view:
+    the API's answer about it."""
+
+    tournament: Tournament
+    settings: Mapping[str, Any]
+    view: TournamentView
+
+
+def tournament_overview(*, tournament: Tournament) -> TournamentOverview:
+    """The tournament, its settings and its view, read as asked for (no query until then)."""
+    return TournamentOverview(tournament, current_settings(tournament), TournamentView(tournament))
+
+
+def tournament_round(*, tournament: Tournament, number: int) -> Round | None:
+    """Round ``number`` of the tournament, if seated (1 query)."""
+    return Round.objects.filter(tournament=tournament, number=number).select_related("tournament").first()
+
+
+@dataclass(frozen=True)
+class EntryList:
+    entries: list[Entry]  # with their players, by name
+
+
+def _entries(tournament: Tournament) -> QuerySet[Entry]:
+    return Entry.objects.filter(tournament=tournament).select_related("player").order_by("player__key")
+
+
+def tournament_entries(*, tournament: Tournament) -> EntryList:
+    """The players registered, by name (1 query)."""
+    return EntryList(list(_entries(tournament)))
+
+
+def entries_of(*, tournament: Tournament, player_ids: Sequence[int], keys: Sequence[str]) -> EntryList:
+    """The entries of these players (by id, or by name key), by name (1 query)."""
+    return EntryList(list(_entries(tournament).filter(Q(player_id__in=player_ids) | Q(player__key__in=keys))))
+
+
+def tournament_entry(*, tournament: Tournament, entry_id: int) -> Entry | None:
+    """One entry of the tournament, with its player and tournament (1 query)."""
+    return _entries(tournament).select_related("tournament").filter(pk=entry_id).first()
+
+
+def players_to_register(*, tournament: Tournament, ids: Sequence[int]) -> list[Player]:
+    """The club's players among ``ids`` (merged ones left out), to register (1 query)."""
+    return list(Player.objects.filter(club_id=tournament.club_id, merged_into=None, pk__in=ids))
 
 
 @dataclass(frozen=True)
@@ -341,6 +416,17 @@ def find_seat(*, view: TournamentView, query: str, limit: int = 20) -> list[Seat
     return found
 
 
+@dataclass(frozen=True)
+class SeatSearch:
+    query: str
+    results: list[SeatFound]
+
+
+def seat_search(*, tournament: Tournament, query: str) -> SeatSearch:
+    """ "Where do I sit?" for ``query`` (``find_seat`` on the tournament's view)."""
+    return SeatSearch(query, find_seat(view=TournamentView(tournament), query=query))
+
+
 def check_in_matches(*, tournament: Tournament, query: str, limit: int = 20) -> list[Entry]:
     """The door's search: the registered players whose name matches ``query`` (accents, case
     and spacing aside; a part of the name is enough), those who dropped out left aside."""
@@ -353,6 +439,45 @@ def check_in_matches(*, tournament: Tournament, query: str, limit: int = 20) -> 
         .order_by("player__key", "pk")
     )
     return [e for e in entries if wanted in e.player.key or loose in e.player.loose_key][:limit]
+
+
+@dataclass(frozen=True)
+class DoorSearch:
+    """The door's search: the matching players, and whether the door is open."""
+
+    tournament: Tournament
+    results: list[Entry]
+
+    @property
+    def open(self) -> bool:
+        return self.tournament.check_in_open
+
+
+def door_search(*, tournament: Tournament, query: str) -> DoorSearch:
+    """``check_in_matches`` with the door's state (1 query)."""
+    return DoorSearch(tournament, check_in_matches(tournament=tournament, query=query))
+
+
+@dataclass(frozen=True)
+class DoorView:
+    """The self check-in at the door as its organisers see it."""
+
+    tournament: Tournament
+    path: str | None  # the check-in link's path; None until the door is first opened
+    entries: int
+    checked_in: int
+
+    @property
+    def open(self) -> bool:
+        return self.tournament.check_in_open
+
+
+def door_view(*, tournament: Tournament) -> DoorView:
+    """The door's state, with how many are registered and checked in (1 query)."""
+    counts = Entry.objects.filter(tournament=tournament).aggregate(
+        entries=Count("pk"), checked_in=Count("pk", filter=Q(checked_in=True))
+    )
+    return DoorView(tournament, door_path(tournament), counts["entries"], counts["checked_in"])
 
 
 def unregistered_players(*, tournament: Tournament) -> list[Player]:
@@ -372,10 +497,47 @@ class HistoryItem:
     table: int | None = None
 
     @property
-    def created_at(self) -> object:
+    def _item(self) -> TournamentChange | Change:
         item = self.change or self.correction
         assert item is not None
-        return item.created_at
+        return item
+
+    @property
+    def created_at(self) -> object:
+        return self._item.created_at
+
+    @property
+    def kind(self) -> str:
+        return "change" if self.change is not None else "correction"
+
+    @property
+    def action(self) -> str:
+        return self._item.action
+
+    @property
+    def title(self) -> str:
+        """What happened, in the current language."""
+        return str(self._item.get_action_display())
+
+    @property
+    def details(self) -> dict[str, object]:
+        if self.change is not None:
+            return cast(dict[str, object], self.change.data)
+        assert self.correction is not None
+        return {"hand": self.correction.hand_number}
+
+    @property
+    def username(self) -> str | None:
+        user = self._item.user
+        return user.get_username() if user is not None else None
+
+    @property
+    def round_number(self) -> int | None:
+        """The round it concerns: a correction's, or the one a change names."""
+        if self.change is not None:
+            data = self.change.data
+            return data.get("round") if isinstance(data, dict) else None
+        return self.round
 
 
 def tournament_history(*, tournament: Tournament, limit: int = 200) -> list[HistoryItem]:
@@ -396,6 +558,16 @@ def tournament_history(*, tournament: Tournament, limit: int = 200) -> list[Hist
                 items.append(HistoryItem(None, change, played.number, table.number))
     items.sort(key=lambda i: i.created_at, reverse=True)  # type: ignore[arg-type, return-value]
     return items[:limit]
+
+
+@dataclass(frozen=True)
+class TournamentHistory:
+    items: list[HistoryItem]
+
+
+def history_of(*, tournament: Tournament) -> TournamentHistory:
+    """``tournament_history`` as one object (3 queries at most)."""
+    return TournamentHistory(tournament_history(tournament=tournament))
 
 
 def separations(rows: Sequence[StandingRow]) -> list[tuple[StandingRow, StandingRow]]:
