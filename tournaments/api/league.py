@@ -26,7 +26,15 @@ from tournaments.selectors import seasons as selectors
 TAGS = ["seasons"]
 
 
+class LeagueNumber(serializers.CharField):
+    """A league number exactly, to three decimals at most: "12.5", "3.667"."""
+
+    def to_representation(self, value: Any) -> str:
+        return league_selectors.exact_text(value)
+
+
 class RatingListRowSerializer(serializers.Serializer[Any]):
+    # Reads a ``RatingListRow``.
     rank = serializers.IntegerField(help_text='Competition rank by the rating shown ("1224").')
     player_id = serializers.IntegerField()
     name = serializers.CharField()
@@ -45,7 +53,8 @@ class RatingListRowSerializer(serializers.Serializer[Any]):
 
 
 class RatingListSerializer(serializers.Serializer[Any]):
-    club = serializers.CharField(help_text="The club's slug.")
+    # Reads a ``RatingList``.
+    club = serializers.CharField(source="club.slug", help_text="The club's slug.")
     family = serializers.CharField(allow_blank=True, help_text='The family listed ("": no rated game yet).')
     families = serializers.ListField(
         child=serializers.CharField(), help_text="The families rated in the club."
@@ -53,8 +62,8 @@ class RatingListSerializer(serializers.Serializer[Any]):
     evening = serializers.DateField(
         allow_null=True, help_text="The last evening with a rated game of the family."
     )
-    provisional_games = serializers.IntegerField()
-    inactive_days = serializers.IntegerField()
+    provisional_games = serializers.IntegerField(source="club.provisional_games")
+    inactive_days = serializers.IntegerField(source="club.inactive_days")
     rows = RatingListRowSerializer(many=True)
     pending = serializers.BooleanField(help_text="A change is not yet in these ratings: they are updating.")
     as_of = serializers.DateTimeField(
@@ -74,46 +83,20 @@ class RatingList(APIView):
     def get(self, request: Request, slug: str) -> Response:
         club, _role = visible_club(request, slug)
         ratings = league_selectors.rating_list(club=club, family=_family(request))
-        body = {
-            "club": club.slug,
-            "family": ratings.family,
-            "families": ratings.families,
-            "evening": ratings.evening,
-            "provisional_games": club.provisional_games,
-            "inactive_days": club.inactive_days,
-            "rows": [
-                {
-                    "rank": r.rank,
-                    "player_id": r.player_id,
-                    "name": r.name,
-                    "rating": r.rating,
-                    "uncertainty": r.uncertainty,
-                    "mu": r.mu,
-                    "sigma": r.sigma,
-                    "games": r.games,
-                    "last_played": r.last_played,
-                    "trend": r.trend,
-                    "provisional": r.provisional,
-                    "inactive": r.inactive,
-                }
-                for r in ratings.rows
-            ],
-            "pending": ratings.pending,
-            "as_of": ratings.as_of,
-        }
-        return Response(RatingListSerializer(body).data)
+        return Response(RatingListSerializer(ratings, context={"request": request}).data)
 
 
 class CardEventSerializer(serializers.Serializer[Any]):
+    # Reads a ``CardEvent``.
     kind = serializers.ChoiceField(choices=["game", "tournament"])
-    id = serializers.CharField(help_text="The game's or the tournament's public id.")
+    id = serializers.CharField(source="public_id", help_text="The game's or the tournament's public id.")
     name = serializers.CharField(allow_blank=True, help_text='A tournament\'s name ("" for a game).')
     family = serializers.CharField()
-    played_at = serializers.DateTimeField()
+    played_at = serializers.DateTimeField(source="when")
     place = serializers.IntegerField()
     players = serializers.IntegerField()
-    points = serializers.CharField(help_text='Exact: "3.667" (three decimals).')
-    points_value = serializers.FloatField()
+    points = LeagueNumber(help_text='Exact: "3.667" (three decimals).')
+    points_value = serializers.FloatField(source="points")
     mark = serializers.ChoiceField(
         choices=["counted", "dropped_worst", "not_best"],
         help_text="counted; dropped_worst: among the drop_worst lowest; not_best: outside the best_events.",
@@ -121,15 +104,16 @@ class CardEventSerializer(serializers.Serializer[Any]):
 
 
 class LeagueCardSerializer(serializers.Serializer[Any]):
-    season = serializers.CharField(help_text="The season's public id.")
-    player_id = serializers.IntegerField()
-    name = serializers.CharField()
+    # Reads a ``LeagueCard``.
+    season = serializers.CharField(source="season.public_id", help_text="The season's public id.")
+    player_id = serializers.IntegerField(source="player.pk")
+    name = serializers.CharField(source="player.name")
     family = serializers.CharField(allow_blank=True, help_text='"": every family of the season together.')
-    best_events = serializers.IntegerField()
-    drop_worst = serializers.IntegerField()
-    min_games = serializers.IntegerField()
+    best_events = serializers.IntegerField(source="season.best_events")
+    drop_worst = serializers.IntegerField(source="season.drop_worst")
+    min_games = serializers.IntegerField(source="season.min_games")
     events = CardEventSerializer(many=True, help_text="In the order they were played.")
-    total = serializers.CharField(help_text="The sum of the counted events: his points in the standings.")
+    total = LeagueNumber(help_text="The sum of the counted events: his points in the standings.")
     counted = serializers.IntegerField(help_text="Events that counted.")
     rank = serializers.IntegerField(allow_null=True, help_text="His rank; null below the line or not in it.")
     below_minimum = serializers.BooleanField(help_text="Fewer games than min_games: below the line.")
@@ -152,39 +136,7 @@ class LeagueCard(APIView):
         if player is None:
             raise Http404
         card = league_selectors.league_card(season=season, player=player, family=_family(request))
-        standing = card.standing
-        body = {
-            "season": season.public_id,
-            "player_id": player.pk,
-            "name": player.name,
-            "family": card.family,
-            "best_events": season.best_events,
-            "drop_worst": season.drop_worst,
-            "min_games": season.min_games,
-            "events": [
-                {
-                    "kind": e.kind,
-                    "id": e.public_id,
-                    "name": e.name,
-                    "family": e.family,
-                    "played_at": e.when,
-                    "place": e.place,
-                    "players": e.players,
-                    "points": league_selectors.exact_text(e.points),
-                    "points_value": float(e.points),
-                    "mark": e.mark,
-                }
-                for e in card.events
-            ],
-            "total": league_selectors.exact_text(card.total),
-            "counted": card.counted,
-            "rank": standing.rank if standing is not None and standing.ranked else None,
-            "below_minimum": card.below_minimum,
-            "games_missing": card.games_missing,
-            "pending": card.pending,
-            "as_of": card.as_of,
-        }
-        return Response(LeagueCardSerializer(body).data)
+        return Response(LeagueCardSerializer(card, context={"request": request}).data)
 
 
 def _csv_schema(operation_id: str, summary: str, parameters: list[Any]) -> Any:

@@ -1,6 +1,8 @@
 """The seasons and ratings resources of the API: a club's seasons (list, create), a season's
 settings and one page of its standings (read, change), a player's ratings per rule family with
-the history of one, and two players head to head.
+the history of one, two players head to head, whether the club's ratings and standings are up
+to date, and a club game's win chances. Each answer is its serializer over what
+``tournaments.selectors.seasons`` returns.
 
 The same rules as the league pages (tournaments.views.seasons): whoever sees the club reads (a
 members-only club answers 404 to outsiders); only its organisers create or change a season,
@@ -40,16 +42,13 @@ from games.api.common import (
     unchanged,
     with_etag,
 )
-from games.api.lookups import visible_club
+from games.api.lookups import game_or_404, visible_club
 from games.input import read_int
 from games.models import Club, Player
-from games.selectors.games import game_by_public_id
 from scoring.league import DEFAULT_LEAGUE_TIEBREAKS, LEAGUE_TIEBREAKS
-from scoring.ratings import Rating, display, display_sigma
 from tournaments.derived import Freshness, freshness
 from tournaments.models import Season
 from tournaments.selectors import seasons as selectors
-from tournaments.selectors.seasons import FamilyRating
 from tournaments.services.common import MAX_CUSTOM_POINTS, MAX_EVENTS, MAX_MIN_GAMES, MAX_QUALIFY
 from tournaments.services.seasons import SeasonSettings, current_season_settings, season_create, season_update
 
@@ -60,6 +59,9 @@ PLAYER = OpenApiParameter("player_id", int, OpenApiParameter.PATH, description="
 FAMILY = OpenApiParameter(
     "family", str, OpenApiParameter.QUERY, required=False, enum=list(FAMILIES), description="A rule family."
 )
+# The season, ratings, head-to-head and freshness answers give their times in UTC ("…Z"), as
+# they always have (``default_timezone``); the API's other answers give them in the site's
+# time zone.
 
 
 # ---------------------------------------------------------------------- serializers
@@ -137,111 +139,108 @@ class SeasonListSerializer(serializers.Serializer[Any]):
 
 
 class SeasonRowSerializer(serializers.Serializer[Any]):
-    rank = serializers.IntegerField()
-    previous_rank = serializers.IntegerField(allow_null=True)
-    ranked = serializers.BooleanField(help_text="Played the minimum number of games.")
-    player_id = serializers.IntegerField()
-    name = serializers.CharField()
-    points = serializers.CharField(help_text='Exact: "12.500".')
-    points_value = serializers.FloatField()
-    games = serializers.IntegerField()
-    wins = serializers.IntegerField()
-    average_place = serializers.FloatField(allow_null=True)
-    events = serializers.IntegerField()
-    rating = serializers.IntegerField(allow_null=True)
-    separated_by = serializers.CharField(allow_blank=True)
+    # Reads a ``StandingLine``: a row of the standings and whether it qualifies.
+    rank = serializers.IntegerField(source="row.rank")
+    previous_rank = serializers.IntegerField(source="row.previous_rank", allow_null=True)
+    ranked = serializers.BooleanField(source="row.ranked", help_text="Played the minimum number of games.")
+    player_id = serializers.IntegerField(source="row.player_id")
+    name = serializers.CharField(source="row.player.name")
+    points = serializers.CharField(source="row.points", help_text='Exact: "12.500".')
+    points_value = serializers.FloatField(source="row.points")
+    games = serializers.IntegerField(source="row.games")
+    wins = serializers.IntegerField(source="row.wins")
+    average_place = serializers.FloatField(source="row.average_place", allow_null=True)
+    events = serializers.IntegerField(source="row.events")
+    rating = serializers.IntegerField(source="row.rating", allow_null=True)
+    separated_by = serializers.CharField(source="row.separated_by", allow_blank=True)
     qualifies = serializers.BooleanField(help_text="Among the season's top `qualify` ranked players.")
 
 
 class SeasonStandingsSerializer(serializers.Serializer[Any]):
+    # Reads a ``SeasonView``.
     family = serializers.CharField(allow_blank=True, help_text='"": every family of the season together.')
     page = serializers.IntegerField()
     pages = serializers.IntegerField()
     updating = serializers.BooleanField(help_text="The same as pending (the older name).")
     pending = serializers.BooleanField(help_text="A change is not yet in these standings: they are updating.")
     as_of = serializers.DateTimeField(
-        allow_null=True, help_text="When the club's ratings and standings were last complete."
+        allow_null=True,
+        help_text="When the club's ratings and standings were last complete.",
+        default_timezone=datetime.UTC,
     )
     evening = serializers.DateField(
         allow_null=True,
         help_text="The standings as they stood after this evening (`?evening=`), `previous_rank` then "
         "being the rank after the evening before; null: as they are now.",
     )
-    rows = SeasonRowSerializer(many=True)
+    rows = SeasonRowSerializer(many=True, source="lines")
 
-
-class SeasonSerializer(serializers.Serializer[Any]):
-    public_id = serializers.CharField()
-    club = serializers.CharField(help_text="The club's slug.")
-    name = serializers.CharField()
-    starts = serializers.DateField()
-    ends = serializers.DateField()
-    families = serializers.ListField(child=serializers.CharField())
-    counts = serializers.CharField()
-    game_points = serializers.CharField()
-    tournament_points = serializers.CharField()
-    custom_points = serializers.CharField(allow_blank=True)
-    best_events = serializers.IntegerField()
-    drop_worst = serializers.IntegerField()
-    min_games = serializers.IntegerField()
-    tiebreaks = serializers.ListField(child=serializers.CharField())
-    qualify = serializers.IntegerField(help_text="The top this many ranked players qualify; 0: none.")
-    version = serializers.IntegerField()
-    etag = serializers.CharField()
-    computed_at = serializers.DateTimeField(allow_null=True)
-    evenings = serializers.ListField(
-        child=serializers.DateField(),
-        help_text="The season's evenings: days with a counted game or tournament.",
-    )
-    standings = SeasonStandingsSerializer()
+    def to_representation(self, instance: Any) -> dict[str, Any]:
+        # The evening has always come first in an answer; the schema keeps the declared order.
+        data: dict[str, Any] = super().to_representation(instance)
+        return {"evening": data["evening"], **data}
 
 
 def season_etag(season: Season) -> str:
     return etag("season", season.public_id, season.version)
 
 
-def season_body(
-    season: Season, *, family: str = "", page: int = 1, evening: datetime.date | None = None
-) -> dict[str, Any]:
-    view = selectors.season_view(season=season, family=family, page=page, evening=evening)
-    rows = [
-        {
-            "rank": r.rank,
-            "previous_rank": r.previous_rank,
-            "ranked": r.ranked,
-            "player_id": r.player_id,
-            "name": r.player.name,
-            "points": str(r.points),
-            "points_value": float(r.points),
-            "games": r.games,
-            "wins": r.wins,
-            "average_place": r.average_place,
-            "events": r.events,
-            "rating": r.rating,
-            "separated_by": r.separated_by,
-            "qualifies": selectors.qualifies(season, r),
-        }
-        for r in view.rows
-    ]
-    return {
-        **current_season_settings(season),
-        "public_id": season.public_id,
-        "club": season.club.slug,
-        "version": season.version,
-        "etag": season_etag(season),
-        "computed_at": season.computed_at,
-        "evenings": list(view.evenings),
-        "standings": {
-            "evening": view.evening,
-            "family": view.family,
-            "page": view.page,
-            "pages": view.pages,
-            "updating": view.pending,
-            "pending": view.pending,
-            "as_of": view.as_of,
-            "rows": rows,
-        },
-    }
+class SeasonTag(serializers.CharField):
+    """A season's ETag, the one its answers carry in the header."""
+
+    def to_representation(self, value: Any) -> str:
+        return season_etag(value)
+
+
+class SeasonSerializer(serializers.Serializer[Any]):
+    # Reads a ``SeasonPage``: the season, its settings and one page of its standings.
+    public_id = serializers.CharField(source="season.public_id")
+    club = serializers.CharField(source="season.club.slug", help_text="The club's slug.")
+    name = serializers.CharField(source="settings.name")
+    starts = serializers.DateField(source="settings.starts")
+    ends = serializers.DateField(source="settings.ends")
+    families = serializers.ListField(source="settings.families", child=serializers.CharField())
+    counts = serializers.CharField(source="settings.counts")
+    game_points = serializers.CharField(source="settings.game_points")
+    tournament_points = serializers.CharField(source="settings.tournament_points")
+    custom_points = serializers.CharField(source="settings.custom_points", allow_blank=True)
+    best_events = serializers.IntegerField(source="settings.best_events")
+    drop_worst = serializers.IntegerField(source="settings.drop_worst")
+    min_games = serializers.IntegerField(source="settings.min_games")
+    tiebreaks = serializers.ListField(source="settings.tiebreaks", child=serializers.CharField())
+    qualify = serializers.IntegerField(
+        source="settings.qualify", help_text="The top this many ranked players qualify; 0: none."
+    )
+    version = serializers.IntegerField(source="season.version")
+    etag = SeasonTag(source="season")
+    computed_at = serializers.DateTimeField(
+        source="season.computed_at", allow_null=True, default_timezone=datetime.UTC
+    )
+    evenings = serializers.ListField(
+        source="view.evenings",
+        child=serializers.DateField(),
+        help_text="The season's evenings: days with a counted game or tournament.",
+    )
+    standings = SeasonStandingsSerializer(source="view")
+
+    def to_representation(self, instance: Any) -> dict[str, Any]:
+        # The settings have always come first in an answer, in the order a partial change takes
+        # them; the schema keeps the declared order.
+        data: dict[str, Any] = super().to_representation(instance)
+        return {**{key: data[key] for key in instance.settings}, **data}
+
+
+def _answer(
+    request: Request,
+    season: Season,
+    *,
+    family: str = "",
+    page: int = 1,
+    evening: datetime.date | None = None,
+) -> Any:
+    """The season's representation, with one page of its standings."""
+    found = selectors.season_page(season=season, family=family, page=page, evening=evening)
+    return SeasonSerializer(found, context={"request": request}).data
 
 
 def _season(request: Request, public_id: str, *, manage: bool = False) -> Season:
@@ -290,7 +289,7 @@ class ClubSeasons(generics.ListAPIView[Season]):
 
     def get_queryset(self) -> QuerySet[Season]:
         club, _role = visible_club(self.request, self.kwargs["slug"])
-        return Season.objects.filter(club=club)
+        return selectors.season_rows(club=club)
 
     @extend_schema(
         operation_id="club_seasons_list",
@@ -337,7 +336,7 @@ class ClubSeasons(generics.ListAPIView[Season]):
         form.is_valid(raise_exception=True)
         settings = SeasonSettings.from_mapping(form.validated_data)
         season = season_create(club=club, settings=settings, user=request.user, request_id=key)
-        return with_etag(season_body(season), season_etag(season), status.HTTP_201_CREATED)
+        return with_etag(_answer(request, season), season_etag(season), status.HTTP_201_CREATED)
 
 
 class SeasonDetail(APIView):
@@ -435,8 +434,10 @@ class SeasonDetail(APIView):
     )
     def get(self, request: Request, public_id: str) -> Response:
         season = _season(request, public_id)
-        body = season_body(season, family=_family(request), page=_page(request), evening=_evening(request))
-        return with_etag(body, season_etag(season))
+        family, page, evening = _family(request), _page(request), _evening(request)
+        return with_etag(
+            _answer(request, season, family=family, page=page, evening=evening), season_etag(season)
+        )
 
     @extend_schema(
         operation_id="seasons_partial_update",
@@ -460,13 +461,15 @@ class SeasonDetail(APIView):
         form = SeasonSettingsPatchSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         if key is None or season.request_id != key:
-            if_match(request, current=season_etag(season), body=season_body(season))
+            if_match(request, current=season_etag(season), body=_answer(request, season))
         merged = {**current_season_settings(season), **form.validated_data}
         seen = season.version
 
         def current() -> tuple[str, Any]:
-            season.refresh_from_db()
-            return season_etag(season), season_body(season)
+            now = selectors.season_by_public_id(public_id=public_id)
+            if now is None:
+                raise Http404
+            return season_etag(now), _answer(request, now)
 
         updated = guarded(
             lambda: season_update(
@@ -478,10 +481,11 @@ class SeasonDetail(APIView):
             ),
             current,
         )
-        return with_etag(season_body(updated), season_etag(updated))
+        return with_etag(_answer(request, updated), season_etag(updated))
 
 
 class FamilyRatingSerializer(serializers.Serializer[Any]):
+    # Reads a ``FamilyRating``.
     family = serializers.CharField()
     rating = serializers.IntegerField(help_text="As displayed.")
     uncertainty = serializers.IntegerField(help_text="σ on the displayed rating's scale (the ± beside it).")
@@ -491,39 +495,44 @@ class FamilyRatingSerializer(serializers.Serializer[Any]):
 
 
 class RatingEventSerializer(serializers.Serializer[Any]):
-    game = serializers.CharField(help_text="The game's public id.")
+    # Reads a ``RatingLine``: a rated game of the history.
+    game = serializers.CharField(source="event.game.public_id", help_text="The game's public id.")
     game_name = serializers.CharField(
         help_text='The game as the page names it: its tournament table ("Autumn cup, round 2"), else who '
         "else played."
     )
-    played_at = serializers.DateTimeField()
-    place = serializers.IntegerField()
-    players = serializers.IntegerField()
+    played_at = serializers.DateTimeField(source="event.played_at", default_timezone=datetime.UTC)
+    place = serializers.IntegerField(source="event.place")
+    players = serializers.IntegerField(source="event.players")
     rating = serializers.IntegerField()
     rating_before = serializers.IntegerField()
-    mu = serializers.FloatField()
-    sigma = serializers.FloatField()
+    mu = serializers.FloatField(source="event.mu")
+    sigma = serializers.FloatField(source="event.sigma")
 
 
 class SeasonLineSerializer(serializers.Serializer[Any]):
-    season = serializers.CharField(help_text="The season's public id.")
-    name = serializers.CharField()
+    # Reads a ``SeasonStanding``: his line in a season.
+    season = serializers.CharField(source="season.public_id", help_text="The season's public id.")
+    name = serializers.CharField(source="season.name")
     rank = serializers.IntegerField()
     ranked = serializers.BooleanField()
     points = serializers.CharField()
 
 
 class RatingsSerializer(serializers.Serializer[Any]):
-    player_id = serializers.IntegerField()
-    name = serializers.CharField()
+    # Reads a ``RatingPage``.
+    player_id = serializers.IntegerField(source="player.pk")
+    name = serializers.CharField(source="player.name")
     families = FamilyRatingSerializer(many=True)
     family = serializers.CharField(allow_blank=True, help_text="The family of the history.")
-    history = RatingEventSerializer(many=True, help_text="Newest first.")
-    seasons = SeasonLineSerializer(many=True)
+    history = RatingEventSerializer(many=True, source="lines", help_text="Newest first.")
+    seasons = SeasonLineSerializer(many=True, source="own_seasons")
     updating = serializers.BooleanField(help_text="The same as pending (the older name).")
     pending = serializers.BooleanField(help_text="A change is not yet in these ratings: they are updating.")
     as_of = serializers.DateTimeField(
-        allow_null=True, help_text="When the club's ratings and standings were last complete."
+        allow_null=True,
+        help_text="When the club's ratings and standings were last complete.",
+        default_timezone=datetime.UTC,
     )
 
 
@@ -532,19 +541,6 @@ def _club_player(club: Club, pk: int) -> Player:
     if player is None:
         raise Http404
     return player
-
-
-def _family_rating(rating: FamilyRating | None) -> dict[str, Any] | None:
-    if rating is None:
-        return None
-    return {
-        "family": rating.family,
-        "rating": rating.rating,
-        "uncertainty": rating.uncertainty,
-        "mu": rating.mu,
-        "sigma": rating.sigma,
-        "games": rating.games,
-    }
 
 
 class PlayerRatings(APIView):
@@ -560,41 +556,7 @@ class PlayerRatings(APIView):
         club, _role = visible_club(request, slug)
         player = _club_player(club, player_id)
         page = selectors.player_rating_page(player=player, family=_family(request))
-        body = {
-            "player_id": player.pk,
-            "name": player.name,
-            "families": [_family_rating(f) for f in page.families],
-            "family": page.family,
-            "history": [
-                {
-                    "game": e.game.public_id,
-                    "game_name": selectors.game_name(e.game, player_id=player.pk),
-                    "played_at": e.played_at,
-                    "place": e.place,
-                    "players": e.players,
-                    "rating": display(Rating(e.mu, e.sigma)),
-                    "rating_before": display(Rating(e.mu_before, e.sigma_before)),
-                    "mu": e.mu,
-                    "sigma": e.sigma,
-                }
-                for e in page.history
-            ],
-            "seasons": [
-                {
-                    "season": s.season.public_id,
-                    "name": s.season.name,
-                    "rank": s.rank,
-                    "ranked": s.ranked,
-                    "points": str(s.points),
-                }
-                for s in page.seasons
-                if s.season.club_id == club.pk
-            ],
-            "updating": page.pending,
-            "pending": page.pending,
-            "as_of": page.as_of,
-        }
-        return Response(body)
+        return Response(RatingsSerializer(page, context={"request": request}).data)
 
 
 class RecordSerializer(serializers.Serializer[Any]):
@@ -605,9 +567,10 @@ class RecordSerializer(serializers.Serializer[Any]):
 
 
 class MeetingSerializer(serializers.Serializer[Any]):
-    game = serializers.CharField(help_text="The game's public id.")
-    family = serializers.CharField()
-    played_at = serializers.DateTimeField()
+    # Reads a ``MeetingRow``.
+    game = serializers.CharField(source="game.public_id", help_text="The game's public id.")
+    family = serializers.CharField(source="game.family")
+    played_at = serializers.DateTimeField(source="game.played_at", default_timezone=datetime.UTC)
     place = serializers.IntegerField()
     other_place = serializers.IntegerField()
     total = serializers.IntegerField()
@@ -615,22 +578,26 @@ class MeetingSerializer(serializers.Serializer[Any]):
 
 
 class RatingPairSerializer(serializers.Serializer[Any]):
+    # Reads a ``RatingPair``.
     family = serializers.CharField()
     player = FamilyRatingSerializer(allow_null=True)
     other = FamilyRatingSerializer(allow_null=True)
 
 
 class VersusSerializer(serializers.Serializer[Any]):
-    player_id = serializers.IntegerField()
-    name = serializers.CharField()
-    other_id = serializers.IntegerField()
-    other_name = serializers.CharField()
+    # Reads a ``HeadToHeadPage`` (``versus_page``).
+    player_id = serializers.IntegerField(source="player.pk")
+    name = serializers.CharField(source="player.name")
+    other_id = serializers.IntegerField(source="other.pk")
+    other_name = serializers.CharField(source="other.name")
     record = RecordSerializer()
     meetings = MeetingSerializer(many=True, help_text="Newest first.")
-    ratings = RatingPairSerializer(many=True)
+    ratings = RatingPairSerializer(many=True, source="rating_pairs")
     pending = serializers.BooleanField(help_text="A change is not yet in these ratings: they are updating.")
     as_of = serializers.DateTimeField(
-        allow_null=True, help_text="When the club's ratings and standings were last complete."
+        allow_null=True,
+        help_text="When the club's ratings and standings were last complete.",
+        default_timezone=datetime.UTC,
     )
 
 
@@ -652,51 +619,19 @@ class Versus(APIView):
         other = _club_player(club, other_id)
         if player.pk == other.pk:
             raise exceptions.ValidationError({"other_id": [_("Choose another player.")]})
-        page = selectors.head_to_head_page(player=player, other=other)
-        fresh = freshness(club.pk)
-        body = {
-            "player_id": player.pk,
-            "name": player.name,
-            "other_id": other.pk,
-            "other_name": other.name,
-            "record": {
-                "games": page.record.games,
-                "ahead": page.record.ahead,
-                "level": page.record.level,
-                "behind": page.record.behind,
-            },
-            "meetings": [
-                {
-                    "game": m.game.public_id,
-                    "family": m.game.family,
-                    "played_at": m.game.played_at,
-                    "place": m.place,
-                    "other_place": m.other_place,
-                    "total": m.total,
-                    "other_total": m.other_total,
-                }
-                for m in page.meetings
-            ],
-            "ratings": [
-                {
-                    "family": (mine or theirs).family,  # type: ignore[union-attr]
-                    "player": _family_rating(mine),
-                    "other": _family_rating(theirs),
-                }
-                for mine, theirs in page.ratings
-            ],
-            "pending": fresh.pending,
-            "as_of": fresh.as_of,
-        }
-        return Response(body)
+        page = selectors.versus_page(player=player, other=other)
+        return Response(VersusSerializer(page, context={"request": request}).data)
 
 
 class FreshnessSerializer(serializers.Serializer[Any]):
+    # Reads a ``Freshness``.
     pending = serializers.BooleanField(
         help_text="A recorded change is not yet in the club's ratings and standings: they are updating."
     )
     as_of = serializers.DateTimeField(
-        allow_null=True, help_text="When the club's ratings and standings were last complete (null: never)."
+        allow_null=True,
+        help_text="When the club's ratings and standings were last complete (null: never).",
+        default_timezone=datetime.UTC,
     )
 
 
@@ -734,24 +669,26 @@ class ClubFreshness(APIView):
         if unchanged(request, tag):
             response = Response(status=status.HTTP_304_NOT_MODIFIED)
         else:
-            response = Response({"pending": fresh.pending, "as_of": fresh.as_of})
+            response = Response(FreshnessSerializer(fresh, context={"request": request}).data)
         response["ETag"] = tag
         response["Cache-Control"] = "private, no-cache"
         return response
 
 
 class ChanceSerializer(serializers.Serializer[Any]):
+    # Reads a ``Chance``.
     name = serializers.CharField(help_text="The seat's name.")
     player_id = serializers.IntegerField()
     chance = serializers.FloatField(help_text="Of winning the game, 0 to 1; the table's chances sum to 1.")
-    rating = serializers.IntegerField(help_text="As displayed.")
+    rating = serializers.IntegerField(source="displayed", help_text="As displayed.")
     uncertainty = serializers.IntegerField(help_text="σ on the displayed rating's scale.")
-    mu = serializers.FloatField()
-    sigma = serializers.FloatField()
+    mu = serializers.FloatField(source="rating.mu")
+    sigma = serializers.FloatField(source="rating.sigma")
 
 
 class GameChancesSerializer(serializers.Serializer[Any]):
-    game = serializers.CharField(help_text="The game's public id.")
+    # Reads a ``GameChances`` (``game_chances_page``).
+    game = serializers.CharField(source="game.public_id", help_text="The game's public id.")
     rated = serializers.BooleanField(
         help_text="Someone at the table has a rating; false: everyone is even (the page shows none)."
     )
@@ -759,7 +696,7 @@ class GameChancesSerializer(serializers.Serializer[Any]):
         help_text="The game is rated: these are the ratings it was rated from. False: the players' "
         "current ratings (the game is not rated yet)."
     )
-    players = ChanceSerializer(many=True, help_text="In seat order.")
+    players = ChanceSerializer(many=True, source="chances", help_text="In seat order.")
     pending = serializers.BooleanField(help_text="A change is not yet in the club's ratings.")
     as_of = serializers.DateTimeField(allow_null=True)
 
@@ -775,31 +712,11 @@ class GameChances(APIView):
         responses={200: GameChancesSerializer, **problems(404)},
     )
     def get(self, request: Request, public_id: str) -> Response:
-        game = game_by_public_id(public_id=public_id)
-        if game is None or game.club is None:
+        game = game_or_404(public_id)
+        if game.club is None:
             raise Http404
-        found = selectors.game_chances(game=game)
-        fresh = freshness(game.club_id)
-        body = {
-            "game": game.public_id,
-            "rated": found.rated,
-            "before_game": found.before_game,
-            "players": [
-                {
-                    "name": c.name,
-                    "player_id": c.player_id,
-                    "chance": c.chance,
-                    "rating": display(c.rating),
-                    "uncertainty": display_sigma(c.rating),
-                    "mu": c.rating.mu,
-                    "sigma": c.rating.sigma,
-                }
-                for c in found.chances
-            ],
-            "pending": fresh.pending,
-            "as_of": fresh.as_of,
-        }
-        return Response(GameChancesSerializer(body).data)
+        found = selectors.game_chances_page(game=game)
+        return Response(GameChancesSerializer(found, context={"request": request}).data)
 
 
 urlpatterns = [

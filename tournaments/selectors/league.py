@@ -183,6 +183,11 @@ class LeagueCard:
         return sum(1 for e in self.events if e.counted)
 
     @property
+    def rank(self) -> int | None:
+        """His rank in the standings; None below the line or without a line."""
+        return self.standing.rank if self.standing is not None and self.standing.ranked else None
+
+    @property
     def below_minimum(self) -> bool:
         """He has not played the games the season asks for to be ranked."""
         return self.standing is not None and not self.standing.ranked

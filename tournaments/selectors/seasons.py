@@ -1,13 +1,15 @@
-"""What the season, rating and head-to-head pages read: a fixed number of queries each
-(the tests pin the counts)."""
+"""What the season, rating and head-to-head pages and the API's seasons resources read: a
+fixed number of queries each (the tests pin the counts)."""
 
 from __future__ import annotations
 
 import datetime
 from collections import defaultdict
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
 
+from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from games.models import Club, Game, Player, Result
@@ -21,10 +23,16 @@ from tournaments.models import (
 )
 from tournaments.rating_history import ratings_of
 from tournaments.seasons import evenings, standings_after
+from tournaments.services.seasons import current_season_settings
+
+
+def season_rows(*, club: Club) -> QuerySet[Season]:
+    """The club's seasons, unordered: a queryset, for a list that pages (1 query)."""
+    return Season.objects.filter(club=club)
 
 
 def club_seasons(*, club: Club) -> list[Season]:
-    return list(Season.objects.filter(club=club).order_by("-starts", "-id"))
+    return list(season_rows(club=club).order_by("-starts", "-id"))
 
 
 def season_by_public_id(*, public_id: str) -> Season | None:
@@ -76,6 +84,17 @@ class SeasonView:
     def below_qualification(self) -> list[SeasonStanding]:
         return [r for r in self.ranked if self.season.qualify and not qualifies(self.season, r)]
 
+    @property
+    def lines(self) -> list[StandingLine]:
+        """This page's rows, each with whether it qualifies."""
+        return [StandingLine(r, qualifies(self.season, r)) for r in self.rows]
+
+
+@dataclass(frozen=True)
+class StandingLine:
+    row: SeasonStanding
+    qualifies: bool  # among the season's top ``qualify`` ranked players
+
 
 def qualifies(season: Season, row: SeasonStanding) -> bool:
     """Among the season's top ``qualify`` ranked players (a tie at the line qualifies both)."""
@@ -123,6 +142,23 @@ def _evening_view(
 
 
 @dataclass(frozen=True)
+class SeasonPage:
+    """A season with its settings and one page of its standings."""
+
+    season: Season
+    settings: Mapping[str, Any]  # as ``SeasonSettings.from_mapping`` takes them
+    view: SeasonView
+
+
+def season_page(
+    *, season: Season, family: str = "", page: int = 1, evening: datetime.date | None = None
+) -> SeasonPage:
+    """``season_view`` with the season's settings (no query more)."""
+    view = season_view(season=season, family=family, page=page, evening=evening)
+    return SeasonPage(season, current_season_settings(season), view)
+
+
+@dataclass(frozen=True)
 class FamilyRating:
     family: str
     rating: int  # as displayed
@@ -154,7 +190,25 @@ def club_player(*, club: Club, pk: int) -> Player | None:
 
 
 @dataclass(frozen=True)
+class RatingLine:
+    """A game of a player's rating history, as a list names it."""
+
+    event: RatingEvent
+    game_name: str
+
+    @property
+    def rating(self) -> int:
+        """After the game, as displayed."""
+        return display(Rating(self.event.mu, self.event.sigma))
+
+    @property
+    def rating_before(self) -> int:
+        return display(Rating(self.event.mu_before, self.event.sigma_before))
+
+
+@dataclass(frozen=True)
 class RatingPage:
+    player: Player
     families: list[FamilyRating]  # his rating in each family played
     family: str  # the family shown in the chart and the history
     history: list[RatingEvent]  # newest first
@@ -166,6 +220,16 @@ class RatingPage:
     @property
     def updating(self) -> bool:
         return self.pending
+
+    @property
+    def lines(self) -> list[RatingLine]:
+        """The history, each game with the name a list of his games gives it."""
+        return [RatingLine(e, game_name(e.game, player_id=self.player.pk)) for e in self.history]
+
+    @property
+    def own_seasons(self) -> list[SeasonStanding]:
+        """His lines in his own club's seasons."""
+        return [s for s in self.seasons if s.season.club_id == self.player.club_id]
 
 
 def player_rating_page(*, player: Player, family: str = "") -> RatingPage:
@@ -188,7 +252,7 @@ def player_rating_page(*, player: Player, family: str = "") -> RatingPage:
         .order_by("-season__starts")
     )
     fresh = freshness(player.club_id)
-    return RatingPage(families, family, events[::-1], points, seasons, fresh.pending, fresh.as_of)
+    return RatingPage(player, families, family, events[::-1], points, seasons, fresh.pending, fresh.as_of)
 
 
 def game_name(game: Game, *, player_id: int | None = None) -> str:
@@ -209,12 +273,25 @@ class Chance:
     chance: float  # of winning, 0 to 1 (the players' sum to 1)
     rating: Rating
 
+    @property
+    def displayed(self) -> int:
+        """The rating as displayed."""
+        return display(self.rating)
+
+    @property
+    def uncertainty(self) -> int:
+        """σ on the displayed rating's scale."""
+        return display_sigma(self.rating)
+
 
 @dataclass(frozen=True)
 class GameChances:
     rated: bool  # someone at the table has a rating (else everyone is even)
     before_game: bool  # from the ratings the game was rated with (it is rated), not today's
     chances: list[Chance]
+    game: Game
+    pending: bool = False  # some change is not yet in the club's ratings (game_chances_page)
+    as_of: datetime.datetime | None = None  # when the club's derived numbers were last complete
 
 
 def game_chances(*, game: Game) -> GameChances:
@@ -239,7 +316,16 @@ def game_chances(*, game: Game) -> GameChances:
         rated,
         rated_game,
         [Chance(s.name, s.player_id, c, r) for s, c, r in zip(seats, chances, shown, strict=True)],
+        game,
     )
+
+
+def game_chances_page(*, game: Game) -> GameChances:
+    """``game_chances`` with whether the club's ratings are catching up (``freshness``'s
+    queries more)."""
+    found = game_chances(game=game)
+    fresh = freshness(game.club_id)
+    return replace(found, pending=fresh.pending, as_of=fresh.as_of)
 
 
 def club_opponents(*, player: Player) -> list[Player]:
@@ -266,10 +352,31 @@ class MeetingRow:
 
 
 @dataclass(frozen=True)
+class RatingPair:
+    """The two players' ratings in one family (None: the one who has not played it)."""
+
+    player: FamilyRating | None
+    other: FamilyRating | None
+
+    @property
+    def family(self) -> str:
+        either = self.player if self.player is not None else self.other
+        return either.family if either is not None else ""
+
+
+@dataclass(frozen=True)
 class HeadToHeadPage:
+    player: Player
+    other: Player
     record: HeadToHead
     meetings: list[MeetingRow]  # newest first
     ratings: list[tuple[FamilyRating | None, FamilyRating | None]]  # per family both played
+    pending: bool = False  # some change is not yet in the club's ratings (versus_page)
+    as_of: datetime.datetime | None = None  # when the club's derived numbers were last complete
+
+    @property
+    def rating_pairs(self) -> list[RatingPair]:
+        return [RatingPair(mine, theirs) for mine, theirs in self.ratings]
 
 
 def head_to_head_page(*, player: Player, other: Player) -> HeadToHeadPage:
@@ -302,7 +409,15 @@ def head_to_head_page(*, player: Player, other: Player) -> HeadToHeadPage:
     mine = {f.family: f for f in player_ratings_summary(player=player)}
     theirs = {f.family: f for f in player_ratings_summary(player=other)}
     ratings = [(mine.get(f), theirs.get(f)) for f in sorted(set(mine) | set(theirs))]
-    return HeadToHeadPage(record, meetings, ratings)
+    return HeadToHeadPage(player, other, record, meetings, ratings)
+
+
+def versus_page(*, player: Player, other: Player) -> HeadToHeadPage:
+    """``head_to_head_page`` with whether their club's ratings are catching up (``freshness``'s
+    queries more)."""
+    page = head_to_head_page(player=player, other=other)
+    fresh = freshness(player.club_id)
+    return replace(page, pending=fresh.pending, as_of=fresh.as_of)
 
 
 def qualifying_seasons(*, club: Club) -> list[tuple[int, str]]:
