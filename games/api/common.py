@@ -149,6 +149,18 @@ def if_match(request: Request, *, current: str, body: Any = None) -> None:
         raise stale_edit(tag=current, current=body)
 
 
+class ETagField(serializers.CharField):
+    """The ETag of the object the field reads (``tag`` makes it): the one its answer's header
+    carries."""
+
+    def __init__(self, tag: Callable[[Any], str], **kwargs: Any) -> None:
+        self.tag = tag
+        super().__init__(**kwargs)
+
+    def to_representation(self, value: Any) -> str:
+        return self.tag(value)
+
+
 class SiteLink(serializers.CharField):
     """A site path (as ``reverse`` gives it) written as the link other phones open, at the
     address the request came to (``games.links.absolute_url``); the request is the

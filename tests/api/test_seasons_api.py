@@ -87,6 +87,9 @@ def test_create_list_and_read(club: Club, organiser: User) -> None:
     season = client.get(f"{API}/seasons/{created.json()['public_id']}/").json()
     assert created["ETag"] == season["etag"] and season["version"] == 1
     assert season["standings"]["pending"] is False and season["standings"]["as_of"] is not None
+    stored = Season.objects.get(public_id=season["public_id"])
+    assert stored.computed_at is not None  # written as every answer writes a time: with the site's offset
+    assert season["computed_at"] == timezone.localtime(stored.computed_at).isoformat()
     rows = season["standings"]["rows"]
     assert len(rows) == 8 and rows[0]["rank"] == 1 and float(rows[0]["points"]) == rows[0]["points_value"]
     listed = _client().get(url).json()["results"]

@@ -310,3 +310,49 @@ def test_round_writes_refused_to_others(club: Club, organiser: User) -> None:
     link.credentials(HTTP_AUTHORIZATION=f"Bearer {game.edit_token}")
     _problem(link.post(f"{base}/rounds/1/confirm/", HTTP_IF_MATCH="*"), 403)
     assert link.get(f"{base}/standings/").status_code == 200
+
+
+def test_the_final_settings_are_answered_as_set(club: Club, organiser: User) -> None:
+    body = {**BODY, "final": "table", "final_size": 3, "final_counts": "adds"}
+    response = _client(organiser).post(f"{API}/clubs/{club.slug}/tournaments/", body, format="json")
+    assert response.status_code == 201, response.content
+    made = response.json()
+    read = _client().get(f"{API}/tournaments/{made['public_id']}/").json()
+    for answer in (made, read):
+        assert (answer["final"], answer["final_size"], answer["final_counts"], answer["final_season"]) == (
+            "table",
+            3,
+            "adds",
+            None,
+        )
+
+
+def test_the_history_names_who_did_it_to_the_clubs_organisers_only(club: Club, organiser: User) -> None:
+    t = tournament(club, organiser, players=8)
+    play_round(t, 1, organiser)
+    member = UserFactory.create(username="member")
+    add_member(club, member, Membership.Role.MEMBER)
+    path = f"{API}/tournaments/{t.public_id}/history/"
+    shown = _client(organiser).get(path).json()["items"]
+    assert shown and {item["user"] for item in shown if item["kind"] == "change"} == {"org"}
+    for reader in (_client(), _client(member)):
+        items = reader.get(path).json()["items"]
+        assert [i["action"] for i in items] == [i["action"] for i in shown]
+        assert {i["user"] for i in items} == {None}
+
+
+def test_times_are_written_as_in_every_other_answer(club: Club, organiser: User) -> None:
+    """In the site's time zone with its offset, as a game's times are."""
+    from django.utils import timezone
+
+    t = tournament(club, organiser, players=8)
+    play_round(t, 1, organiser)
+    played = Round.objects.get(tournament=t, number=1)
+    assert played.started_at is not None and played.confirmed_at is not None
+    answer = _client().get(f"{API}/tournaments/{t.public_id}/rounds/1/").json()
+    assert answer["started_at"] == timezone.localtime(played.started_at).isoformat()
+    assert answer["confirmed_at"] == timezone.localtime(played.confirmed_at).isoformat()
+    game = Table.objects.filter(round=played).first().game  # type: ignore[union-attr]
+    assert game is not None
+    shown = _client().get(f"{API}/games/{game.public_id}/").json()
+    assert shown["created_at"] == timezone.localtime(game.created_at).isoformat()

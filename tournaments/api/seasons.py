@@ -34,6 +34,7 @@ from engine.rules import FAMILIES
 from games.api.common import (
     IDEMPOTENCY_KEY,
     IF_MATCH,
+    ETagField,
     etag,
     guarded,
     idempotency_key,
@@ -59,9 +60,6 @@ PLAYER = OpenApiParameter("player_id", int, OpenApiParameter.PATH, description="
 FAMILY = OpenApiParameter(
     "family", str, OpenApiParameter.QUERY, required=False, enum=list(FAMILIES), description="A rule family."
 )
-# The season, ratings, head-to-head and freshness answers give their times in UTC ("…Z"), as
-# they always have (``default_timezone``); the API's other answers give them in the site's
-# time zone.
 
 
 # ---------------------------------------------------------------------- serializers
@@ -166,7 +164,6 @@ class SeasonStandingsSerializer(serializers.Serializer[Any]):
     as_of = serializers.DateTimeField(
         allow_null=True,
         help_text="When the club's ratings and standings were last complete.",
-        default_timezone=datetime.UTC,
     )
     evening = serializers.DateField(
         allow_null=True,
@@ -175,21 +172,9 @@ class SeasonStandingsSerializer(serializers.Serializer[Any]):
     )
     rows = SeasonRowSerializer(many=True, source="lines")
 
-    def to_representation(self, instance: Any) -> dict[str, Any]:
-        # The evening has always come first in an answer; the schema keeps the declared order.
-        data: dict[str, Any] = super().to_representation(instance)
-        return {"evening": data["evening"], **data}
-
 
 def season_etag(season: Season) -> str:
     return etag("season", season.public_id, season.version)
-
-
-class SeasonTag(serializers.CharField):
-    """A season's ETag, the one its answers carry in the header."""
-
-    def to_representation(self, value: Any) -> str:
-        return season_etag(value)
 
 
 class SeasonSerializer(serializers.Serializer[Any]):
@@ -212,22 +197,14 @@ class SeasonSerializer(serializers.Serializer[Any]):
         source="settings.qualify", help_text="The top this many ranked players qualify; 0: none."
     )
     version = serializers.IntegerField(source="season.version")
-    etag = SeasonTag(source="season")
-    computed_at = serializers.DateTimeField(
-        source="season.computed_at", allow_null=True, default_timezone=datetime.UTC
-    )
+    etag = ETagField(season_etag, source="season")
+    computed_at = serializers.DateTimeField(source="season.computed_at", allow_null=True)
     evenings = serializers.ListField(
         source="view.evenings",
         child=serializers.DateField(),
         help_text="The season's evenings: days with a counted game or tournament.",
     )
     standings = SeasonStandingsSerializer(source="view")
-
-    def to_representation(self, instance: Any) -> dict[str, Any]:
-        # The settings have always come first in an answer, in the order a partial change takes
-        # them; the schema keeps the declared order.
-        data: dict[str, Any] = super().to_representation(instance)
-        return {**{key: data[key] for key in instance.settings}, **data}
 
 
 def _answer(
@@ -501,7 +478,7 @@ class RatingEventSerializer(serializers.Serializer[Any]):
         help_text='The game as the page names it: its tournament table ("Autumn cup, round 2"), else who '
         "else played."
     )
-    played_at = serializers.DateTimeField(source="event.played_at", default_timezone=datetime.UTC)
+    played_at = serializers.DateTimeField(source="event.played_at")
     place = serializers.IntegerField(source="event.place")
     players = serializers.IntegerField(source="event.players")
     rating = serializers.IntegerField()
@@ -532,7 +509,6 @@ class RatingsSerializer(serializers.Serializer[Any]):
     as_of = serializers.DateTimeField(
         allow_null=True,
         help_text="When the club's ratings and standings were last complete.",
-        default_timezone=datetime.UTC,
     )
 
 
@@ -570,7 +546,7 @@ class MeetingSerializer(serializers.Serializer[Any]):
     # Reads a ``MeetingRow``.
     game = serializers.CharField(source="game.public_id", help_text="The game's public id.")
     family = serializers.CharField(source="game.family")
-    played_at = serializers.DateTimeField(source="game.played_at", default_timezone=datetime.UTC)
+    played_at = serializers.DateTimeField(source="game.played_at")
     place = serializers.IntegerField()
     other_place = serializers.IntegerField()
     total = serializers.IntegerField()
@@ -597,7 +573,6 @@ class VersusSerializer(serializers.Serializer[Any]):
     as_of = serializers.DateTimeField(
         allow_null=True,
         help_text="When the club's ratings and standings were last complete.",
-        default_timezone=datetime.UTC,
     )
 
 
@@ -631,7 +606,6 @@ class FreshnessSerializer(serializers.Serializer[Any]):
     as_of = serializers.DateTimeField(
         allow_null=True,
         help_text="When the club's ratings and standings were last complete (null: never).",
-        default_timezone=datetime.UTC,
     )
 
 

@@ -13,7 +13,6 @@ without checking If-Match again (the service recognises the request id and chang
 
 from __future__ import annotations
 
-import datetime
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -34,6 +33,8 @@ from games.api.common import (
     IDEMPOTENCY_KEY,
     IF_MATCH,
     ApiError,
+    ETagField,
+    SiteLink,
     etag,
     guarded,
     idempotency_key,
@@ -43,7 +44,6 @@ from games.api.common import (
 )
 from games.api.lookups import refuse, visible_club
 from games.client import client_ip
-from games.links import absolute_url
 from games.names import name_key
 from scoring.standings import DEFAULT_TIEBREAKS, TIEBREAKS
 from tournaments.access import can_manage, can_view, tournament_role
@@ -183,39 +183,21 @@ def entry_etag(entry: Entry) -> str:
     return etag("entry", entry.pk, entry.version)
 
 
-class ETagField(serializers.CharField):
-    """The ETag of the object the field reads: the one its ``ETag`` header carries."""
-
-    def __init__(self, tag: Callable[[Any], str], **kwargs: Any) -> None:
-        self.tag = tag
-        super().__init__(**kwargs)
-
-    def to_representation(self, value: Any) -> str:
-        return self.tag(value)
-
-
-class EditLinkField(serializers.CharField):
-    """A table's edit link, absolute for the caller; left out of the answer unless the
-    serializer's context says the caller organises (the link is a credential)."""
+class EditLinkField(SiteLink):
+    """A table's edit link, at the address the tables' phones reach; left out of the answer
+    unless the serializer's context says the caller organises (the link is a credential)."""
 
     def get_attribute(self, instance: Any) -> Any:
         if not self.context.get("organiser"):
             raise SkipField
         return super().get_attribute(instance)
 
-    def to_representation(self, value: Any) -> str:
-        return str(self.context["request"].build_absolute_uri(value))
 
+class OrganisersSee(serializers.CharField):
+    """A user's name, shown to the club's organisers only (others get null), as on the page."""
 
-class SiteLinkField(serializers.CharField):
-    """A site path as a link other phones can open (the site's address on the club's network)."""
-
-    def to_representation(self, value: Any) -> str:
-        return absolute_url(self.context["request"]._request, value)
-
-
-# These resources answer times in UTC ("Z"), as stored, not in the site's time zone.
-UTC = datetime.UTC
+    def get_attribute(self, instance: Any) -> Any:
+        return super().get_attribute(instance) if self.context.get("organiser") else None
 
 
 # Reads a round (``selectors.RoundView``).
@@ -230,16 +212,13 @@ class RoundSummarySerializer(serializers.Serializer[Any]):
     table_count = serializers.IntegerField()
     finished_tables = serializers.IntegerField()
     byes = serializers.ListField(child=serializers.CharField())
-    started_at = serializers.DateTimeField(source="round.started_at", allow_null=True, default_timezone=UTC)
+    started_at = serializers.DateTimeField(source="round.started_at", allow_null=True)
     ends_at = serializers.DateTimeField(
         source="round.ends_at",
         allow_null=True,
-        default_timezone=UTC,
         help_text="When the round's clock runs out (the hand in play is the last); null: no clock.",
     )
-    confirmed_at = serializers.DateTimeField(
-        source="round.confirmed_at", allow_null=True, default_timezone=UTC
-    )
+    confirmed_at = serializers.DateTimeField(source="round.confirmed_at", allow_null=True)
 
 
 class TournamentListSerializer(serializers.Serializer[Any]):
@@ -274,6 +253,20 @@ class TournamentSerializer(serializers.Serializer[Any]):
     points = serializers.CharField(source="settings.points")
     custom_points = serializers.CharField(source="settings.custom_points", help_text='"4: 5 3 2 0; 3: 4 2 0"')
     tiebreaks = serializers.ListField(child=serializers.CharField(), source="settings.tiebreaks")
+    final = serializers.ChoiceField(
+        source="settings.final", choices=Tournament.Final.choices, help_text="The final after the rounds."
+    )
+    final_size = serializers.IntegerField(
+        source="settings.final_size", help_text="Players in the final; 0: the family's usual table."
+    )
+    final_counts = serializers.ChoiceField(
+        source="settings.final_counts", choices=Tournament.FinalCounts.choices
+    )
+    final_season = serializers.IntegerField(
+        source="settings.final_season",
+        allow_null=True,
+        help_text="The season whose qualifiers play the final (its id); null: the standings.",
+    )
     version = serializers.IntegerField(source="tournament.version")
     etag = ETagField(tournament_etag, source="tournament")
     entries = serializers.IntegerField(source="view.registered", help_text="Players registered.")
@@ -287,11 +280,6 @@ class TournamentSerializer(serializers.Serializer[Any]):
     played_rounds = RoundSummarySerializer(
         source="view.rounds", many=True, help_text="The rounds seated so far."
     )
-
-    def to_representation(self, instance: selectors.TournamentOverview) -> dict[str, Any]:
-        # The answer leads with the whole settings mapping, the final's settings included
-        # (which the schema does not list), as clients have always received it.
-        return {**instance.settings, **super().to_representation(instance)}
 
 
 def _tournament_json(tournament: Tournament) -> Any:
@@ -507,11 +495,13 @@ class HistoryItemSerializer(serializers.Serializer[Any]):
     action = serializers.CharField()
     title = serializers.CharField(help_text="What happened, in the caller's language.")
     details = serializers.DictField()
-    user = serializers.CharField(source="username", allow_null=True)
+    user = OrganisersSee(
+        source="username", allow_null=True, help_text="Who did it; null but for the club's organisers."
+    )
     round = serializers.IntegerField(source="round_number", allow_null=True)
     table = serializers.IntegerField(allow_null=True)
     game = serializers.CharField(source="correction.game.public_id", allow_null=True)
-    created_at = serializers.DateTimeField(default_timezone=UTC)
+    created_at = serializers.DateTimeField()
 
 
 # Reads a ``selectors.TournamentHistory``.
@@ -1136,7 +1126,7 @@ class FindSeat(APIView):
 # Reads a ``selectors.DoorView``.
 class DoorSerializer(serializers.Serializer[Any]):
     open = serializers.BooleanField(help_text="Players may check themselves in by the link.")
-    url = SiteLinkField(
+    url = SiteLink(
         source="path",
         allow_null=True,
         help_text="The check-in link for the door's QR code (null until first opened).",
@@ -1314,8 +1304,9 @@ class History(APIView):
         responses={200: HistorySerializer, **problems(404)},
     )
     def get(self, request: Request, public_id: str) -> Response:
-        tournament, _role = _tournament(request, public_id)
-        return Response(HistorySerializer(selectors.history_of(tournament=tournament)).data)
+        tournament, role = _tournament(request, public_id)
+        found = selectors.history_of(tournament=tournament)
+        return Response(HistorySerializer(found, context={"organiser": can_manage(role=role)}).data)
 
 
 urlpatterns = [
