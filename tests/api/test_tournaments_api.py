@@ -356,3 +356,31 @@ def test_times_are_written_as_in_every_other_answer(club: Club, organiser: User)
     assert game is not None
     shown = _client().get(f"{API}/games/{game.public_id}/").json()
     assert shown["created_at"] == timezone.localtime(game.created_at).isoformat()
+
+
+def test_a_change_made_between_the_check_and_the_write_is_a_412_with_what_is_stored(
+    club: Club, organiser: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another organiser's change lands after If-Match was checked, before the service locks the
+    row: the service refuses the stale version and the answer holds the object as stored now."""
+    from tournaments.api import tournaments as api
+    from tournaments.services.tournaments import entry_check_in, entry_pin
+
+    t = tournament(club, organiser, players=8)
+    entry = Entry.objects.filter(tournament=t, checked_in=True).select_related("player").first()
+    assert entry is not None
+
+    def meanwhile(**kwargs: Any) -> Entry:
+        entry_pin(entry=entry, table=2, version=entry.version, user=organiser)  # the other organiser
+        return entry_check_in(**kwargs)
+
+    monkeypatch.setattr(api, "entry_check_in", meanwhile)
+    tag = f'"entry-{entry.pk}-v{entry.version}"'
+    answer = _client(organiser).post(
+        f"{API}/tournaments/{t.public_id}/entries/{entry.pk}/check-out/", HTTP_IF_MATCH=tag
+    )
+    body = _problem(answer, 412, "stale_edit")
+    stored = Entry.objects.get(pk=entry.pk)
+    assert stored.checked_in and stored.pinned_table == 2
+    assert body["etag"] == f'"entry-{entry.pk}-v{stored.version}"' != tag
+    assert (body["current"]["checked_in"], body["current"]["pinned_table"]) == (True, 2)

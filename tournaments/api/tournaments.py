@@ -95,6 +95,21 @@ def _tournament(request: Request, public_id: str, *, manage: bool = False) -> tu
     return tournament, role
 
 
+def _stored(tournament: Tournament) -> Tournament:
+    """The tournament as stored now (after someone else's change)."""
+    found = selectors.tournament_by_public_id(public_id=tournament.public_id)
+    if found is None:
+        raise Http404
+    return found
+
+
+def _stored_entry(tournament: Tournament, entry: Entry) -> Entry:
+    found = selectors.tournament_entry(tournament=tournament, entry_id=entry.pk)
+    if found is None:
+        raise Http404
+    return found
+
+
 def _replayed(tournament: Tournament, key: uuid.UUID | None, target: str) -> bool:
     """A resend of a change already made (the service will return it and change nothing); the
     key of another operation or object is refused (422)."""
@@ -617,8 +632,8 @@ class TournamentDetail(APIView):
         seen = tournament.version
 
         def current() -> tuple[str, Any]:
-            tournament.refresh_from_db()
-            return tournament_etag(tournament), _tournament_json(tournament)
+            now = _stored(tournament)
+            return tournament_etag(now), _tournament_json(now)
 
         updated = guarded(
             lambda: tournament_update(
@@ -725,8 +740,8 @@ def _entry_action_view(action: str) -> type[APIView]:
             }
 
             def current() -> tuple[str, Any]:
-                entry.refresh_from_db()
-                return entry_etag(entry), _entry_json(entry)
+                now = _stored_entry(tournament, entry)
+                return entry_etag(now), _entry_json(now)
 
             if operation in ("check_in", "check_out"):
                 done = guarded(lambda: entry_check_in(checked_in=operation == "check_in", **common), current)
@@ -772,8 +787,8 @@ class EntryPin(APIView):
             if_match(request, current=entry_etag(entry), body=_entry_json(entry))
 
         def current() -> tuple[str, Any]:
-            entry.refresh_from_db()
-            return entry_etag(entry), _entry_json(entry)
+            now = _stored_entry(tournament, entry)
+            return entry_etag(now), _entry_json(now)
 
         done = guarded(
             lambda: entry_pin(
@@ -1176,8 +1191,8 @@ class Door(APIView):
         seen = tournament.version
 
         def current() -> tuple[str, Any]:
-            tournament.refresh_from_db()
-            return tournament_etag(tournament), _door_json(request, tournament)
+            now = _stored(tournament)
+            return tournament_etag(now), _door_json(request, now)
 
         done = guarded(
             lambda: check_in_door(

@@ -49,13 +49,14 @@ def tournament_by_public_id(*, public_id: str) -> Tournament | None:
     return Tournament.objects.select_related("club").filter(public_id=public_id).first()
 
 
-def club_tournaments(*, club: Club, limit: int = 50) -> list[Tournament]:
-    return list(Tournament.objects.filter(club=club).order_by("-date", "-id")[:limit])
-
-
 def tournaments_of_club(*, club: Club) -> QuerySet[Tournament]:
     """All the club's tournaments, for a list that pages them itself (the API's cursor)."""
     return Tournament.objects.filter(club=club)
+
+
+def club_tournaments(*, club: Club, limit: int = 50) -> list[Tournament]:
+    """The club's latest tournaments, by date (1 query)."""
+    return list(tournaments_of_club(club=club).order_by("-date", "-id")[:limit])
 
 
 @dataclass(frozen=True)
