@@ -55,6 +55,17 @@ def forget_kept_tournament_values() -> Iterator[None]:
     forget_kept()
 
 
+@pytest.fixture(autouse=True)
+def default_language_after_each_test() -> Iterator[None]:
+    """A page asked for in another language leaves that language active in the thread (the
+    locale middleware activates it and nothing resets it): the next test would read messages
+    in Polish."""
+    yield
+    from django.utils import translation
+
+    translation.deactivate()
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     """A headless Chromium. Missing browser: skipped locally, a failure under CI."""

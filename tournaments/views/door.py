@@ -13,7 +13,6 @@ from engine.errors import EngineError
 from games.client import client_ip
 from games.services.service_errors import ServiceError
 from tournaments.forms import SelfCheckInForm
-from tournaments.models import Entry
 from tournaments.selectors import tournaments as selectors
 from tournaments.services.tournaments import check_in_key_matches, check_in_try, entry_self_check_in
 from tournaments.tournament_messages import tournament_error
@@ -53,11 +52,8 @@ def check_in(request: HttpRequest, public_id: str, key: str) -> HttpResponse:
         tournament.refresh_from_db()
     done = request.GET.get("done", "")
     if done.isascii() and done.isdigit():
-        context["done"] = (
-            Entry.objects.filter(tournament=tournament, pk=int(done), checked_in=True)
-            .select_related("player")
-            .first()
-        )
+        arrived = selectors.tournament_entry(tournament=tournament, entry_id=int(done))
+        context["done"] = arrived if arrived is not None and arrived.checked_in else None
     searched = query and tournament.check_in_open  # a closed door shows no names
     context["results"] = selectors.check_in_matches(tournament=tournament, query=query) if searched else []
     status = 400 if context["error"] else 200

@@ -1,4 +1,4 @@
-"""The organiser's tournament pages: thin views over tournaments.selectors and
+"""The organiser's tournament pages, reading through tournaments.selectors and writing through
 tournaments.services. Every write is a POST with a request id (a resend changes nothing twice)
 and the version the organiser saw (a stale one is refused with a message), then a redirect.
 A members-only club's tournaments answer 404 to strangers; writes answer 403 to anyone but the
@@ -39,7 +39,7 @@ from tournaments.forms import (
     TournamentForm,
     VersionedForm,
 )
-from tournaments.models import Entry, Round, Tournament
+from tournaments.models import Round, Tournament
 from tournaments.selectors import seasons as season_selectors
 from tournaments.selectors import tournaments as selectors
 from tournaments.services.tournaments import (
@@ -305,7 +305,7 @@ def door_view(request: HttpRequest, public_id: str) -> HttpResponse:
 @login_required
 def entry_action(request: HttpRequest, public_id: str, pk: int) -> HttpResponse:
     tournament, _role = _tournament(request, public_id, manage=True)
-    entry = Entry.objects.filter(tournament=tournament, pk=pk).select_related("player", "tournament").first()
+    entry = selectors.tournament_entry(tournament=tournament, entry_id=pk)
     if entry is None:
         raise Http404
     form = EntryActionForm(request.POST)
@@ -364,7 +364,7 @@ def round_view(request: HttpRequest, public_id: str, number: int) -> HttpRespons
 
 
 def _round(tournament: Tournament, number: int) -> Round:
-    played = Round.objects.filter(tournament=tournament, number=number).select_related("tournament").first()
+    played = selectors.tournament_round(tournament=tournament, number=number)
     if played is None:
         raise Http404
     return played
@@ -394,7 +394,7 @@ def round_seat_view(request: HttpRequest, public_id: str, number: int) -> HttpRe
         )
     except EngineError as error:
         _error(request, error)
-        if not Round.objects.filter(tournament=tournament, number=number).exists():
+        if selectors.tournament_round(tournament=tournament, number=number) is None:
             return redirect("tournaments:detail", public_id=tournament.public_id)
     else:
         messages.success(request, _("Round %(number)d seated.") % {"number": number})
@@ -410,11 +410,7 @@ def round_move_view(request: HttpRequest, public_id: str, number: int) -> HttpRe
     if not form.is_valid():
         _form_errors(request, form)
         return redirect(_round_url(tournament, number))
-    entry = (
-        Entry.objects.filter(tournament=tournament, pk=form.cleaned_data["entry"])
-        .select_related("player")
-        .first()
-    )
+    entry = selectors.tournament_entry(tournament=tournament, entry_id=form.cleaned_data["entry"])
     if entry is None:
         raise Http404
     try:
