@@ -33,7 +33,7 @@ from games.selectors.audit import audit_entries
 from games.selectors.clubs import club_membership
 from games.services.audit import audit_export
 from games.services.resets import reset_link_create
-from games.services.service_errors import ServiceError, SessionUnknown
+from games.services.service_errors import NotAllowed, SessionUnknown, TooOften
 from games.sessions import active_sessions, session_end, session_end_others
 
 SLUG = OpenApiParameter("slug", OpenApiTypes.STR, OpenApiParameter.PATH, description="The club's address.")
@@ -161,11 +161,9 @@ class ResetLinkCreate(APIView):
         assert isinstance(request.user, User)
         try:
             row, token = reset_link_create(user=membership.user, by=request.user, club=club)
-        except ServiceError as error:
+        except (NotAllowed, TooOften) as error:
             # Not the request's fault: the caller may not reset this account, or not so often.
-            refused = {"reset_not_allowed": 403, "reset_link_limit": 429}.get(error.code)
-            if refused is None:
-                raise
+            refused = 403 if isinstance(error, NotAllowed) else 429
             raise ApiError(
                 status_code=refused, code=error.code, message=error_message(error), params=error.params
             ) from None

@@ -28,7 +28,7 @@ from scoring.game import GameState, rescore, unmarked
 from .evening import undo_evening
 from .games import set_ended, set_owner, set_present, undo_date
 from .results import store_derived
-from .service_errors import HandGone, HandTaken, ServiceError, StaleEdit
+from .service_errors import EndUnconfirmed, HandGone, HandTaken, ServiceError, StaleEdit
 
 Actor = User | AnonymousUser | None
 Outcome = Mapping[str, object]
@@ -205,7 +205,7 @@ def hand_record(
     a resend is still answered with the hand it recorded, whatever its ``for_hand``.
 
     ``confirm_end=False`` (the new-hand form before its player confirmed): a hand that would end
-    the game is not recorded; ServiceError ``hand_ends_game`` says how (``reason``, ``winners``).
+    the game is not recorded; EndUnconfirmed (``hand_ends_game``) says how (``reason``, ``winners``).
     The save's own scoring answers it, rolled back: a save still scores the game once."""
     try:
         with transaction.atomic():
@@ -236,12 +236,7 @@ def hand_record(
             sheet = _apply(locked, [*hands, hand], hands, user=user, written={hand.number}, took_number=True)
             state = sheet.state
             if not confirm_end and state is not None and state.finish_reason is not None:
-                raise ServiceError(
-                    "hand_ends_game",
-                    "this hand ends the game; it is saved once confirmed",
-                    reason=state.finish_reason,
-                    winners=list(state.winners),
-                )
+                raise EndUnconfirmed(reason=state.finish_reason, winners=list(state.winners))
             change = rows.insert(
                 Change(
                     game=locked,

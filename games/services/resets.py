@@ -24,7 +24,7 @@ from games.models import AuditEntry, Club, Membership, ResetLink, UserSession
 
 from .audit import record
 from .rates import rate_hit
-from .service_errors import ServiceError
+from .service_errors import NotAllowed, ServiceError, TooOften
 
 RESET_MINUTES = 30
 
@@ -51,15 +51,13 @@ def reset_link_create(*, user: User, by: User, club: Club | None) -> tuple[Reset
     """A new link for ``user``: (its row, its token, to show once). ``club``: the club it is
     made in (its audit log records it). Whether ``by`` may is checked here too."""
     if not may_reset(by=by, user=user):
-        raise ServiceError(
+        raise NotAllowed(
             "reset_not_allowed",
             "the account belongs to a club you do not run, or is a site admin's: ask the administrator",
         )
     hit = rate_hit(f"reset-link:{by.pk}", limit=settings.RESET_LINKS_PER_HOUR, seconds=3600)
     if not hit.allowed:
-        raise ServiceError(
-            "reset_link_limit", "too many reset links: try again later", wait=int(hit.wait) + 1
-        )
+        raise TooOften("reset_link_limit", "too many reset links: try again later", wait=int(hit.wait) + 1)
     token = secrets.token_urlsafe(32)
     now = timezone.now()
     expires = now + datetime.timedelta(minutes=RESET_MINUTES)

@@ -11,6 +11,27 @@ class ServiceError(EngineError):
     """A request that cannot be carried out as asked (stale edit, nothing to undo...)."""
 
 
+class NotAllowed(ServiceError):
+    """The caller may not do this at all (a right he lacks, not a fault of what he sent)."""
+
+
+class TooOften(ServiceError):
+    """Done too often lately; ``wait`` says how many seconds until the next try is taken."""
+
+
+class EndUnconfirmed(ServiceError):
+    """The hand would end the game and the ending was not confirmed, so nothing was recorded;
+    ``reason`` and ``winners`` say how it would end."""
+
+    def __init__(self, *, reason: str, winners: list[str]) -> None:
+        super().__init__(
+            "hand_ends_game",
+            "this hand ends the game; it is saved once confirmed",
+            reason=reason,
+            winners=winners,
+        )
+
+
 class RequestIdReused(ServiceError):
     """The request id (an API's Idempotency-Key) was already given to another change: neither a
     resend of that one nor a new request."""

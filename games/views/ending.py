@@ -18,6 +18,7 @@ from games.selectors.games import game_by_public_id
 from games.selectors.sheets import recent_sheet
 from games.services.access import can_edit
 from games.services.ending import Ending, hand_ending
+from games.services.service_errors import EndUnconfirmed
 
 CONFIRM_FIELD = "confirm_end"
 
@@ -31,7 +32,7 @@ def confirmed(request: HttpRequest) -> bool:
 def ending_refused(error: EngineError) -> Ending | None:
     """The notice for a save refused only because its hand ends the game unconfirmed
     (``hand_record(confirm_end=False)``); None for any other error."""
-    if error.code != "hand_ends_game":
+    if not isinstance(error, EndUnconfirmed):
         return None
     winners = error.params.get("winners")
     names = tuple(str(name) for name in winners) if isinstance(winners, list) else ()
