@@ -9,7 +9,8 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from games.models import Club
+from games.models import Club, Game
+from games.services.games import game_start
 from games.services.hands import hand_record
 from scoring.families import family_info
 from scoring.league import DEFAULT_LEAGUE_TIEBREAKS
@@ -105,3 +106,20 @@ def season_settings(**changes: Any) -> SeasonSettings:
     }
     values.update(changes)
     return SeasonSettings(**values)
+
+
+def ago(days: int, hour: int = 19) -> datetime.datetime:
+    """``hour`` o'clock ``days`` days ago, in the site's time zone."""
+    day = timezone.localdate() - datetime.timedelta(days=days)
+    return timezone.make_aware(datetime.datetime.combine(day, datetime.time(hour)))
+
+
+def finished_game(club: Club, user: User, names: list[str], *, at: datetime.datetime | None = None) -> Game:
+    """A finished one-hand Rummikub game of the club, played at ``at`` (default now): the first
+    name wins, the others in order."""
+    game = game_start(
+        family="rummikub", options={}, players=names, owner=user, club=club, hand_limit=1, played_at=at
+    )
+    left = {name: 5 * i for i, name in enumerate(names) if i}
+    hand_record(game=game, outcome={"winner": names[0], "left": left}, request_id=None, user=user)
+    return game

@@ -3,21 +3,16 @@ of queries each, and the values their answers show (displayed ratings, a game's 
 
 from __future__ import annotations
 
-import datetime
 from dataclasses import replace
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import User
-from django.utils import timezone
 
-from games.models import Club, Game, Player
-from games.services.games import game_start
-from games.services.hands import hand_record
+from games.models import Game, Player
 from scoring.ratings import Rating, display, display_sigma
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.pipeline import drain
-from tests.tournaments.support import season_settings
+from tests.tournaments.support import ago, finished_game, season_settings
 from tournaments.derived import freshness
 from tournaments.models import Season
 from tournaments.selectors import league as league_selectors
@@ -29,30 +24,15 @@ pytestmark = pytest.mark.django_db
 FAMILY = "rummikub"
 
 
-def ago(days: int, hour: int = 19) -> datetime.datetime:
-    day = timezone.localdate() - datetime.timedelta(days=days)
-    return timezone.make_aware(datetime.datetime.combine(day, datetime.time(hour)))
-
-
-def play(club: Club, user: User, names: list[str], *, at: datetime.datetime) -> Game:
-    """A finished one-hand Rummikub game: the first name wins, the others in order."""
-    game = game_start(
-        family=FAMILY, options={}, players=names, owner=user, club=club, hand_limit=1, played_at=at
-    )
-    left = {name: 5 * i for i, name in enumerate(names) if i}
-    hand_record(game=game, outcome={"winner": names[0], "left": left}, request_id=None, user=user)
-    return game
-
-
 @pytest.fixture
 def league() -> dict[str, Any]:
     organiser = UserFactory.create()
     club = ClubFactory.create(organiser=organiser)
     season = season_create(club=club, settings=season_settings(qualify=2), user=organiser)
     games = [
-        play(club, organiser, ["Ann", "Bob", "Cid", "Dan"], at=ago(3)),
-        play(club, organiser, ["Bob", "Cid", "Ann", "Dan"], at=ago(3, 21)),
-        play(club, organiser, ["Dan", "Cid", "Bob", "Ann"], at=ago(1)),
+        finished_game(club, organiser, ["Ann", "Bob", "Cid", "Dan"], at=ago(3)),
+        finished_game(club, organiser, ["Bob", "Cid", "Ann", "Dan"], at=ago(3, 21)),
+        finished_game(club, organiser, ["Dan", "Cid", "Bob", "Ann"], at=ago(1)),
     ]
     drain()
     players = {p.name: p for p in Player.objects.filter(club=club)}

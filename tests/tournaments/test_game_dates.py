@@ -20,12 +20,12 @@ from rest_framework.test import APIClient
 
 from games.models import Change, Club, Game, Membership, Result
 from games.services.games import game_date_set, game_start
-from games.services.hands import change_undo, hand_record
+from games.services.hands import change_undo
 from games.services.service_errors import ServiceError
 from tests.factories import ClubFactory, UserFactory, add_member
 from tests.games.test_views import new_game_data
 from tests.tournaments.pipeline import drain
-from tests.tournaments.support import season_settings
+from tests.tournaments.support import ago, finished_game, season_settings
 from tournaments import derived
 from tournaments.exchange import export_club, import_club
 from tournaments.models import RatingEvent, Season, SeasonStanding
@@ -34,21 +34,6 @@ from tournaments.services.seasons import season_create
 pytestmark = pytest.mark.django_db
 
 FAMILY = "rummikub"
-
-
-def ago(days: int, hour: int = 19) -> datetime.datetime:
-    day = timezone.localdate() - datetime.timedelta(days=days)
-    return timezone.make_aware(datetime.datetime.combine(day, datetime.time(hour)))
-
-
-def play(club: Club, user: User, names: list[str], *, at: datetime.datetime) -> Game:
-    """A finished one-hand Rummikub game played at ``at``: the first name wins."""
-    game = game_start(
-        family=FAMILY, options={}, players=names, owner=user, club=club, hand_limit=1, played_at=at
-    )
-    left = {name: 5 * i for i, name in enumerate(names) if i}
-    hand_record(game=game, outcome={"winner": names[0], "left": left}, request_id=None, user=user)
-    return game
 
 
 def replay(club: Club) -> dict[tuple[int, int], tuple[float, float]]:
@@ -116,10 +101,10 @@ def test_dated_games_reorder_ratings_and_move_between_seasons_and_back_on_undo()
     user = UserFactory.create()
     club = ClubFactory.create(organiser=user)
     autumn, winter = two_seasons(club, user)
-    play(club, user, ["Ann", "Bob", "Cid"], at=ago(30))
-    play(club, user, ["Bob", "Cid", "Ann"], at=ago(10))
-    late = play(club, user, ["Eva", "Ann", "Bob"], at=ago(2))  # typed in days after the evening
-    play(club, user, ["Cid", "Ann"], at=ago(1))
+    finished_game(club, user, ["Ann", "Bob", "Cid"], at=ago(30))
+    finished_game(club, user, ["Bob", "Cid", "Ann"], at=ago(10))
+    late = finished_game(club, user, ["Eva", "Ann", "Bob"], at=ago(2))  # typed in days after the evening
+    finished_game(club, user, ["Cid", "Ann"], at=ago(1))
     drain()
     assert_ratings_follow_the_dates(club)
     assert "Eva" in in_season(winter) and "Eva" not in in_season(autumn)
@@ -154,7 +139,7 @@ def test_dated_games_reorder_ratings_and_move_between_seasons_and_back_on_undo()
 def test_a_changed_date_is_refused_in_the_future_when_stale_and_for_a_tournament_table() -> None:
     user = UserFactory.create()
     club = ClubFactory.create(organiser=user)
-    game = play(club, user, ["Ann", "Bob"], at=ago(3))
+    game = finished_game(club, user, ["Ann", "Bob"], at=ago(3))
     with pytest.raises(ServiceError) as future:
         game_start(
             family=FAMILY,
@@ -281,8 +266,8 @@ def test_the_pages_start_a_dated_game_and_change_its_date_from_the_history() -> 
 def test_recent_games_and_player_pages_follow_the_date_and_export_import_keep_it() -> None:
     user = UserFactory.create()
     club = ClubFactory.create(organiser=user)
-    newer = play(club, user, ["Ann", "Bob"], at=ago(1))
-    older = play(club, user, ["Bob", "Ann"], at=ago(9))  # typed in after the newer one
+    newer = finished_game(club, user, ["Ann", "Bob"], at=ago(1))
+    older = finished_game(club, user, ["Bob", "Ann"], at=ago(9))  # typed in after the newer one
     client = Client()
     client.force_login(user)
     page = client.get(f"/c/{club.slug}/").content.decode()

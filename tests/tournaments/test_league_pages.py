@@ -10,18 +10,16 @@ import re
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone, translation
 from django.utils.formats import date_format
 
-from games.models import Club, Game
+from games.models import Game
 from games.services.games import game_start
-from games.services.hands import hand_record
 from scoring.ratings import Rating, win_chances
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.pipeline import drain
-from tests.tournaments.support import season_settings
+from tests.tournaments.support import ago, finished_game, season_settings
 from tournaments.models import RatingEvent, Season, SeasonStanding
 from tournaments.rating_history import ratings_of
 from tournaments.selectors import seasons as selectors
@@ -32,29 +30,14 @@ pytestmark = pytest.mark.django_db
 FAMILY = "rummikub"
 
 
-def ago(days: int, hour: int = 19) -> datetime.datetime:
-    day = timezone.localdate() - datetime.timedelta(days=days)
-    return timezone.make_aware(datetime.datetime.combine(day, datetime.time(hour)))
-
-
-def play(club: Club, user: User, names: list[str], *, at: datetime.datetime | None = None) -> Game:
-    """A finished one-hand Rummikub game: the first name wins, the others in order."""
-    game = game_start(
-        family=FAMILY, options={}, players=names, owner=user, club=club, hand_limit=1, played_at=at
-    )
-    left = {name: 5 * i for i, name in enumerate(names) if i}
-    hand_record(game=game, outcome={"winner": names[0], "left": left}, request_id=None, user=user)
-    return game
-
-
 @pytest.fixture
 def league() -> dict[str, Any]:
     organiser = UserFactory.create()
     club = ClubFactory.create(organiser=organiser)
     season = season_create(club=club, settings=season_settings(qualify=2), user=organiser)
-    play(club, organiser, ["Ann", "Bob", "Cid", "Dan"], at=ago(3))
-    play(club, organiser, ["Bob", "Cid", "Ann", "Dan"], at=ago(3, 21))
-    play(club, organiser, ["Dan", "Cid", "Bob", "Ann"], at=ago(1))
+    finished_game(club, organiser, ["Ann", "Bob", "Cid", "Dan"], at=ago(3))
+    finished_game(club, organiser, ["Bob", "Cid", "Ann", "Dan"], at=ago(3, 21))
+    finished_game(club, organiser, ["Dan", "Cid", "Bob", "Ann"], at=ago(1))
     drain()
     return {"organiser": organiser, "club": club, "season": season}
 
@@ -192,10 +175,10 @@ def test_the_trend_of_the_standings_as_they_stood_counts_the_games_up_to_the_eve
     organiser = UserFactory.create()
     club = ClubFactory.create(organiser=organiser)
     season = season_create(club=club, settings=season_settings(min_games=2), user=organiser)
-    play(club, organiser, ["Eve", "Bob", "Cid", "Dan"], at=ago(3))
-    play(club, organiser, ["Bob", "Cid", "Eve", "Dan"], at=ago(3, 21))
-    play(club, organiser, ["Ann", "Bob", "Cid", "Dan"], at=ago(2))  # Ann's first: below the minimum
-    play(club, organiser, ["Ann", "Dan", "Cid", "Bob"], at=ago(1))  # her second: ranked from now
+    finished_game(club, organiser, ["Eve", "Bob", "Cid", "Dan"], at=ago(3))
+    finished_game(club, organiser, ["Bob", "Cid", "Eve", "Dan"], at=ago(3, 21))
+    finished_game(club, organiser, ["Ann", "Bob", "Cid", "Dan"], at=ago(2))  # Ann's first: below the minimum
+    finished_game(club, organiser, ["Ann", "Dan", "Cid", "Bob"], at=ago(1))  # her second: ranked from now
     drain()
     evenings = [ago(3).date(), ago(2).date(), ago(1).date()]
     stood: dict[datetime.date, dict[str, int | None]] = {}
