@@ -349,8 +349,8 @@ class Freshness:
 
 
 def freshness(club_id: int | None) -> Freshness:
-    """Whether the club's ratings and standings are catching up, and as of when they are whole
-    (two queries)."""
+    """Whether the club's ratings and standings are catching up (a mark waits for the worker),
+    and as of when they are whole: a query for each kind of mark and one for the club's state."""
     if club_id is None:
         return Freshness(False, None)
     pending = (

@@ -104,9 +104,9 @@ def qualifies(season: Season, row: SeasonStanding) -> bool:
 def season_view(
     *, season: Season, family: str = "", page: int = 1, evening: datetime.date | None = None
 ) -> SeasonView:
-    """One page of a season's standings as stored by the last rebuild (4 queries, whatever the
-    size of the club), or as they stood after one of its ``evening``s (derived on reading: a
-    fixed number of queries too)."""
+    """One page of a season's standings as stored by the last rebuild, or as they stood after
+    one of its ``evening``s (derived on reading); a fixed number of queries either way, whatever
+    the size of the club (the tests pin them)."""
     if family not in season.families or len(season.families) == 1:
         family = ""
     days = evenings(season)
