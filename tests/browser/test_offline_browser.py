@@ -74,6 +74,10 @@ def worker_ready(page: Any) -> None:
     if not page.evaluate("() => navigator.serviceWorker.controller !== null"):
         page.reload()
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    if not page.evaluate(f"async () => (await ({KEPT_COPIES})()).length > 0"):
+        # The worker claimed the page after it had loaded (its activation claims the open
+        # pages), so that load did not pass through it: the next one does, and is kept.
+        page.reload()
     wait_until(page, f"async () => (await ({KEPT_COPIES})()).length > 0")
 
 
