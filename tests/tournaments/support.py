@@ -123,3 +123,22 @@ def finished_game(club: Club, user: User, names: list[str], *, at: datetime.date
     left = {name: 5 * i for i, name in enumerate(names) if i}
     hand_record(game=game, outcome={"winner": names[0], "left": left}, request_id=None, user=user)
     return game
+
+
+def small_league() -> dict[str, Any]:
+    """A club's season (the top two qualify) and three finished Rummikub games of four players
+    on two evenings, with the worker's numbers caught up: the organiser, club, season, games."""
+    from tests.factories import ClubFactory, UserFactory
+    from tests.tournaments.pipeline import drain
+    from tournaments.services.seasons import season_create
+
+    organiser = UserFactory.create()
+    club = ClubFactory.create(organiser=organiser)
+    season = season_create(club=club, settings=season_settings(qualify=2), user=organiser)
+    games = [
+        finished_game(club, organiser, ["Ann", "Bob", "Cid", "Dan"], at=ago(3)),
+        finished_game(club, organiser, ["Bob", "Cid", "Ann", "Dan"], at=ago(3, 21)),
+        finished_game(club, organiser, ["Dan", "Cid", "Bob", "Ann"], at=ago(1)),
+    ]
+    drain()
+    return {"organiser": organiser, "club": club, "season": season, "games": games}

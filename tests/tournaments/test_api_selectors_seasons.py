@@ -10,9 +10,8 @@ import pytest
 
 from games.models import Game, Player
 from scoring.ratings import Rating, display, display_sigma
-from tests.factories import ClubFactory, UserFactory
-from tests.tournaments.pipeline import drain
-from tests.tournaments.support import ago, finished_game, season_settings
+from tests.factories import ClubFactory
+from tests.tournaments.support import season_settings, small_league
 from tournaments.derived import freshness
 from tournaments.models import Season
 from tournaments.selectors import league as league_selectors
@@ -26,17 +25,8 @@ FAMILY = "rummikub"
 
 @pytest.fixture
 def league() -> dict[str, Any]:
-    organiser = UserFactory.create()
-    club = ClubFactory.create(organiser=organiser)
-    season = season_create(club=club, settings=season_settings(qualify=2), user=organiser)
-    games = [
-        finished_game(club, organiser, ["Ann", "Bob", "Cid", "Dan"], at=ago(3)),
-        finished_game(club, organiser, ["Bob", "Cid", "Ann", "Dan"], at=ago(3, 21)),
-        finished_game(club, organiser, ["Dan", "Cid", "Bob", "Ann"], at=ago(1)),
-    ]
-    drain()
-    players = {p.name: p for p in Player.objects.filter(club=club)}
-    return {"organiser": organiser, "club": club, "season": season, "games": games, "players": players}
+    made = small_league()
+    return {**made, "players": {p.name: p for p in Player.objects.filter(club=made["club"])}}
 
 
 def test_a_clubs_seasons_are_one_query_and_page_as_a_queryset(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import User
+from pytest_django import DjangoAssertNumQueries
 
 from games.models import Club, Hand, Player
 from games.names import name_key
@@ -37,7 +38,9 @@ def _cup(club: Club, organiser: User, players: int = 8) -> Tournament:
     return cup
 
 
-def test_the_club_tournaments_are_one_query(club, organiser, django_assert_num_queries) -> None:  # type: ignore[no-untyped-def]
+def test_the_club_tournaments_are_one_query(
+    club: Club, organiser: User, django_assert_num_queries: DjangoAssertNumQueries
+) -> None:
     first = tournament(club, organiser, 4)
     second = tournament(club, organiser, 4)
     tournament(ClubFactory.create(organiser=organiser), organiser, 4)
@@ -49,8 +52,8 @@ def test_the_club_tournaments_are_one_query(club, organiser, django_assert_num_q
 
 @pytest.mark.parametrize("players", [8, 16])
 def test_the_overview_reads_its_parts_in_fixed_queries(
-    club, organiser, players, django_assert_num_queries
-) -> None:  # type: ignore[no-untyped-def]
+    club: Club, organiser: User, players: int, django_assert_num_queries: DjangoAssertNumQueries
+) -> None:
     cup = _cup(club, organiser, players)
     with django_assert_num_queries(0):
         overview = selectors.tournament_overview(tournament=cup)
@@ -69,7 +72,9 @@ def test_the_overview_reads_its_parts_in_fixed_queries(
         assert rounds[0].byes == [] and rounds[1].byes == []
 
 
-def test_a_round_is_one_query(club, organiser, django_assert_num_queries) -> None:  # type: ignore[no-untyped-def]
+def test_a_round_is_one_query(
+    club: Club, organiser: User, django_assert_num_queries: DjangoAssertNumQueries
+) -> None:
     cup = _cup(club, organiser)
     with django_assert_num_queries(1):
         played = selectors.tournament_round(tournament=cup, number=2)
@@ -78,7 +83,9 @@ def test_a_round_is_one_query(club, organiser, django_assert_num_queries) -> Non
         assert selectors.tournament_round(tournament=cup, number=3) is None
 
 
-def test_a_seated_table_has_its_seats_and_edit_path(club, organiser, django_assert_num_queries) -> None:  # type: ignore[no-untyped-def]
+def test_a_seated_table_has_its_seats_and_edit_path(
+    club: Club, organiser: User, django_assert_num_queries: DjangoAssertNumQueries
+) -> None:
     cup = _cup(club, organiser)
     first = selectors.tournament_view(tournament=cup).rounds[0].tables[0]
     seated = selectors.tournament_view(tournament=cup).rounds[1].tables[0]
@@ -89,7 +96,9 @@ def test_a_seated_table_has_its_seats_and_edit_path(club, organiser, django_asse
         assert seated.game is None and seated.edit_path is None
 
 
-def test_the_entries_are_one_query_each(club, organiser, django_assert_num_queries) -> None:  # type: ignore[no-untyped-def]
+def test_the_entries_are_one_query_each(
+    club: Club, organiser: User, django_assert_num_queries: DjangoAssertNumQueries
+) -> None:
     cup = _cup(club, organiser)
     some = Entry.objects.filter(tournament=cup).select_related("player").order_by("player__key")
     first, second, third = list(some)[:3]
@@ -120,8 +129,8 @@ def test_an_entry_says_its_status() -> None:
 
 
 def test_the_players_to_register_are_the_clubs_unmerged_ones(
-    club, organiser, django_assert_num_queries
-) -> None:  # type: ignore[no-untyped-def]
+    club: Club, organiser: User, django_assert_num_queries: DjangoAssertNumQueries
+) -> None:
     cup = tournament(club, organiser, 4)
     mine = Player.objects.create(club=club, name="Zora")
     merged = Player.objects.create(club=club, name="Zora 2", merged_into=mine)
@@ -131,7 +140,9 @@ def test_the_players_to_register_are_the_clubs_unmerged_ones(
     assert [p.pk for p in found] == [mine.pk]
 
 
-def test_the_door_is_one_query(club, organiser, django_assert_num_queries) -> None:  # type: ignore[no-untyped-def]
+def test_the_door_is_one_query(
+    club: Club, organiser: User, django_assert_num_queries: DjangoAssertNumQueries
+) -> None:
     cup = tournament(club, organiser, 4)
     with django_assert_num_queries(1):
         closed = selectors.door_view(tournament=cup)
@@ -151,7 +162,9 @@ def test_the_door_is_one_query(club, organiser, django_assert_num_queries) -> No
 
 
 @pytest.mark.parametrize("players", [8, 16])
-def test_where_do_i_sit_is_fixed_queries(club, organiser, players, django_assert_num_queries) -> None:  # type: ignore[no-untyped-def]
+def test_where_do_i_sit_is_fixed_queries(
+    club: Club, organiser: User, players: int, django_assert_num_queries: DjangoAssertNumQueries
+) -> None:
     cup = _cup(club, organiser, players)
     # The rounds (1), the version tags (2), the seating (3) with the shared cache's read (1) and
     # write (5), and the current round's tables (1).
@@ -163,7 +176,9 @@ def test_where_do_i_sit_is_fixed_queries(club, organiser, players, django_assert
     assert seat.table is not None and seat.seat is not None
 
 
-def test_the_history_is_three_queries_and_says_each_item(club, organiser, django_assert_num_queries) -> None:  # type: ignore[no-untyped-def]
+def test_the_history_is_three_queries_and_says_each_item(
+    club: Club, organiser: User, django_assert_num_queries: DjangoAssertNumQueries
+) -> None:
     cup = tournament(club, organiser, 8)
     played = play_round(cup, 1, organiser)
     table = Table.objects.filter(round=played).order_by("number").select_related("game").first()

@@ -19,7 +19,7 @@ from games.services.games import game_start
 from scoring.ratings import Rating, win_chances
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.pipeline import drain
-from tests.tournaments.support import ago, finished_game, season_settings
+from tests.tournaments.support import ago, finished_game, season_settings, small_league
 from tournaments.models import RatingEvent, Season, SeasonStanding
 from tournaments.rating_history import ratings_of
 from tournaments.selectors import seasons as selectors
@@ -32,14 +32,7 @@ FAMILY = "rummikub"
 
 @pytest.fixture
 def league() -> dict[str, Any]:
-    organiser = UserFactory.create()
-    club = ClubFactory.create(organiser=organiser)
-    season = season_create(club=club, settings=season_settings(qualify=2), user=organiser)
-    finished_game(club, organiser, ["Ann", "Bob", "Cid", "Dan"], at=ago(3))
-    finished_game(club, organiser, ["Bob", "Cid", "Ann", "Dan"], at=ago(3, 21))
-    finished_game(club, organiser, ["Dan", "Cid", "Bob", "Ann"], at=ago(1))
-    drain()
-    return {"organiser": organiser, "club": club, "season": season}
+    return small_league()
 
 
 def names_in_order(html: str) -> list[str]:
