@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.urls import URLPattern, path, reverse
+from django.urls import URLPattern, path
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, generics, permissions, renderers, serializers, status
@@ -32,7 +32,7 @@ from games.models import AuditEntry, Club, ResetLink, UserSession
 from games.selectors.audit import audit_entries
 from games.selectors.clubs import club_membership
 from games.services.audit import audit_export
-from games.services.resets import reset_link_create
+from games.services.resets import reset_link_create, reset_link_path
 from games.services.service_errors import NotAllowed, SessionUnknown, TooOften
 from games.sessions import active_sessions, session_end, session_end_others
 
@@ -123,7 +123,7 @@ class IssuedLink:
 
     @property
     def path(self) -> str:
-        return reverse("reset_link_use") + "#" + self.token
+        return reset_link_path(self.token)
 
 
 class ResetLinkSerializer(serializers.Serializer[Any]):

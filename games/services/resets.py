@@ -18,6 +18,7 @@ import secrets
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from games.models import AuditEntry, Club, Membership, ResetLink, UserSession
@@ -45,6 +46,12 @@ def may_reset(*, by: User, user: User) -> bool:
         Membership.objects.filter(user=by, role=Membership.Role.ORGANISER).values_list("club_id", flat=True)
     )
     return bool(theirs) and theirs <= mine
+
+
+def reset_link_path(token: str) -> str:
+    """The path of a reset link (the one place that builds it). The token travels in the
+    fragment, which browsers never send, so it stays out of access logs, as the edit link's."""
+    return reverse("reset_link_use") + "#" + token
 
 
 def reset_link_create(*, user: User, by: User, club: Club | None) -> tuple[ResetLink, str]:

@@ -33,7 +33,13 @@ from games.models import Club, Membership
 from games.selectors.clubs import club_membership
 from games.selectors.users import user_by_username
 from games.services.rates import rate_hit
-from games.services.resets import RESET_MINUTES, reset_link_create, reset_link_find, reset_link_use
+from games.services.resets import (
+    RESET_MINUTES,
+    reset_link_create,
+    reset_link_find,
+    reset_link_path,
+    reset_link_use,
+)
 from games.sessions import active_sessions, session_end, session_end_others
 from games.views.clubs import _club
 
@@ -70,7 +76,7 @@ def account_sessions(request: HttpRequest) -> HttpResponse:
 def _shown(request: HttpRequest, token: str, who: User, back: str, club: Club | None) -> HttpResponse:
     """The new link, shown once (never stored, never in a message, which would keep it in a
     cookie): with its code to scan and a share button."""
-    link = absolute_url(request, reverse("reset_link_use")) + "#" + token
+    link = absolute_url(request, reset_link_path(token))
     context = {
         "link": link,
         "qr": qr_svg(link, label=_("QR code of the password reset link")),
