@@ -7,9 +7,14 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 
 from tournaments.derived import backlog
+from tournaments.selectors.home import home_of
 
 
 def home(request: HttpRequest) -> HttpResponse:
+    """A signed-in person's home leads him to what is on now in his clubs
+    (``tournaments.selectors.home``); everyone else gets the welcome page."""
+    if request.user.is_authenticated:
+        return render(request, "home_member.html", {"home": home_of(user=request.user)})
     return render(request, "home.html")
 
 
