@@ -43,7 +43,7 @@ def _claim(club: Club, user: User, name: str = ME) -> Player:
     return player_claim(player=Player.objects.get(club=club, name=name), user=user, claim=True)
 
 
-def _evening(user: User, *, role: str = Membership.Role.MEMBER, name: str = "Tuesday club") -> Evening:
+def evening_of(user: User, *, role: str = Membership.Role.MEMBER, name: str = "Tuesday club") -> Evening:
     """A club where ``user`` plays as Anna: two evenings of finished games in its season, a game
     in progress, and a tournament today whose first round is being played."""
     organiser = UserFactory.create()
@@ -73,7 +73,7 @@ def _my_seat(cup: Tournament) -> TableSeat:
 
 def test_a_player_seated_tonight_sees_his_table_seat_and_its_page() -> None:
     me = UserFactory.create()
-    evening = _evening(me)
+    evening = evening_of(me)
     seat = _my_seat(evening.cup)
     home = home_of(user=me)
     [tonight] = home.tournaments
@@ -104,7 +104,7 @@ def test_registered_but_not_checked_in_gets_the_door_while_it_is_open() -> None:
 
 def test_a_scorekeeper_sees_the_games_he_may_record_and_a_member_does_not() -> None:
     keeper, member = UserFactory.create(), UserFactory.create()
-    evening = _evening(keeper, role=Membership.Role.SCOREKEEPER)
+    evening = evening_of(keeper, role=Membership.Role.SCOREKEEPER)
     add_member(evening.club, member)
     _claim(evening.club, member, "Bára")
     own = game_start(family="gin", options={}, players=["Me", "You"], owner=member)
@@ -122,7 +122,7 @@ def test_a_scorekeeper_sees_the_games_he_may_record_and_a_member_does_not() -> N
 
 def test_finished_ended_and_locked_games_are_not_in_progress() -> None:
     keeper = UserFactory.create()
-    evening = _evening(keeper, role=Membership.Role.SCOREKEEPER)
+    evening = evening_of(keeper, role=Membership.Role.SCOREKEEPER)
     evening.open_game.ended = True
     evening.open_game.save()
     table_games = Game.objects.filter(tournament_table__round__tournament=evening.cup)
@@ -137,7 +137,7 @@ def test_finished_ended_and_locked_games_are_not_in_progress() -> None:
 
 def test_the_season_shows_its_top_lines_and_his_own() -> None:
     me = UserFactory.create()
-    evening = _evening(me)
+    evening = evening_of(me)
     [season] = home_of(user=me).seasons
     assert season.season == evening.season
     assert [r.rank for r in season.top] == sorted(r.rank for r in season.top) and len(season.top) == 3
@@ -151,7 +151,7 @@ def test_the_season_shows_its_top_lines_and_his_own() -> None:
 
 def test_his_rating_and_the_last_evenings_change_as_the_rating_list_shows_them() -> None:
     me = UserFactory.create()
-    evening = _evening(me)
+    evening = evening_of(me)
     [rating] = home_of(user=me).ratings
     row = next(r for r in rating_list(club=evening.club, family="rummikub").rows if r.name == ME)
     assert (rating.family, rating.rating, rating.games) == ("rummikub", row.rating, 3)
@@ -161,10 +161,10 @@ def test_his_rating_and_the_last_evenings_change_as_the_rating_list_shows_them()
 
 def test_nothing_of_a_club_he_is_not_a_member_of() -> None:
     me = UserFactory.create()
-    left = _evening(me, name="Club he left")
+    left = evening_of(me, name="Club he left")
     Membership.objects.filter(club=left.club, user=me).delete()  # his claim stays behind
     stranger = UserFactory.create()
-    hidden = _evening(stranger, name="Members only", role=Membership.Role.SCOREKEEPER)
+    hidden = evening_of(stranger, name="Members only", role=Membership.Role.SCOREKEEPER)
     Club.objects.filter(pk=hidden.club.pk).update(visibility=Club.Visibility.MEMBERS)
     home = home_of(user=me)
     assert (home.clubs, home.tournaments, home.games, home.seasons, home.ratings) == ([], [], [], [], [])
@@ -174,7 +174,7 @@ def test_nothing_of_a_club_he_is_not_a_member_of() -> None:
 def _clubs(count: int) -> User:
     me = UserFactory.create()
     for n in range(count):
-        _evening(me, role=Membership.Role.SCOREKEEPER, name=f"Club {n}")
+        evening_of(me, role=Membership.Role.SCOREKEEPER, name=f"Club {n}")
         game_start(family="gin", options={}, players=["Me", f"Friend {n}"], owner=me)
     return me
 
@@ -192,7 +192,7 @@ def test_the_query_count_does_not_grow_with_clubs_games_and_seasons(django_asser
 
 def test_the_page_signed_in_and_anonymous() -> None:
     me = UserFactory.create()
-    evening = _evening(me)
+    evening = evening_of(me)
     seat = _my_seat(evening.cup)
     welcome = '<h1 id="home-title">Keep score at the card table</h1>'
     assert welcome in Client().get("/").content.decode()
@@ -217,7 +217,7 @@ def test_the_page_invites_someone_without_a_club() -> None:
 def test_the_api_needs_an_account_and_gives_the_same_home() -> None:
     assert APIClient().get("/api/v1/me/home/").status_code in (401, 403)
     me = UserFactory.create()
-    evening = _evening(me)
+    evening = evening_of(me)
     seat = _my_seat(evening.cup)
     api = APIClient()
     api.force_authenticate(me)
