@@ -4,6 +4,7 @@ a member of; a fixed number of queries whatever the number of his clubs; the pag
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass
 from typing import Any
 
@@ -145,7 +146,7 @@ def test_the_season_shows_its_top_lines_and_his_own() -> None:
     assert season.path == f"/s/{evening.season.public_id}/"
     assert season.card_path == f"/s/{evening.season.public_id}/players/{season.mine.player_id}/"
     # A season that ended is not current.
-    Season.objects.filter(pk=evening.season.pk).update(ends=timezone.localdate() - timezone.timedelta(days=1))
+    Season.objects.filter(pk=evening.season.pk).update(ends=timezone.localdate() - datetime.timedelta(days=1))
     assert home_of(user=me).seasons == []
 
 

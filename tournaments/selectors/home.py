@@ -290,7 +290,7 @@ def _seasons(club_ids: Sequence[int], player_ids: Sequence[int], today: datetime
     if not seasons:
         return []
     order = (F("ranked").desc(), F("rank").asc(), F("player__key").asc())
-    lines = list(
+    lines: list[SeasonStanding] = list(
         SeasonStanding.objects.filter(season__in=seasons, family="")
         .annotate(row=Window(RowNumber(), partition_by=[F("season_id")], order_by=order))
         .filter(Q(row__lte=SEASON_TOP) | Q(player_id__in=list(player_ids)))
