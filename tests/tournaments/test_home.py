@@ -200,7 +200,9 @@ def test_the_page_signed_in_and_anonymous() -> None:
     assert welcome in Client().get("/").content.decode()
     client = Client()
     client.force_login(me)
-    page = client.get("/").content.decode()
+    answer = client.get("/")
+    assert "private" in answer["Cache-Control"]
+    page = answer.content.decode()
     assert welcome not in page and "Rule families" not in page
     assert f"Table {seat.table.number}, seat {seat.position + 1}" in page
     assert seat.table.game is not None and f'href="/g/{seat.table.game.public_id}/"' in page
