@@ -52,6 +52,7 @@ BROKEN_WORDS = """() => {
 
 def test_signed_in_home_on_a_phone_leads_to_tonights_table(phone: Any, live_server: Any) -> None:
     from games.models import Membership
+    from tests.browser.test_pages_browser import CONTRASTS
     from tests.factories import UserFactory
     from tests.tournaments.pipeline import drain
     from tests.tournaments.support import ago, finished_game
@@ -90,10 +91,16 @@ def test_signed_in_home_on_a_phone_leads_to_tonights_table(phone: Any, live_serv
             .map(e => e.outerHTML)"""
     )
     assert small == []
-    light = phone.evaluate("getComputedStyle(document.querySelector('.home-card')).backgroundColor")
-    phone.emulate_media(color_scheme="dark")
-    dark = phone.evaluate("getComputedStyle(document.querySelector('.home-card')).backgroundColor")
-    assert (light, dark) == ("rgb(255, 255, 255)", "rgb(28, 31, 29)")
+    # Both schemes: the cards take the scheme's surface and every text keeps its contrast.
+    for scheme, surface in (("light", "rgb(255, 255, 255)"), ("dark", "rgb(28, 31, 29)")):
+        phone.emulate_media(color_scheme=scheme)
+        assert (
+            phone.evaluate("getComputedStyle(document.querySelector('.home-card')).backgroundColor")
+            == surface
+        )
+        texts = phone.evaluate(CONTRASTS, ".home *")
+        low = [(text, ratio) for text, ratio in texts if ratio < 4.5]
+        assert len(texts) > 20 and low == [], (scheme, low)
     phone.emulate_media(color_scheme="light")
 
     phone.locator(".home-tonight .home-action").click()
