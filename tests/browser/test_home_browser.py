@@ -103,5 +103,9 @@ def test_signed_in_home_on_a_phone_leads_to_tonights_table(phone: Any, live_serv
         assert len(texts) > 20 and low == [], (scheme, low)
     phone.emulate_media(color_scheme="light")
 
+    phone.set_viewport_size({"width": 390, "height": 844})
+    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert phone.evaluate(BROKEN_WORDS) == []
+
     phone.locator(".home-tonight .home-action").click()
     expect(phone).to_have_url(live_server.url + f"/g/{seat.table.game.public_id}/")
