@@ -4,12 +4,21 @@ from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.cache import patch_cache_control
 from django.views.decorators.cache import never_cache
 
 from tournaments.derived import backlog
+from tournaments.selectors.home import home_of
 
 
 def home(request: HttpRequest) -> HttpResponse:
+    """A signed-in person's home leads him to what is on now in his clubs
+    (``tournaments.selectors.home``); everyone else gets the welcome page."""
+    if request.user.is_authenticated:
+        response = render(request, "home_member.html", {"home": home_of(user=request.user)})
+        # One person's page at the address everyone shares: no cache between keeps it.
+        patch_cache_control(response, private=True)
+        return response
     return render(request, "home.html")
 
 

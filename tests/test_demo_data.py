@@ -5,8 +5,9 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
 from games.models import Club, Game
-from rummy_site.management.commands.load_demo import DEMO_ENTRANTS
+from rummy_site.management.commands.load_demo import DEMO_ENTRANTS, DEMO_PLAYER
 from tournaments.models import RatingEvent, Season, SeasonStanding, Tournament
+from tournaments.selectors.home import home_of
 
 
 @pytest.mark.django_db
@@ -74,3 +75,24 @@ def test_load_demo_demotes_a_demo_superuser_from_an_older_database(settings: Any
     demo = get_user_model().objects.get(username="demo")
     assert not demo.is_staff
     assert not demo.is_superuser
+
+
+@pytest.mark.django_db
+def test_the_demo_organisers_home_leads_him_to_tonight(settings: Any, client: Any) -> None:
+    settings.DEBUG = True
+    call_command("load_demo")
+    demo = get_user_model().objects.get(username="demo")
+    home = home_of(user=demo)
+    [club] = home.clubs
+    assert club.role == "organiser" and club.player is not None and club.player.name == DEMO_PLAYER
+    # Tonight's cup: the third round is seated, so he sees his table and seat before it starts.
+    [tonight] = home.tournaments
+    assert tonight.round == 3 and tonight.table is not None and tonight.seat is not None
+    assert tonight.game is None and tonight.table_path == tonight.player_path
+    [season] = home.seasons
+    assert season.mine is not None and season.mine.player.name == DEMO_PLAYER and season.top
+    assert {r.family for r in home.ratings} == {"zoliky", "rummikub"}
+    assert {g.game.family for g in home.games} == {"zoliky", "gin", "carousel", "rummikub"}
+    client.force_login(demo)
+    page = client.get("/").content.decode()
+    assert f"Table {tonight.table}, seat {tonight.seat}" in page and season.season.name in page

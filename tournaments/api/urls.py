@@ -1,3 +1,9 @@
-from tournaments.api import exchange, league, seasons, tournaments
+from tournaments.api import exchange, home, league, seasons, tournaments
 
-urlpatterns = [*tournaments.urlpatterns, *seasons.urlpatterns, *league.urlpatterns, *exchange.urlpatterns]
+urlpatterns = [
+    *tournaments.urlpatterns,
+    *seasons.urlpatterns,
+    *league.urlpatterns,
+    *exchange.urlpatterns,
+    *home.urlpatterns,
+]

@@ -75,6 +75,18 @@ def rated_families(*, club: Club) -> list[str]:
     return [f for f in FAMILIES if found.get(f"has_{f}")]
 
 
+def evening_trend(
+    mu: float, sigma: float, games: int, mu_then: float | None, sigma_then: float | None, games_then: int
+) -> int | None:
+    """The displayed rating's change on the family's last evening in the club: 0 when he did not
+    play then, None when that evening was his first."""
+    if not games_then or mu_then is None or sigma_then is None:
+        return 0
+    if games_then == games:
+        return None
+    return display(Rating(mu, sigma)) - display(Rating(mu_then, sigma_then))
+
+
 def rating_list(*, club: Club, family: str = "", now: datetime.datetime | None = None) -> RatingList:
     """The club's players of ``family`` (else the first family rated) by rating, from the lines
     the worker keeps (``rating_history.keep_current``)."""
@@ -109,12 +121,7 @@ def rating_list(*, club: Club, family: str = "", now: datetime.datetime | None =
     for player_id, name, mu, sigma, played_at, games, _evening, mu_then, sigma_then, games_then in lines:
         rating = Rating(mu, sigma)
         value = display(rating)
-        if not games_then or mu_then is None or sigma_then is None:  # he did not play that evening
-            trend: int | None = 0
-        elif games_then == games:
-            trend = None
-        else:
-            trend = value - display(Rating(mu_then, sigma_then))
+        trend = evening_trend(mu, sigma, games, mu_then, sigma_then, games_then)
         shown.append((value, name, player_id, rating, played_at, games, trend))
     shown.sort(key=lambda s: (-s[0], s[1].casefold(), s[2]))
     rows: list[RatingListRow] = []

@@ -13,10 +13,11 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
 
-from games.models import Club, Game
+from games.models import Club, Game, Player
 from games.services.clubs import club_create
 from games.services.games import game_end, game_start
 from games.services.hands import hand_record
+from games.services.players import player_claim
 from tournaments import derived
 from tournaments.models import Season, Tournament
 from tournaments.rating_history import rebuild_club
@@ -104,6 +105,9 @@ DEMO_CLUB_GAMES: list[tuple[list[str], list[dict[str, object]]]] = [
 ]
 
 
+# The club's player the demo account is (his claim): his home then shows his seat tonight, his
+# line in the season and his ratings.
+DEMO_PLAYER = "Jana"
 DEMO_TOURNAMENT = "Autumn Rummikub cup"
 DEMO_ENTRANTS = [
     "Jana", "Petr", "Eva", "Tomáš", "Anna", "Piotr", "Kasia", "Ola", "Kari", "Zuzana", "Milan", "Katarína",
@@ -222,3 +226,10 @@ class Command(BaseCommand):
         if demo_club is not None and not Season.objects.filter(club=demo_club).exists():
             season = load_season(demo_club, user)
             self.stdout.write(f"Demo season: /s/{season.public_id}/")
+        if demo_club is not None and not Player.objects.filter(club=demo_club, user=user).exists():
+            player = Player.objects.filter(
+                club=demo_club, name=DEMO_PLAYER, merged_into=None, user=None
+            ).first()
+            if player is not None:
+                player_claim(player=player, user=user, claim=True)
+                self.stdout.write(f"Demo organiser plays as {player.name} in {demo_club.name}.")
