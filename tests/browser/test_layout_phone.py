@@ -241,7 +241,10 @@ def test_every_table_and_list_reads_on_a_phone_in_every_language(
                         page.screenshot(path=f"{shots}/{label}-{language}-{width}-all.png", full_page=True)
     assert views == len(paths) * len(LANGUAGES) * len(WIDTHS)
     # The season, the rating list, the tournament's overview and standings, a player's rounds.
-    assert opened == 5 * len(LANGUAGES) * len(WIDTHS), opened
+    if opened != 5 * len(LANGUAGES) * len(WIDTHS):
+        failures.append(
+            f"{opened} page views had an 'all columns' toggle, not {5 * len(LANGUAGES) * len(WIDTHS)}"
+        )
 
     # A wide screen keeps the whole table: no frame scrolls, nothing reaches past the screen.
     wide = browser.new_context(viewport={"width": 1280, "height": 900}, locale="cs-CZ")
