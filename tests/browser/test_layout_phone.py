@@ -207,7 +207,7 @@ def test_every_table_and_list_reads_on_a_phone_in_every_language(
     phones: dict[int, Any], browser: Any, live_server: Any
 ) -> None:
     paths = seed()
-    shots = os.environ.get("LAYOUT_SHOTS")
+    shots = os.environ.get("LAYOUT_SHOTS", "")
     failures: list[str] = []
     views = opened = 0
     for width, page in phones.items():
@@ -221,7 +221,7 @@ def test_every_table_and_list_reads_on_a_phone_in_every_language(
                 views += 1
                 for check, element, detail in page.evaluate(AUDIT):
                     failures.append(f"{label} [{language} {width}px] {check}: {element}: {detail}")
-                shot = shots and width == 360 and language in ("cs", "pl") and label in SHOTS
+                shot = bool(shots) and width == 360 and language in ("cs", "pl") and label in SHOTS
                 if shot:
                     Path(shots).mkdir(parents=True, exist_ok=True)
                     page.screenshot(path=f"{shots}/{label}-{language}-{width}.png", full_page=True)
