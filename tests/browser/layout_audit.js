@@ -63,6 +63,13 @@
     }
     if (problems.length) out.push(["scroll", name(frame), "scrolls " + frame.scrollWidth + " > " + frame.clientWidth + " px: " + problems.join("; ")]);
   }
+  // A cell's content stays inside its cell (a fixed-width column must fit its word, or the
+  // sticky cell beside it covers it).
+  for (const cell of document.querySelectorAll("th, td")) {
+    if (cell.scrollWidth > cell.clientWidth + 1 && !unseen(cell)) {
+      out.push(["cell", name(cell), "content " + cell.scrollWidth + " px wide in a cell of " + cell.clientWidth]);
+    }
+  }
   // (b) and (c): each word on one line; no text under 12 px.
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   const seen = new Map();
