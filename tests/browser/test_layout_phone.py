@@ -51,7 +51,7 @@ ENTRANTS = [
 # Six at one Žolíky table, the widest score sheet.
 SIX = ENTRANTS[:6]
 # The pages that show a table or a list, by name (the screenshots' file names) and path.
-SHOTS = {"season", "ratings", "tournament-standings", "tournament-player", "sheet-six"}
+SHOTS = {"season", "ratings", "tournament-standings", "tournament-player", "sheet-six", "rating-history"}
 
 
 def seed() -> dict[str, str]:
@@ -239,6 +239,12 @@ def test_every_table_and_list_reads_on_a_phone_in_every_language(
                         )
                     if shot:
                         page.screenshot(path=f"{shots}/{label}-{language}-{width}-all.png", full_page=True)
+                        if label == "tournament-standings":
+                            page.emulate_media(color_scheme="dark")
+                            page.screenshot(
+                                path=f"{shots}/{label}-{language}-{width}-dark.png", full_page=True
+                            )
+                            page.emulate_media(color_scheme="light")
     assert views == len(paths) * len(LANGUAGES) * len(WIDTHS)
     # The season, the rating list, the tournament's overview and standings, a player's rounds.
     if opened != 5 * len(LANGUAGES) * len(WIDTHS):
