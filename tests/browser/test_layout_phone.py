@@ -5,8 +5,11 @@ broken inside, no text is under 12 px, and every tap target is 24 × 24 px or sp
 2.5.8 allows. The checks run in the page (one script per page view); the failures are listed
 together, each with its page, language, width and element. A wide screen keeps the tables whole.
 
-One browser, one context per width, the data seeded once. With ``LAYOUT_SHOTS=<dir>`` the densest
-pages are saved there as screenshots at 360 px in Czech and Polish (and one at 1280 px)."""
+Read as a member of the club, once as each page opens and once with its "all columns" toggles
+open. One browser, one context per width, pages reused; one test, so the live server's
+transactional database (SQLite or PostgreSQL alike) is seeded once. With ``LAYOUT_SHOTS=<dir>``
+the densest pages are saved there as screenshots at 360 px in Czech and Polish (and one at
+1280 px)."""
 
 from __future__ import annotations
 
@@ -50,7 +53,7 @@ ENTRANTS = [
 ]  # fmt: skip
 # Six at one Žolíky table, the widest score sheet.
 SIX = ENTRANTS[:6]
-# The pages that show a table or a list, by name (the screenshots' file names) and path.
+# The densest pages, saved as screenshots (by their names in seed()'s answer).
 SHOTS = {"season", "ratings", "tournament-standings", "tournament-player", "sheet-six", "rating-history"}
 
 
