@@ -339,9 +339,11 @@ def test_standings_rows_escape_names_and_mark_who_dropped_out() -> None:
         opponents_points="7",
     )
     html = str(standings_rows([item]))
-    assert html.startswith('<tr class="dropped">') and "&lt;b&gt;Eve&lt;/b&gt;" in html
+    assert html.startswith('<tr class="dropped has-note">') and "&lt;b&gt;Eve&lt;/b&gt;" in html
     assert "Below &lt;i&gt;Ann&lt;/i&gt; on points" in html and '<td class="points">4</td>' in html
     assert "+1 bye" in html
+    # The note is a line of its own under the row, across the table.
+    assert '<tr class="note"><td class="rank"></td><td colspan="7"><small class="tiebreak">Below' in html
 
 
 def test_the_projector_styles_names_for_a_hall() -> None:

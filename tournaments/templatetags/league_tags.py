@@ -59,8 +59,8 @@ def rating_rows(ratings: RatingList) -> SafeString:
         f'<th scope="row" class="name"><a href="{where}{row.player_id}{after}">{html.escape(row.name)}</a>'
         f"{provisional if row.provisional else ''}{inactive if row.inactive else ''}</th>"
         f'<td class="points">{row.rating} <span class="uncertainty">±{row.uncertainty}</span></td>'
-        f'<td class="trend-cell">{trend(row.trend)}</td><td>{row.games}</td>'
-        f'<td class="secondary">{day(row.last_played)}</td></tr>'
+        f'<td class="trend-cell phone-more">{trend(row.trend)}</td><td class="phone-more">{row.games}</td>'
+        f'<td class="secondary phone-more">{day(row.last_played)}</td></tr>'
         for row in ratings.rows
     ]
     return mark_safe("\n".join(rows))  # every part above is escaped, safe already, or an integer

@@ -268,9 +268,15 @@ def rating_after(event: RatingEvent) -> int:
 DROPPED = SafeString(' class="dropped"')
 ROW = (
     '<tr{}><td class="rank">{}</td><th scope="row" class="name"><a href="{}">{}</a>{}</th>'
-    '<td class="points">{}</td><td class="game-score">{}</td><td class="secondary">{}</td>'
-    '<td class="secondary">{}</td><td class="secondary">{}</td><td>{}{}</td></tr>'
+    '<td class="points">{}</td><td class="game-score">{}</td><td class="secondary phone-more">{}</td>'
+    '<td class="secondary phone-more">{}</td><td class="secondary phone-more">{}</td>'
+    '<td class="phone-more">{}{}</td></tr>{}'
 )
+# A tie-break note: a line of its own under the row, across the table (a note in the name's
+# column wrapped a word a line on a phone).
+NOTE_ROW = '<tr class="note"><td class="rank"></td><td colspan="7">{}</td></tr>'
+HAS_NOTE = SafeString(' class="has-note"')
+DROPPED_NOTE = SafeString(' class="dropped has-note"')
 
 
 @register.simple_tag
@@ -282,11 +288,16 @@ def standings_rows(items: Sequence[StandingItem]) -> SafeString:
     rows = []
     for item in items:
         standing = item.row.standing
+        badge = format_html(' <span class="badge out">{}</span>', dropped) if item.row.dropped else ""
         notes = [
-            format_html('<span class="badge out">{}</span>', dropped) if item.row.dropped else "",
             format_html('<small class="tiebreak">{}</small>', item.note) if item.note else "",
             format_html('<small class="tiebreak shared">{}</small>', shared) if item.first_shared else "",
         ]
+        note = format_html(NOTE_ROW, format_html("{}{}", *notes)) if any(notes) else ""
+        if item.row.dropped:
+            marks = DROPPED_NOTE if note else DROPPED
+        else:
+            marks = HAS_NOTE if note else SafeString("")
         byes = ""
         if standing.byes:
             byes = format_html(
@@ -296,11 +307,11 @@ def standings_rows(items: Sequence[StandingItem]) -> SafeString:
         rows.append(
             format_html(
                 ROW,
-                DROPPED if item.row.dropped else "",
+                marks,
                 item.rank,
                 item.url,
                 item.row.name,
-                format_html("{}{}{}", *notes),
+                badge,
                 item.points,
                 item.game_score_text,
                 item.average_place,
@@ -308,6 +319,7 @@ def standings_rows(items: Sequence[StandingItem]) -> SafeString:
                 item.opponents_points,
                 standing.tables,
                 byes,
+                note,
             )
         )
     return SafeString("".join(rows))

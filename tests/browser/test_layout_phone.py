@@ -1,0 +1,277 @@
+"""Every page that shows a table or a list, read on a phone (390 × 844 and 360 × 740) in the five
+languages, on a club whose names are long: nothing reaches past the screen except inside a
+scroll frame that shows it scrolls (its edge fade and its sticky first column), no word is
+broken inside, no text is under 12 px, and every tap target is 24 × 24 px or spaced as WCAG
+2.5.8 allows. The checks run in the page (one script per page view); the failures are listed
+together, each with its page, language, width and element. A wide screen keeps the tables whole.
+
+Read as a member of the club, once as each page opens and once with its "all columns" toggles
+open. One browser, one context per width, pages reused; one test, so the live server's
+transactional database (SQLite or PostgreSQL alike) is seeded once. With ``LAYOUT_SHOTS=<dir>``
+the densest pages are saved there as screenshots at 360 px in Czech and Polish (and one at
+1280 px)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from games.models import Game, Membership, Player
+from games.services.games import game_end, game_start
+from games.services.hands import hand_record
+from tests.factories import ClubFactory, UserFactory, add_member
+from tests.tournaments.support import season_settings
+from tournaments import derived
+from tournaments.models import Entry, Season, Tournament
+from tournaments.rating_history import rebuild_club
+from tournaments.services.seasons import season_create
+from tournaments.services.tournaments import (
+    Settings,
+    entries_add,
+    round_confirm,
+    round_seat,
+    round_start,
+    tournament_create,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PASSWORD = "table-Secret-1"
+LANGUAGES = {"en": "en-GB", "cs": "cs-CZ", "sk": "sk-SK", "pl": "pl-PL", "nb": "nb-NO"}
+WIDTHS = [(390, 844), (360, 740)]
+LONG = "Maximilián Šťastný-Křižovnický"
+LONG_PL = "Łucja Żółć-Wiśniewska"
+ENTRANTS = [
+    LONG, LONG_PL, "Bartłomiej Grzegorzewski", "Ingrid Solbakken-Haugland", "Kateřina Nováková",
+    "Zuzana Hrubá", "Tomáš Dvořák", "Piotr Wiśniewski", "Katarína Šimková", "Eva Svobodová",
+    "Ola Nordmann", "Jan Novák",
+]  # fmt: skip
+# Six at one Žolíky table, the widest score sheet.
+SIX = ENTRANTS[:6]
+# The densest pages, saved as screenshots (by their names in seed()'s answer).
+SHOTS = {"season", "ratings", "tournament-standings", "tournament-player", "sheet-six", "rating-history"}
+
+
+def seed() -> dict[str, str]:
+    """A club with long names everywhere: club evenings of Žolíky (one with six players), a
+    Rummikub tournament of twelve with two rounds played (ties broken by per-table game score),
+    a season counting both, the ratings. Returns the pages' paths."""
+    organiser = UserFactory.create(username="olga")
+    reader = UserFactory.create(username="mona")
+    club = ClubFactory.create(
+        name="Klub přátel společenských her Žolíky a Rummikub Praha-Vinohrady", organiser=organiser
+    )
+    today = timezone.localdate()
+    # Club evenings: four of four players and one of six.
+    for shift in range(4):
+        names = [ENTRANTS[(shift + i) % 8] for i in range(4)]
+        game = game_start(
+            family="zoliky", options={"elimination": 0}, players=names, owner=organiser, club=club
+        )
+        for hand in range(2):
+            closer = names[(hand + shift) % 4]
+            left = {n: 5 + (7 * i + 3 * hand) % 31 for i, n in enumerate(names) if n != closer}
+            hand_record(
+                game=game,
+                outcome={"closer": closer, "from_hand": False, "left": left},
+                request_id=None,
+                user=organiser,
+            )
+        game_end(game=game, ended=True, user=organiser)
+    sheet = game_start(family="zoliky", options={"elimination": 0}, players=SIX, owner=organiser, club=club)
+    for hand in range(7):
+        closer = SIX[hand % 6]
+        left = {n: 3 + (11 * i + 5 * hand) % 47 for i, n in enumerate(SIX) if n != closer}
+        hand_record(
+            game=sheet,
+            outcome={"closer": closer, "from_hand": hand % 3 == 0, "left": left},
+            request_id=None,
+            user=organiser,
+        )
+    tournament = tournament_create(
+        club=club,
+        settings=Settings.from_mapping(
+            {
+                "name": "Podzimní pohár v Rummikubu o putovní trofej Vinohrad",
+                "date": today,
+                "family": "rummikub",
+                "rounds": 3,
+                "round_hands": 1,
+                "seating": "balanced",
+                "seat_order": "rotating",
+                "points": "table",
+            }
+        ),
+        user=organiser,
+    )
+    entries_add(tournament=tournament, names=ENTRANTS, checked_in=True, user=organiser)
+    for number in (1, 2):
+        played = round_seat(tournament=tournament, number=number, user=organiser)
+        played = round_start(played=played, round_version=played.version, user=organiser)
+        for table in played.tables.select_related("game").order_by("number"):
+            assert table.game is not None
+            names = [seat.name for seat in table.game.seats.all()]
+            winner = names[(number + table.number) % len(names)]
+            left = {n: 4 + (7 * i + 5 * number) % 29 for i, n in enumerate(names) if n != winner}
+            hand_record(
+                game=table.game, outcome={"winner": winner, "left": left}, request_id=None, user=organiser
+            )
+        round_confirm(played=played, round_version=played.version, user=organiser)
+    round_seat(tournament=tournament, number=3, user=organiser)
+    rebuild_club(club=club)
+    season = season_create(
+        club=club,
+        settings=season_settings(
+            name="Podzimní liga Žolíků a Rummikubu 2026/2027",
+            families=["zoliky", "rummikub"],
+            min_games=2,
+            qualify=4,
+        ),
+        user=organiser,
+    )
+    derived.apply(club.pk)
+    add_member(club, reader, Membership.Role.MEMBER)
+    # Her own games list: a game of hers beside the club's.
+    game_start(family="rummikub", options={}, players=[LONG_PL, LONG, "Ola Nordmann"], owner=reader)
+    long_player = Player.objects.get(club=club, name=LONG)
+    other = Player.objects.get(club=club, name=LONG_PL)
+    entry = Entry.objects.get(tournament=tournament, player=long_player)
+    assert (
+        Season.objects.filter(pk=season.pk).exists() and Tournament.objects.filter(pk=tournament.pk).exists()
+    )
+    assert Game.objects.filter(club=club).count() == 4 + 1 + 6
+    slug, t, s = club.slug, tournament.public_id, season.public_id
+    return {
+        "club": f"/c/{slug}/",
+        "club-players": f"/c/{slug}/players/",
+        "player": f"/c/{slug}/players/{long_player.pk}/",
+        "rating-history": f"/c/{slug}/players/{long_player.pk}/ratings/",
+        "head-to-head": f"/c/{slug}/players/{long_player.pk}/versus/?other={other.pk}",
+        "ratings": f"/c/{slug}/ratings/",
+        "seasons": f"/c/{slug}/seasons/",
+        "tournaments": f"/c/{slug}/tournaments/",
+        "season": f"/s/{s}/",
+        "league-card": f"/s/{s}/players/{long_player.pk}/",
+        "tournament": f"/t/{t}/",
+        "tournament-standings": f"/t/{t}/standings/",
+        "round": f"/t/{t}/r/1/",
+        "tournament-player": f"/t/{t}/p/{entry.pk}/",
+        "sheet-six": f"/g/{sheet.public_id}/",
+        "games": "/games/",
+    }
+
+
+# The checks, run in the page (a function returning [check, element, detail] per failure).
+AUDIT = (Path(__file__).parent / "layout_audit.js").read_text(encoding="utf-8")
+HIDDEN = (
+    "() => [...document.querySelectorAll('.phone-more')]"
+    ".filter((e) => getComputedStyle(e).display === 'none').length"
+)
+# Opens every "all columns" toggle on the page; how many it opened.
+OPEN_ALL = """
+() => {
+  const toggles = [...document.querySelectorAll("details.phone-more-toggle:not([open]) > summary")]
+    .filter((s) => s.getClientRects().length);
+  toggles.forEach((s) => s.click());
+  return toggles.length;
+}
+"""
+
+
+@pytest.fixture
+def phones(browser: Any) -> Iterator[dict[int, Any]]:
+    """One context per width (its language set per page by the address's prefix)."""
+    pages = {}
+    for width, height in WIDTHS:
+        context = browser.new_context(
+            viewport={"width": width, "height": height}, is_mobile=True, has_touch=True, locale="en-GB"
+        )
+        context.set_default_timeout(15_000)
+        pages[width] = context.new_page()
+    yield pages
+    for page in pages.values():
+        page.context.close()
+
+
+def log_in(page: Any, base: str) -> None:
+    page.goto(f"{base}/accounts/login/")
+    page.locator("input[name=username]").fill("mona")
+    page.locator("input[name=password]").fill(PASSWORD)
+    page.locator("form button[type=submit].primary").click()
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
+
+
+def test_every_table_and_list_reads_on_a_phone_in_every_language(
+    phones: dict[int, Any], browser: Any, live_server: Any
+) -> None:
+    paths = seed()
+    shots = os.environ.get("LAYOUT_SHOTS", "")
+    failures: list[str] = []
+    views = opened = 0
+    for width, page in phones.items():
+        log_in(page, live_server.url)
+        for language in LANGUAGES:
+            prefix = "" if language == "en" else f"/{language}"
+            for label, path in paths.items():
+                response = page.goto(f"{live_server.url}{prefix}{path}")
+                assert response is not None and response.status == 200, (label, language, response)
+                assert page.locator("html").get_attribute("lang") == language
+                views += 1
+                for check, element, detail in page.evaluate(AUDIT):
+                    failures.append(f"{label} [{language} {width}px] {check}: {element}: {detail}")
+                shot = bool(shots) and width == 360 and language in ("cs", "pl") and label in SHOTS
+                if shot:
+                    Path(shots).mkdir(parents=True, exist_ok=True)
+                    page.screenshot(path=f"{shots}/{label}-{language}-{width}.png", full_page=True)
+                # One tap shows the other columns: the table then scrolls in its frame.
+                if page.evaluate(OPEN_ALL):
+                    opened += 1
+                    for check, element, detail in page.evaluate(AUDIT):
+                        failures.append(
+                            f"{label} all columns [{language} {width}px] {check}: {element}: {detail}"
+                        )
+                    hidden = page.evaluate(HIDDEN)
+                    if hidden:
+                        failures.append(
+                            f"{label} all columns [{language} {width}px] {hidden} cells still hidden"
+                        )
+                    if shot:
+                        page.screenshot(path=f"{shots}/{label}-{language}-{width}-all.png", full_page=True)
+                        if label == "tournament-standings":
+                            page.emulate_media(color_scheme="dark")
+                            page.screenshot(
+                                path=f"{shots}/{label}-{language}-{width}-dark.png", full_page=True
+                            )
+                            page.emulate_media(color_scheme="light")
+    assert views == len(paths) * len(LANGUAGES) * len(WIDTHS)
+    # The season, the rating list, the tournament's overview and standings, a player's rounds.
+    if opened != 5 * len(LANGUAGES) * len(WIDTHS):
+        failures.append(
+            f"{opened} page views had an 'all columns' toggle, not {5 * len(LANGUAGES) * len(WIDTHS)}"
+        )
+
+    # A wide screen keeps the whole table: no frame scrolls, nothing reaches past the screen.
+    wide = browser.new_context(viewport={"width": 1280, "height": 900}, locale="cs-CZ")
+    try:
+        page = wide.new_page()
+        for label in ("season", "tournament-standings", "ratings"):
+            page.goto(f"{live_server.url}/cs{paths[label]}")
+            for check, element, detail in page.evaluate(AUDIT):
+                failures.append(f"{label} [cs 1280px] {check}: {element}: {detail}")
+            hidden = page.evaluate(HIDDEN)
+            if hidden:
+                failures.append(f"{label} [cs 1280px] {hidden} cells hidden as on a phone")
+        if shots:
+            page.goto(f"{live_server.url}/cs{paths['tournament-standings']}")
+            page.screenshot(path=f"{shots}/tournament-standings-cs-1280.png", full_page=True)
+    finally:
+        wide.close()
+    print(f"{len(failures)} layout failures in {views} page views")
+    assert not failures, f"{len(failures)} layout failures:\n" + "\n".join(
+        failures[: int(os.environ.get("LAYOUT_SHOW", "400"))]
+    )
