@@ -4,9 +4,9 @@
 // A big tournament does not fit one screen: the page says how many screens it has, and every
 // few seconds the next one is asked for instead, from the first again after the last.
 // Nothing is asked while the page is hidden. Without JavaScript a <noscript> refresh reloads.
-// Every row shown must fit the screen with its note (nobody scrolls a projector): when the
-// standings reach below it, the page asks for as many rows a screen as fit (?rows=), at least
-// one a column; then #screen gets data-fitted.
+// On a projector every row shown must fit the screen with its note (nobody scrolls it): when
+// the standings reach below it, the page asks for as many rows a screen as fit (?rows=), at
+// least one a column; then #screen gets data-fitted.
 (function () {
   "use strict";
 
@@ -46,9 +46,12 @@
     return Math.max(2, sideBySide ? least * 2 : total);
   }
 
+  // Only on a projector's screen (screen.css's wide layout): a phone opening this page scrolls.
+  var projector = window.matchMedia ? window.matchMedia("(min-width: 75rem)") : { matches: true };
+
   function fit() {
     var shown = document.getElementById("screen");
-    var rows = roomFor(shown);
+    var rows = projector.matches ? roomFor(shown) : 0;
     var asked = parseInt(shown.dataset.rows, 10) || 0;
     if (rows && rows < asked) {
       var url = new URL(window.location.href);
