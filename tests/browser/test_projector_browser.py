@@ -1,8 +1,8 @@
 """The projector page fits its screen: at 1920 × 1080 and 1280 × 720 every standings row shown,
 with its tie-break note, lies inside the viewport (nothing below the fold: nobody scrolls a
 projector), and the page turns bring every player on screen. Twelve players with long names
-and the longest default note ("Below … on game score per table") on most rows, while a round
-is being played (its tables shown above the standings)."""
+and the longest default note ("Below … on game score per table"; longest in Slovak) on most
+rows, while a round is being played (its tables shown above the standings)."""
 
 from __future__ import annotations
 
@@ -22,6 +22,8 @@ from tournaments.services.tournaments import round_confirm, round_seat, round_st
 SHOTS = os.environ.get("PROJECTOR_SHOTS", "")  # a folder for screenshots, to look at them
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
+# The note of the default tie-break after points, in English and in its longest translation.
+LONGEST_NOTE = {"en": "on game score per table", "sk": "rozhodli body z partií na stôl"}
 LONG_NAMES = [
     "Maximilián Šťastný-Křižovnický",
     "Łucja Żółć-Wiśniewska",
@@ -87,15 +89,17 @@ def shown_rows(page: Any) -> list[dict[str, Any]]:
     )
 
 
+@pytest.mark.parametrize("language", ["en", "sk"])
 @pytest.mark.parametrize("projector", [(1920, 1080), (1280, 720)], indirect=True, ids=["1080p", "720p"])
 def test_the_projector_shows_whole_rows_with_notes_and_everyone_across_its_pages(
-    projector: Any, live_server: Any
+    projector: Any, live_server: Any, language: str
 ) -> None:
     cup = seed()
     page = projector
     width, height = page.viewport_size["width"], page.viewport_size["height"]
     seen: dict[str, str] = {}
-    page.goto(f"{live_server.url}/t/{cup.public_id}/screen/")
+    prefix = "" if language == "en" else f"/{language}"
+    page.goto(f"{live_server.url}{prefix}/t/{cup.public_id}/screen/")
     page.wait_for_selector("#screen[data-fitted]")  # screen.js has asked for as many rows as fit
     pages = int(page.locator("#screen").get_attribute("data-pages"))
     fitted = urlsplit(page.url)
@@ -107,7 +111,7 @@ def test_the_projector_shows_whole_rows_with_notes_and_everyone_across_its_pages
             assert dict(parse_qsl(urlsplit(page.url).query)) == asked  # no fewer rows needed
         assert page.evaluate("window.scrollY") == 0
         if SHOTS:
-            page.screenshot(path=f"{SHOTS}/projector-{width}-{number}.png")
+            page.screenshot(path=f"{SHOTS}/projector-{language}-{width}-{number}.png")
         rows = shown_rows(page)
         assert rows, f"screen {number} shows no standings"
         for row in rows:
@@ -122,5 +126,5 @@ def test_the_projector_shows_whole_rows_with_notes_and_everyone_across_its_pages
     assert sorted(seen) == sorted(LONG_NAMES)
     notes = [note for note in seen.values() if note]
     # The longest default note is there to be measured.
-    assert any("on game score per table" in note for note in notes), seen
+    assert any(LONGEST_NOTE[language] in note for note in notes), seen
     assert len(notes) >= 6, seen
