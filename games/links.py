@@ -88,9 +88,20 @@ def site_url(request: HttpRequest) -> str:
     return f"{request.scheme}://{host}"
 
 
+def unprefixed(path: str) -> str:
+    """``path`` without its language prefix (``/cs/g/…`` is ``/g/…``): the address that answers
+    in each reader's own language (rummy_site/languages.py)."""
+    first = path.lstrip("/").split("/", 1)[0]
+    if any(first == code for code, _name in settings.LANGUAGES):
+        return path.removeprefix(f"/{first}")
+    return path
+
+
 def absolute_url(request: HttpRequest, path: str) -> str:
-    """``path`` (a site path, as ``reverse`` gives it) as a link other phones can open."""
-    return site_url(request) + path
+    """``path`` (a site path, as ``reverse`` gives it) as a link other phones can open: without
+    its language prefix, so that each phone reads it in its reader's language, not the
+    sharer's."""
+    return site_url(request) + unprefixed(path)
 
 
 @functools.lru_cache(maxsize=256)

@@ -150,8 +150,8 @@ def _jsonable(params: Mapping[str, Any]) -> dict[str, Any]:
 
 class ApiLanguage:
     """The API speaks the caller's language: ``Accept-Language`` (or the site's language
-    cookie). The pages take it from the address instead (English unprefixed), which the locale
-    middleware enforces for every address without a language prefix, /api/ included."""
+    cookie), as the pages without a language prefix do (rummy_site/languages.py); never a
+    language from the address, which the API's have none of."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response

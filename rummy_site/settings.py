@@ -157,7 +157,9 @@ MIDDLEWARE = [
     # Outside the session and CSRF middleware, so it sees the cookies they set.
     "rummy_site.pwa.BackgroundCopies",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.locale.LocaleMiddleware",
+    # An address without a language prefix answers in the reader's language (cookie, then
+    # Accept-Language, then LANGUAGE_CODE), and says it varies on them (rummy_site/languages.py).
+    "rummy_site.languages.ReaderLanguage",
     "rummy_site.api.ApiLanguage",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -247,7 +249,6 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
-LANGUAGE_CODE = "en"
 LANGUAGES = [
     ("en", _("English")),
     ("cs", _("Czech")),
@@ -255,6 +256,11 @@ LANGUAGES = [
     ("pl", _("Polish")),
     ("nb", _("Norwegian Bokmål")),
 ]
+# The site's own language (LANGUAGE_CODE=cs for a Czech club): what an address without a language
+# prefix answers in when the reader chose none in the language menu and his phone asks for none
+# of the five (rummy_site/languages.py). Its addresses carry no prefix; an old link with its
+# prefix (/cs/…) still answers, as does every language's.
+LANGUAGE_CODE = env_choice("LANGUAGE_CODE", "en", tuple(code for code, _name in LANGUAGES))
 # Each language by its own name, as the language menu lists it ("Čeština", not Django's adverb
 # "česky"); never translated, so a reader finds his language whatever the page's language.
 LANGUAGE_NAMES = {

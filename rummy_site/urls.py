@@ -1,4 +1,3 @@
-from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.contrib.auth.views import LoginView
 from django.urls import include, path
@@ -7,6 +6,7 @@ from games.club_forms import LoginForm
 from games.views import accounts as account_views
 from games.views import clubs as club_views
 from rummy_site import pwa, views
+from rummy_site.languages import language_patterns
 
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
@@ -15,7 +15,8 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/v1/", include("rummy_site.api_urls")),
 ]
-urlpatterns += i18n_patterns(
+# Each page at /<language>/… and, in the reader's language, without a prefix.
+urlpatterns += language_patterns(
     path("", views.home, name="home"),
     path("manifest.webmanifest", pwa.manifest, name="manifest"),
     path("offline/", pwa.offline, name="offline"),
@@ -30,5 +31,4 @@ urlpatterns += i18n_patterns(
     path("accounts/password_reset/", account_views.PasswordResetView.as_view(), name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
-    prefix_default_language=False,
 )

@@ -4,6 +4,9 @@
 // A big tournament does not fit one screen: the page says how many screens it has, and every
 // few seconds the next one is asked for instead, from the first again after the last.
 // Nothing is asked while the page is hidden. Without JavaScript a <noscript> refresh reloads.
+// On a projector every row shown must fit the screen with its note (nobody scrolls it): when
+// the standings reach below it, the page asks for as many rows a screen as fit (?rows=), at
+// least one a column; then #screen gets data-fitted.
 (function () {
   "use strict";
 
@@ -18,6 +21,46 @@
     var url = new URL(window.location.href);
     url.searchParams.set("page", String(page));
     return url.toString();
+  }
+
+  // The standings rows a screen has room for (side by side, the columns share them alike),
+  // or 0 when every row shown fits.
+  function roomFor(shown) {
+    var hint = shown.querySelector(".screen-refresh");
+    var limit = window.innerHeight - (hint ? hint.offsetHeight : 0);
+    var columns = shown.querySelectorAll(".screen-standings tbody");
+    var sideBySide = columns.length > 1 &&
+      Math.abs(columns[0].getBoundingClientRect().top - columns[1].getBoundingClientRect().top) < 2;
+    var least = Infinity;
+    var total = 0;
+    var over = false;
+    Array.prototype.forEach.call(columns, function (body) {
+      var count = 0;
+      Array.prototype.forEach.call(body.rows, function (row) {
+        if (row.getBoundingClientRect().bottom <= limit) { count += 1; } else { over = true; }
+      });
+      least = Math.min(least, count);
+      total += count;
+    });
+    if (!over) { return 0; }
+    return Math.max(2, sideBySide ? least * 2 : total);
+  }
+
+  // Only on a projector's screen (screen.css's wide layout): a phone opening this page scrolls.
+  var projector = window.matchMedia ? window.matchMedia("(min-width: 75rem)") : { matches: true };
+
+  function fit() {
+    var shown = document.getElementById("screen");
+    var rows = projector.matches ? roomFor(shown) : 0;
+    var asked = parseInt(shown.dataset.rows, 10) || 0;
+    if (rows && rows < asked) {
+      var url = new URL(window.location.href);
+      url.searchParams.set("rows", String(rows));
+      url.searchParams.set("page", "1");
+      window.location.replace(url.toString());
+      return;
+    }
+    shown.dataset.fitted = "1";
   }
 
   function poll() {
@@ -39,6 +82,7 @@
           var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("screen");
           if (fresh) {
             document.getElementById("screen").replaceWith(fresh);
+            fit();
             if (tag) { etag = tag; }
             if (next) { turned = Date.now(); }
           }
@@ -48,6 +92,7 @@
       .then(function () { busy = false; });
   }
 
+  fit();
   window.setInterval(poll, every);
   document.addEventListener("visibilitychange", poll);
 })();

@@ -109,8 +109,10 @@ self.addEventListener("fetch", function (event) {
   var url = new URL(request.url);
   if (url.origin !== self.location.origin) { return; }
   if (request.method !== "GET") {
-    // Logging out forgets the pages kept on this phone (they may hold edit links).
-    if (request.method === "POST" && /\/accounts\/logout\/$/.test(url.pathname)) {
+    // Logging out forgets the pages kept on this phone (they may hold edit links). Choosing
+    // another language does too: an address without a language prefix answers in the reader's
+    // language, and its copy is kept under the address alone.
+    if (request.method === "POST" && /\/(accounts\/logout|i18n\/setlang)\/$/.test(url.pathname)) {
       event.waitUntil(caches.delete(PAGES));
     }
     return;

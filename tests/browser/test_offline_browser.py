@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 from games.models import Game, Hand
 from games.services.hands import hand_record
 from tests.browser.test_table_browser import start_game
+from tests.factories import GameFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -245,3 +246,31 @@ def test_a_refused_hand_corrected_offline_goes_before_the_rest(table_phone: Any,
     expect(page.locator(".totals .total")).to_have_text(["21", "20"])
     expect(status).to_be_hidden()
     assert recorded(game) == [(1, knock("Ola", 4, 25)), (2, knock("Kari", 30, 10))]
+
+
+def test_choosing_a_language_forgets_the_pages_kept_in_the_old_one(
+    table_phone: Any, live_server: Any
+) -> None:
+    """An address without a language prefix answers in the reader's language, and the worker
+    keeps its copy under the address alone: after the reader chose another language, no copy
+    in the old one may be shown offline."""
+    game = GameFactory.create()
+    page = table_phone
+    unprefixed = f"{live_server.url}/g/{game.public_id}/"
+    page.goto(unprefixed)
+    worker_ready(page)
+    copies_of = (
+        "async url => { let count = 0;"
+        " for (const name of await caches.keys()) { if (!name.startsWith('rummy-pages-')) continue;"
+        " count += (await (await caches.open(name)).matchAll(url, {ignoreVary: true})).length; }"
+        " return count; }"
+    )
+    assert page.evaluate(copies_of, unprefixed) == 1
+    page.locator("#language-select").select_option("pl")
+    if "/pl/" not in page.url:
+        page.locator("form.language button[type=submit]").click()
+    expect(page).to_have_url(f"{live_server.url}/pl/g/{game.public_id}/")
+    deadline = time.monotonic() + 10
+    while page.evaluate(copies_of, unprefixed):
+        assert time.monotonic() < deadline, "the English copy is still kept"
+        page.wait_for_timeout(50)

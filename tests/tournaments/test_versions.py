@@ -277,3 +277,25 @@ def test_the_projector_turns_through_a_big_tournament_a_screenful_at_a_time(
         assert table is not None
         hand(table, organiser)  # a hand anywhere: the screen shows its totals
         assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 200
+
+
+def test_the_projector_shows_as_many_rows_as_its_screen_has_room_for(
+    big_round: Round, client: Client
+) -> None:
+    """static/js/screen.js asks for fewer rows when they do not fit (?rows=): the pages follow,
+    their tags differ, and a page turn without JavaScript keeps the count."""
+    big = big_round.tournament
+    url = reverse("tournaments:screen", args=[big.public_id])
+    ranked = [r.name for r in selectors.tournament_view(tournament=big).standings]
+    default = client.get(url)
+    assert 'data-rows="20"' in default.content.decode()
+    eight = client.get(url, {"rows": 8, "page": 3})
+    page = eight.content.decode()
+    assert 'data-page="3" data-pages="3" data-turn="15" data-rows="8" data-shown="4"' in page
+    assert [n for n in ranked if f">{n}</a>" in page] == ranked[16:]
+    assert '<meta http-equiv="refresh" content="15;url=?page=1&amp;rows=8">' in page
+    assert eight["ETag"] != client.get(url, {"rows": 6, "page": 3})["ETag"]
+    # At least a row a column; never more than the default; nonsense is the default.
+    assert 'data-rows="2"' in client.get(url, {"rows": 0}).content.decode()
+    assert 'data-rows="20"' in client.get(url, {"rows": 500}).content.decode()
+    assert 'data-rows="20"' in client.get(url, {"rows": "x"}).content.decode()

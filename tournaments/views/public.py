@@ -40,6 +40,9 @@ STANDINGS_PAGE = 50
 SCREEN_TABLES = 12
 SCREEN_ROWS = 20
 SCREEN_TURN = 15
+# Fewer rows when the screen is too short for them with their notes: screen.js measures the
+# page and asks for as many as fit (``?rows=``), at least one per column.
+SCREEN_MIN_ROWS = 2
 
 
 def _tournament(request: HttpRequest, public_id: str) -> tuple[Tournament, str | None]:
@@ -96,16 +99,24 @@ def _asked_page(asked: str | None) -> int:
         return 1
 
 
-def _screen_pages(view: selectors.TournamentView, asked: int) -> tuple[int, int]:
+def _asked_rows(asked: str | None) -> int:
+    """The standings rows a screen shows: as many as the projector's page found room for."""
+    try:
+        return min(SCREEN_ROWS, max(SCREEN_MIN_ROWS, int(asked or SCREEN_ROWS)))
+    except ValueError:
+        return SCREEN_ROWS
+
+
+def _screen_pages(view: selectors.TournamentView, asked: int, rows: int) -> tuple[int, int]:
     """(the page shown, pages): the projector turns through the round's tables and the
     standings a screenful at a time, both from their first page again after the last."""
     current = view.current
     tables = current.table_count if current else 0
-    pages = max(1, -(-tables // SCREEN_TABLES), -(-len(view.standings) // SCREEN_ROWS))
+    pages = max(1, -(-tables // SCREEN_TABLES), -(-len(view.standings) // rows))
     return (asked - 1) % pages + 1, pages
 
 
-def _screen_etag(view: selectors.TournamentView, page: int) -> str:
+def _screen_etag(view: selectors.TournamentView, page: int, rows: int) -> str:
     """What the projector shows, as a tag: the tournament's live version (every write to it or
     its tables' games names a new one), the page asked for, the language, the release and, while a round
     is timed, the clock's minute. Read before anything is drawn, so an unchanged screen
@@ -116,6 +127,7 @@ def _screen_etag(view: selectors.TournamentView, page: int) -> str:
         get_language(),
         view.versions.live,
         page,
+        rows,
         # Drawn anew as the clock's minutes change, for a projector without JavaScript.
         clock_tag(round_clock(current.round.ends_at))
         if current and current.round.status == "playing"
@@ -136,19 +148,20 @@ def screen(request: HttpRequest, public_id: str) -> HttpResponse:
     context = _context(request, public_id, "screen")
     view: selectors.TournamentView = context["view"]
     asked_page = _asked_page(request.GET.get("page"))
-    etag = _screen_etag(view, asked_page)
+    rows = _asked_rows(request.GET.get("rows"))
+    etag = _screen_etag(view, asked_page, rows)
     # A compressing proxy or middleware may have made the tag weak (W/"…"): the same tag.
     asked = [tag.strip().removeprefix("W/") for tag in request.headers.get("If-None-Match", "").split(",")]
     if etag in asked:
         response = HttpResponse(status=304)
     else:
-        page, pages = _screen_pages(view, asked_page)
+        page, pages = _screen_pages(view, asked_page, rows)
         current = view.current
         tables = []
         if current is not None:
             first, size = _cycled(current.table_count, SCREEN_TABLES, page)
             tables = current.draw(current.states[first : first + size])
-        start, size = _cycled(len(view.standings), SCREEN_ROWS, page)
+        start, size = _cycled(len(view.standings), rows, page)
         shown = min(size, len(view.standings) - start)
         half = (shown + 1) // 2
         context.update(
@@ -163,6 +176,8 @@ def screen(request: HttpRequest, public_id: str) -> HttpResponse:
             refresh=SCREEN_REFRESH,
             every=SCREEN_POLL,
             turn=SCREEN_TURN,
+            rows=rows,
+            rows_query=f"&rows={rows}" if rows != SCREEN_ROWS else "",
             etag=etag,
         )
         response = render(request, "tournaments/screen.html", context)
