@@ -37,7 +37,13 @@
     Array.prototype.forEach.call(columns, function (body) {
       var count = 0;
       Array.prototype.forEach.call(body.rows, function (row) {
-        if (row.getBoundingClientRect().bottom <= limit) { count += 1; } else { over = true; }
+        if (row.classList.contains("note")) { return; }  // counted with the row above it
+        var bottom = row.getBoundingClientRect().bottom;
+        var note = row.nextElementSibling;
+        if (note && note.classList.contains("note")) {
+          bottom = Math.max(bottom, note.getBoundingClientRect().bottom);
+        }
+        if (bottom <= limit) { count += 1; } else { over = true; }
       });
       least = Math.min(least, count);
       total += count;

@@ -73,8 +73,10 @@ def shown_rows(page: Any) -> list[dict[str, Any]]:
     """Each standings row on screen: its name, its note's text, and the bottom of the row and
     of its note, in CSS pixels from the top of the viewport."""
     return page.evaluate(
-        """() => Array.from(document.querySelectorAll('.screen-standings tbody tr')).map(row => {
-          const note = row.querySelector('.tiebreak:not(.shared)');
+        """() => Array.from(document.querySelectorAll('.screen-standings tbody tr:not(.note)')).map(row => {
+          const under = row.nextElementSibling;
+          const note = under && under.classList.contains('note')
+            ? under.querySelector('.tiebreak:not(.shared)') : null;
           const box = row.getBoundingClientRect();
           const noteBox = note ? note.getBoundingClientRect() : null;
           return {
