@@ -381,3 +381,22 @@ def test_a_failure_that_cannot_be_noted_is_retried_by_the_sweep(monkeypatch: Any
     run_worker()
     assert whole(club)
     check_passes()
+
+
+def test_the_admin_names_the_stuck_and_the_failing_clubs_with_their_age() -> None:
+    stuck, user, games = a_club()
+    failing, _user, _games = a_club()
+    current, _user, _games = a_club()
+    correct(games[0], user, "Cid")  # its job lost, its marks a minute old
+    age_marks(stuck, 60)
+    DerivedState.objects.filter(club=failing).update(failures=3, failed_at=timezone.now())
+    admin = Client()
+    admin.force_login(User.objects.create_superuser("root", password="root-Secret-1"))
+    page = admin.get("/admin/tournaments/derivedstate/").content.decode()
+    assert "stuck for 1\xa0minute" in page
+    assert "failing (tries in a row: 3)" in page
+    assert "current" in page
+    only_stuck = admin.get("/admin/tournaments/derivedstate/?state=stuck").content.decode()
+    assert stuck.name in only_stuck and failing.name not in only_stuck and current.name not in only_stuck
+    only_failing = admin.get("/admin/tournaments/derivedstate/?state=failing").content.decode()
+    assert failing.name in only_failing and stuck.name not in only_failing
