@@ -190,7 +190,7 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",
 ]
 
-# Work that spans games (ratings, season standings) runs in `manage.py db_worker` processes
+# Work that spans games (ratings, season standings) runs in `manage.py worker` processes
 # beside the web server, queued in the site's own database: nothing else to install or run, on
 # SQLite as on PostgreSQL (docs/design/leagues.md, "The derived numbers").
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}

@@ -31,13 +31,20 @@ What moves what:
   family and contain its date, before and after the change;
 - an imported club: everything of that club.
 
-The worker's job (Django's tasks framework; ``manage.py db_worker`` runs it) carries only a
+The worker's job (Django's tasks framework; ``manage.py worker`` runs it) carries only a
 club's id and reads what to do from the marks, so running it twice, or after another job
 already did the work, changes nothing. A job that fails leaves the marks in place, notes the
 failure on the club's ``DerivedState`` and queues itself again after a growing wait; the failed
 try stays in the task results (admin), and other clubs' jobs run meanwhile. A job that finds
 another worker at the club queues itself again shortly, so the marks written during that
 worker's pass are not left behind.
+
+A job whose worker died is taken up again by the others: the job holds a lease on the club
+(``DerivedState.lease_until``) that its worker renews, and every worker sweeps (``sweep``),
+queueing each club that has marks, no job queued and no live lease. A mark is removed only in
+the transaction that writes the last number depending on it (or marks those numbers), so a
+worker killed anywhere leaves each number as it should be or still marked, and the club whole
+again within ``whole_within()`` and its job's time.
 """
 
 from __future__ import annotations
