@@ -373,9 +373,11 @@ def sweep() -> list[int]:
     now = timezone.now()
     marked = _marks_since()
     # Every club with marks gets its state row, so the admin lists it from the first sweep.
-    DerivedState.objects.bulk_create(
-        [DerivedState(club_id=club_id) for club_id in marked], ignore_conflicts=True
-    )
+    known = set(DerivedState.objects.filter(club_id__in=list(marked)).values_list("club_id", flat=True))
+    if marked.keys() - known:
+        DerivedState.objects.bulk_create(
+            [DerivedState(club_id=club_id) for club_id in marked.keys() - known], ignore_conflicts=True
+        )
     alive = _alive(now)
     grace = now - sweep_every()  # a write's commit just before its job is queued
     stuck = sorted(set(c for c, since in marked.items() if since < grace) - _queued() - alive.keys())
@@ -383,16 +385,23 @@ def sweep() -> list[int]:
         log.warning("club %s has marks and no live job: queued again", club_id)
         apply_club.enqueue(club_id)
     if isinstance(apply_club.get_backend(), DatabaseBackend):
-        DBTaskResult.objects.filter(
-            status=TaskResultStatus.RUNNING,
-            task_path=apply_club.module_path,
-            started_at__lt=now - lease_time(),
-        ).exclude(id__in=[token for token in alive.values() if token]).update(
-            status=TaskResultStatus.FAILED,
-            finished_at=now,
-            exception_class_path=f"{__name__}.{WorkerLost.__qualname__}",
-            traceback=LOST_NOTE,
+        lost = list(
+            DBTaskResult.objects.filter(
+                status=TaskResultStatus.RUNNING,
+                task_path=apply_club.module_path,
+                started_at__lt=now - lease_time(),
+            )
+            .exclude(id__in=[token for token in alive.values() if token])
+            .values_list("pk", flat=True)
         )
+        # Read first: a sweep that finds nothing writes nothing (SQLite has one write lock).
+        if lost:
+            DBTaskResult.objects.filter(pk__in=lost, status=TaskResultStatus.RUNNING).update(
+                status=TaskResultStatus.FAILED,
+                finished_at=now,
+                exception_class_path=f"{__name__}.{WorkerLost.__qualname__}",
+                traceback=LOST_NOTE,
+            )
     return stuck
 
 
