@@ -16,6 +16,7 @@ from django.db.models.functions import Coalesce, Least
 from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.timesince import timesince
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.admin import ReadOnlyAdmin
@@ -138,7 +139,11 @@ class DerivedCondition(admin.SimpleListFilter):
     parameter_name = "state"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [("stuck", _("stuck")), ("failing", _("failing")), ("updating", _("updating"))]
+        return [
+            ("stuck", gettext("stuck")),
+            ("failing", gettext("failing")),
+            ("updating", gettext("updating")),
+        ]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         now = timezone.now()
@@ -190,10 +195,10 @@ class DerivedStateAdmin(ReadOnlyAdmin):
         since: datetime.datetime | None = state.pending_since
         alive = state.lease_until is not None and state.lease_until > now
         if since is not None and since < now - whole_within() and not alive:
-            return _("stuck for %(age)s") % {"age": timesince(since, now)}
+            return gettext("stuck for %(age)s") % {"age": timesince(since, now)}
         if state.failures:
-            return _("failing (tries in a row: %(count)d)") % {"count": state.failures}
-        return _("updating") if since is not None else _("current")
+            return gettext("failing (tries in a row: %(count)d)") % {"count": state.failures}
+        return gettext("updating") if since is not None else gettext("current")
 
 
 @admin.register(RatingDirty)

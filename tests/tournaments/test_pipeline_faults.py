@@ -3,22 +3,26 @@ connection dropped, the database out of reach. After each, the club is whole aga
 within the stated bound (``derived.whole_within()`` and the job's own time), with no further
 change, and ``rebuild_derived --check`` passes.
 
-Real worker processes (``manage.py worker``) run against the test database, so those tests need
-one another process can open: PostgreSQL's (SQLite's test database lives in this process's
-memory). The same kill points are also run in this process on either database, the worker's
-death stood in for by an exception that skips every error path of the job.
+Real worker processes (``manage.py worker``) run against PostgreSQL's test database; on SQLite
+(whose test database lives in this process's memory) against a database file of their own,
+written by a process of its own (``fault_club.py``). The same kill points are also run in this
+process on either database, the worker's death stood in for by an exception that skips every
+error path of the job.
 """
 
 from __future__ import annotations
 
 import datetime
 import os
+import shutil
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
 import uuid
 from collections.abc import Iterator
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -34,14 +38,10 @@ from django_tasks_db.models import DBTaskResult
 
 import tournaments.rating_history as ratings_module
 from games.models import Club, Game
-from games.services.games import game_start
-from games.services.hands import hand_edit, hand_record
-from tests.factories import ClubFactory, UserFactory
+from tests.tournaments.fault_club import a_club_committed, correct
 from tests.tournaments.pipeline import database_tasks, run_worker
-from tests.tournaments.support import season_settings
 from tournaments import derived
 from tournaments.models import DerivedState, RatingDirty, SeasonDirty
-from tournaments.services.seasons import season_create
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -54,6 +54,10 @@ SLACK = 3.0
 # The steps of a club's job (tournaments/faults.py), in order.
 POINTS = ["start", "rating-commit", "ratings", "season-commit", "season", "end", "done"]
 
+on_sqlite = pytest.mark.skipif(
+    settings.DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3",
+    reason="on PostgreSQL the workers use the test database (the tests above)",
+)
 on_postgresql = pytest.mark.skipif(
     settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql",
     reason="a worker process needs a database it can open: SQLite's test database is in memory",
@@ -68,35 +72,10 @@ def short_leases() -> Iterator[None]:
 
 def a_club() -> tuple[Club, User, list[Game]]:
     """A club with a season and four finished games, its numbers current."""
-    user = UserFactory.create()
-    club = ClubFactory.create(organiser=user)
-    season_create(club=club, settings=season_settings(), user=user)
-    games = [
-        play(club, user, ["Ann", "Bob", "Cid"], "Ann", back=3),
-        play(club, user, ["Bob", "Cid", "Dan"], "Bob", back=2),
-        play(club, user, ["Ann", "Cid", "Dan"], "Dan", back=1),
-        play(club, user, ["Ann", "Bob", "Dan"], "Ann", back=0),
-    ]
+    club, user, games = a_club_committed()
     run_worker()
     assert derived.differences(club) == []
     return club, user, games
-
-
-def play(club: Club, user: User, names: list[str], winner: str, *, back: int) -> Game:
-    game = game_start(family=FAMILY, options={}, players=names, owner=user, club=club, hand_limit=1)
-    Game.objects.filter(pk=game.pk).update(played_at=timezone.now() - datetime.timedelta(days=back))
-    game.refresh_from_db()
-    left = {name: 5 * (i + 1) for i, name in enumerate(n for n in names if n != winner)}
-    hand_record(game=game, outcome={"winner": winner, "left": left}, request_id=None, user=user)
-    return game
-
-
-def correct(game: Game, user: User, winner: str) -> None:
-    """A correction that moves places: the club's ratings, its rating list and its season."""
-    hand = game.hands.get()
-    names = list(game.seats.order_by("position").values_list("name", flat=True))
-    left = {name: 5 * (i + 1) for i, name in enumerate(n for n in names if n != winner)}
-    hand_edit(hand=hand, outcome={"winner": winner, "left": left}, version=hand.version, user=user)
 
 
 def marked(club: Club) -> bool:
@@ -114,14 +93,18 @@ def check_passes() -> None:
 # ---------------------------------------------------------------------- real worker processes
 
 
-def worker_env(**extra: str) -> dict[str, str]:
+def test_database_url() -> str:
     db = connection.settings_dict
     password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
+    return f"postgres://{db['USER']}{password}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+
+
+def worker_env(url: str, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("DERIVED_")}
     env.update(
         DJANGO_SETTINGS_MODULE="rummy_site.settings",
         DEBUG="1",
-        DATABASE_URL=f"postgres://{db['USER']}{password}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        DATABASE_URL=url,
         DERIVED_LEASE_SECONDS=str(LEASE),
         DERIVED_SWEEP_SECONDS=str(SWEEP),
         **extra,
@@ -135,6 +118,7 @@ class Workers:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.started: list[subprocess.Popen[bytes]] = []
+        self.url = ""  # the database: the test database (PostgreSQL) unless set
 
     def start(self, *, pause_at: str = "") -> subprocess.Popen[bytes]:
         extra = {"DERIVED_PAUSE_AT": pause_at, "DERIVED_PAUSE_FILE": str(self.pause_file)} if pause_at else {}
@@ -142,7 +126,7 @@ class Workers:
         process = subprocess.Popen(
             [sys.executable, "manage.py", "worker", "--no-reload", "--interval", "0.1", "--no-startup-delay"],
             cwd=ROOT,
-            env=worker_env(**extra),
+            env=worker_env(self.url or test_database_url(), **extra),
             stdout=log,
             stderr=subprocess.STDOUT,
         )
@@ -294,6 +278,69 @@ def test_a_database_out_of_reach_mid_job_leaves_the_club_to_be_retried(workers: 
     assert worker.poll() is None
     assert "and so did noting it" in workers.logs(tail=None)  # the sweep it was that retried
     check_passes()
+
+
+@pytest.fixture(scope="module")
+def migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An SQLite database file, migrated once for the module's tests to copy."""
+    path = tmp_path_factory.mktemp("sqlite") / "migrated.sqlite3"
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+        cwd=ROOT,
+        env=worker_env(f"sqlite:///{path}"),
+        check=True,
+        timeout=600,
+    )
+    return path
+
+
+def sqlite_marked(path: Path) -> bool:
+    with closing(sqlite3.connect(path, timeout=20)) as db:
+        (count,) = db.execute(
+            "SELECT (SELECT count(*) FROM tournaments_ratingdirty)"
+            " + (SELECT count(*) FROM tournaments_seasondirty)"
+        ).fetchone()
+        return bool(count)
+
+
+@on_sqlite
+@pytest.mark.parametrize("point", ["start", "rating-commit", "ratings", "season-commit"])
+def test_on_sqlite_a_worker_killed_mid_job_leaves_its_club_to_be_whole_again_by_itself(
+    point: str, workers: Workers, migrated: Path, tmp_path: Path
+) -> None:
+    path = tmp_path / "club.sqlite3"
+    shutil.copy(migrated, path)
+    workers.url = f"sqlite:///{path}"
+    code = "from tests.tournaments.fault_club import prepare; prepare()"
+    env = worker_env(workers.url)
+    subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", code], cwd=ROOT, env=env, check=True, timeout=600
+    )
+    doomed = workers.start(pause_at=point)
+    workers.wait_paused(doomed)
+    doomed.send_signal(signal.SIGKILL)
+    doomed.wait(timeout=10)
+    killed = time.monotonic()
+    # Started after the kill: a process starting while another holds SQLite's write lock
+    # (paused inside a transaction) fails Django's checks, which open a write transaction.
+    workers.wait_ready(workers.start())
+    began, bound = time.monotonic(), derived.whole_within().total_seconds() + SLACK
+    while sqlite_marked(path):
+        assert time.monotonic() - began < bound, f"not whole after {bound} s\n{workers.logs()}"
+        time.sleep(0.02)
+    now = time.monotonic()
+    print(
+        f"\nSQLite, killed at {point!r}: whole {now - began:.2f} s after a worker was up"
+        f" ({now - killed:.2f} s after the kill)"
+    )
+    checked = subprocess.run(
+        [sys.executable, "manage.py", "rebuild_derived", "--check"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
 # ---------------------------------------------------------------------- in this process
