@@ -13,6 +13,7 @@ error path of the job.
 from __future__ import annotations
 
 import datetime
+import io
 import os
 import shutil
 import signal
@@ -58,10 +59,12 @@ on_sqlite = pytest.mark.skipif(
     settings.DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3",
     reason="on PostgreSQL the workers use the test database (the tests above)",
 )
-on_postgresql = pytest.mark.skipif(
-    settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql",
-    reason="a worker process needs a database it can open: SQLite's test database is in memory",
-)
+
+
+def on_postgresql(why: str) -> pytest.MarkDecorator:
+    return pytest.mark.skipif(
+        settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql", reason=why
+    )
 
 
 @pytest.fixture(autouse=True)
@@ -87,13 +90,13 @@ def whole(club: Club) -> bool:
 
 
 def check_passes() -> None:
-    call_command("rebuild_derived", "--check", stdout=open(os.devnull, "w"))
+    call_command("rebuild_derived", "--check", stdout=io.StringIO())
 
 
 # ---------------------------------------------------------------------- real worker processes
 
 
-def test_database_url() -> str:
+def postgres_url() -> str:
     db = connection.settings_dict
     password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
     return f"postgres://{db['USER']}{password}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
@@ -122,14 +125,22 @@ class Workers:
 
     def start(self, *, pause_at: str = "") -> subprocess.Popen[bytes]:
         extra = {"DERIVED_PAUSE_AT": pause_at, "DERIVED_PAUSE_FILE": str(self.pause_file)} if pause_at else {}
-        log = open(self.folder / f"worker-{len(self.started)}.log", "wb")
-        process = subprocess.Popen(
-            [sys.executable, "manage.py", "worker", "--no-reload", "--interval", "0.1", "--no-startup-delay"],
-            cwd=ROOT,
-            env=worker_env(self.url or test_database_url(), **extra),
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
+        with open(self.folder / f"worker-{len(self.started)}.log", "wb") as log:  # the child keeps its own
+            process = subprocess.Popen(
+                [
+                    sys.executable,
+                    "manage.py",
+                    "worker",
+                    "--no-reload",
+                    "--interval",
+                    "0.1",
+                    "--no-startup-delay",
+                ],
+                cwd=ROOT,
+                env=worker_env(self.url or postgres_url(), **extra),
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
         self.started.append(process)
         return process
 
@@ -186,7 +197,7 @@ def wait_whole(club: Club, *, within: float, workers: Workers) -> float:
     return took
 
 
-@on_postgresql
+@on_postgresql("the test database: on SQLite, in memory (the SQLite test below uses a file)")
 @pytest.mark.parametrize("point", POINTS)
 def test_a_worker_killed_at_any_step_of_a_job_leaves_its_club_to_be_whole_again_by_itself(
     point: str, workers: Workers
@@ -213,7 +224,7 @@ def test_a_worker_killed_at_any_step_of_a_job_leaves_its_club_to_be_whole_again_
     assert (health["oldest_pending_seconds"], health["stuck"], health["failing"]) == (None, [], [])
 
 
-@on_postgresql
+@on_postgresql("ending a worker's connection is PostgreSQL's (an SQLite file has none)")
 @pytest.mark.parametrize("point", ["start", "rating-commit", "season-commit"])
 def test_a_connection_ended_mid_job_is_retried_and_the_worker_goes_on(point: str, workers: Workers) -> None:
     club, user, games = a_club()
@@ -241,7 +252,7 @@ def test_a_connection_ended_mid_job_is_retried_and_the_worker_goes_on(point: str
     check_passes()
 
 
-@on_postgresql
+@on_postgresql("a database server out of reach is PostgreSQL's (an SQLite file is always there)")
 def test_a_database_out_of_reach_mid_job_leaves_the_club_to_be_retried(workers: Workers) -> None:
     """As a PostgreSQL restart: the job's connection ends and no new one can be opened for a
     while, so even noting the failure fails; the worker waits, and its sweep queues the club."""
