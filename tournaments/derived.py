@@ -380,7 +380,8 @@ def sweep() -> list[int]:
         )
     alive = _alive(now)
     grace = now - sweep_every()  # a write's commit just before its job is queued
-    stuck = sorted(set(c for c, since in marked.items() if since < grace) - _queued() - alive.keys())
+    waiting = {club_id for club_id, since in marked.items() if since < grace} - alive.keys()
+    stuck = sorted(waiting - _queued()) if waiting else []
     for club_id in stuck:
         log.warning("club %s has marks and no live job: queued again", club_id)
         apply_club.enqueue(club_id)
