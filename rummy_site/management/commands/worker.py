@@ -58,8 +58,8 @@ def _sweeper(stop: threading.Event) -> None:
             if time.monotonic() >= next_sweep:
                 next_sweep = time.monotonic() + settings.DERIVED_SWEEP_SECONDS
                 derived.sweep()
-        except DatabaseError:
-            log.exception("the sweep could not reach the database: trying again")
+        except Exception:  # the thread must outlive any one sweep (a database away, a bug)
+            log.exception("the sweep failed: trying again")
             connection.close()
 
 
