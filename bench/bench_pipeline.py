@@ -491,7 +491,7 @@ def measure(engine: str) -> dict[str, Any]:
                     *WORKER_NICE,  # as `manage.py serve` runs it
                     sys.executable,
                     "manage.py",
-                    "db_worker",
+                    "worker",
                     "--batch",
                     "--no-reload",
                     "--no-startup-delay",

@@ -44,6 +44,19 @@ def env_int(name: str, default: int, *, minimum: int = 0) -> int:
     return int(value)
 
 
+def env_seconds(name: str, default: float, *, minimum: float) -> float:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not minimum <= value < 86_400:
+        raise ImproperlyConfigured(f"{name} must be a number of seconds of at least {minimum}, not {raw!r}")
+    return value
+
+
 def env_url(name: str) -> str:
     """An http(s) address without a trailing slash, or "" when unset."""
     raw = os.environ.get(name, "").strip().rstrip("/")
@@ -179,10 +192,16 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",
 ]
 
-# Work that spans games (ratings, season standings) runs in `manage.py db_worker` processes
+# Work that spans games (ratings, season standings) runs in `manage.py worker` processes
 # beside the web server, queued in the site's own database: nothing else to install or run, on
 # SQLite as on PostgreSQL (docs/design/leagues.md, "The derived numbers").
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# A club's job holds a lease its worker renews every third of it; a job whose lease lapsed is a
+# dead worker's. Every worker process (`manage.py worker`) sweeps this often: a club with marks
+# and no job queued or alive is queued again. So a club whose worker died is whole again within
+# about lease + sweep seconds and the job's own time (docs/design/leagues.md, "Faults").
+DERIVED_LEASE_SECONDS = env_seconds("DERIVED_LEASE_SECONDS", 30, minimum=0.3)
+DERIVED_SWEEP_SECONDS = env_seconds("DERIVED_SWEEP_SECONDS", 10, minimum=0.1)
 
 ROOT_URLCONF = "rummy_site.urls"
 WSGI_APPLICATION = "rummy_site.wsgi.application"

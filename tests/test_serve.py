@@ -146,9 +146,9 @@ def test_stopping_the_club_server_stops_every_process_it_started(club_server) ->
     port, process = club_server
     started = _children(process.pid)
     assert any("gunicorn" in command for command in started.values()), started
-    assert any("db_worker" in command for command in started.values()), started  # the task worker
+    assert any("manage.py worker" in command for command in started.values()), started  # the task worker
     # The worker's rebuilds give way to the tables' saves on a machine the two share.
-    worker = next(pid for pid, command in started.items() if "db_worker" in command)
+    worker = next(pid for pid, command in started.items() if "manage.py worker" in command)
     web = next(pid for pid, command in started.items() if "gunicorn" in command)
     assert _nice(worker) > _nice(web)
     process.send_signal(signal.SIGINT)

@@ -52,7 +52,13 @@ def test_healthz_ok_when_database_answers(client: Client) -> None:
     assert response.json() == {
         "status": "ok",
         "database": "ok",
-        "derived": {"oldest_pending_seconds": None, "failing_clubs": 0},
+        "derived": {
+            "oldest_pending_seconds": None,
+            "failing_clubs": 0,
+            "whole_within_seconds": 40.0,
+            "stuck": [],
+            "failing": [],
+        },
     }
 
 

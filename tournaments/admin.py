@@ -3,12 +3,24 @@
 Read-only, as in games/admin.py: a tournament's rounds and results, a season's settings and the
 derived numbers (standings, ratings) change through the site's services, which keep the history
 and mark what depends on them for the worker. The worker's own bookkeeping (what is still marked,
-how each club's numbers stand) is shown as it is; its failed tries are under the task results.
+how each club's numbers stand: current, updating, stuck or failing) is shown as it is; its failed
+tries are under the task results.
 """
 
+import datetime
+from typing import Any, cast
+
 from django.contrib import admin
+from django.db.models import F, Min, OuterRef, QuerySet, Subquery
+from django.db.models.functions import Coalesce, Least
+from django.http import HttpRequest
+from django.utils import timezone
+from django.utils.timesince import timesince
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from games.admin import ReadOnlyAdmin
+from tournaments.derived import whole_within
 from tournaments.models import (
     Bye,
     CurrentRating,
@@ -112,12 +124,81 @@ class CurrentRatingAdmin(ReadOnlyAdmin):
     list_select_related = ("player",)
 
 
+def _first_mark(model: type[RatingDirty] | type[SeasonDirty]) -> Subquery:
+    return Subquery(
+        model.objects.filter(club_id=OuterRef("club_id"))
+        .order_by()
+        .values("club_id")
+        .annotate(first=Min("created_at"))
+        .values("first")[:1]
+    )
+
+
+class DerivedCondition(admin.SimpleListFilter):
+    title = _("state")
+    parameter_name = "state"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [
+            ("stuck", gettext("stuck")),
+            ("failing", gettext("failing")),
+            ("updating", gettext("updating")),
+        ]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        now = timezone.now()
+        if self.value() == "stuck":
+            return queryset.filter(pending_since__lt=now - whole_within()).exclude(lease_until__gt=now)
+        if self.value() == "failing":
+            return queryset.filter(failures__gt=0)
+        if self.value() == "updating":
+            return queryset.filter(pending_since__isnull=False)
+        return queryset
+
+
 @admin.register(DerivedState)
 class DerivedStateAdmin(ReadOnlyAdmin):
-    list_display = ("club", "as_of", "failures", "failed_at", "last_error")
-    list_filter = ("failures",)
+    """Each club's derived numbers: current, updating, stuck (changes waiting longer than a dead
+    worker's job takes to be taken up again, and no job alive at them) or failing, with since
+    when; the clubs waiting longest first."""
+
+    list_display = (
+        "club",
+        "state",
+        "pending_since",
+        "as_of",
+        "failures",
+        "failed_at",
+        "lease_until",
+        "last_error",
+    )
+    list_filter = (DerivedCondition, "failures")
     search_fields = ("club__name", "club__slug")
-    ordering = ("-failures", "club__slug")
+    list_select_related = ("club",)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[DerivedState]:
+        ratings, seasons = _first_mark(RatingDirty), _first_mark(SeasonDirty)
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(pending_since=Least(Coalesce(ratings, seasons), Coalesce(seasons, ratings)))
+            .order_by(F("pending_since").asc(nulls_last=True), "-failures", "club__slug")
+        )
+
+    @admin.display(description=_("pending since"), ordering="pending_since")
+    def pending_since(self, state: Any) -> datetime.datetime | None:
+        return cast(datetime.datetime | None, state.pending_since)
+
+    @admin.display(description=_("state"))
+    def state(self, state: Any) -> str:
+        now = timezone.now()
+        since: datetime.datetime | None = state.pending_since
+        alive = state.lease_until is not None and state.lease_until > now
+        if since is not None and since < now - whole_within() and not alive:
+            return gettext("stuck for %(age)s") % {"age": timesince(since, now)}
+        if state.failures:
+            return gettext("failing (tries in a row: %(count)d)") % {"count": state.failures}
+        return gettext("updating") if since is not None else gettext("current")
 
 
 @admin.register(RatingDirty)

@@ -31,13 +31,20 @@ What moves what:
   family and contain its date, before and after the change;
 - an imported club: everything of that club.
 
-The worker's job (Django's tasks framework; ``manage.py db_worker`` runs it) carries only a
+The worker's job (Django's tasks framework; ``manage.py worker`` runs it) carries only a
 club's id and reads what to do from the marks, so running it twice, or after another job
 already did the work, changes nothing. A job that fails leaves the marks in place, notes the
 failure on the club's ``DerivedState`` and queues itself again after a growing wait; the failed
 try stays in the task results (admin), and other clubs' jobs run meanwhile. A job that finds
 another worker at the club queues itself again shortly, so the marks written during that
 worker's pass are not left behind.
+
+A job whose worker died is taken up again by the others: the job holds a lease on the club
+(``DerivedState.lease_until``) that its worker renews, and every worker sweeps (``sweep``),
+queueing each club that has marks, no job queued and no live lease. A mark is removed only in
+the transaction that writes the last number depending on it (or marks those numbers), so a
+worker killed anywhere leaves each number as it should be or still marked, and the club whole
+again within ``whole_within()`` and its job's time.
 """
 
 from __future__ import annotations
@@ -50,12 +57,16 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from django.db import connection, transaction
+from django.conf import settings
+from django.db import DatabaseError, connection, transaction
 from django.db.models import Min
-from django.tasks import task
+from django.tasks import TaskContext, TaskResultStatus, task
 from django.utils import timezone
+from django_tasks_db.backend import DatabaseBackend
+from django_tasks_db.models import DBTaskResult
 
 from games.models import Club, Game
+from tournaments.faults import checkpoint
 from tournaments.models import (
     CurrentRating,
     DerivedState,
@@ -88,6 +99,8 @@ from tournaments.seasons import (
 # The first key of the advisory lock a worker takes per club (PostgreSQL): one worker at a
 # time applies a club's marks, the others skip that club.
 LOCK_SPACE = 27_001
+
+log = logging.getLogger(__name__)
 
 
 def schedule(club_id: int) -> None:
@@ -257,11 +270,143 @@ def _try_lock(club_id: int) -> bool:
 
 def _unlock(club_id: int) -> None:
     if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [LOCK_SPACE, club_id])
+        _reconnect_if_broken()
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [LOCK_SPACE, club_id])
+        except DatabaseError:
+            log.warning("could not unlock club %s: the lock goes with the connection", club_id)
 
 
-def apply(club_id: int) -> Applied | None:
+def _reconnect_if_broken() -> None:
+    """Drop a connection an error left unusable (the database restarted, the backend was
+    ended), so the next query opens a new one; inside a transaction that is its owner's call."""
+    if not connection.in_atomic_block:
+        connection.close_if_unusable_or_obsolete()
+
+
+# ---------------------------------------------------------------------- leases
+
+
+# The club jobs this process is at, each with its lease's token (the task result's id): the
+# worker's sweeper thread renews their leases (``renew``).
+_held: dict[int, str] = {}
+
+
+def lease_time() -> datetime.timedelta:
+    return datetime.timedelta(seconds=settings.DERIVED_LEASE_SECONDS)
+
+
+def sweep_every() -> datetime.timedelta:
+    return datetime.timedelta(seconds=settings.DERIVED_SWEEP_SECONDS)
+
+
+def whole_within() -> datetime.timedelta:
+    """How long after its worker dies a club's job is queued again at the latest: its lease
+    lapses (renewed every third of it, so at most a lease after the last renewal), then the
+    next sweep of any worker queues it. The job's own time comes on top."""
+    return lease_time() + sweep_every()
+
+
+def _take_lease(club_id: int, token: str) -> None:
+    _held[club_id] = token
+    DerivedState.objects.update_or_create(
+        club_id=club_id, defaults={"lease_task": token, "lease_until": timezone.now() + lease_time()}
+    )
+
+
+def _end_lease(club_id: int, token: str) -> None:
+    """Give the lease back; a database that cannot be reached lets it lapse instead."""
+    _held.pop(club_id, None)
+    _reconnect_if_broken()
+    try:
+        DerivedState.objects.filter(club_id=club_id, lease_task=token).update(lease_until=None)
+    except DatabaseError:
+        log.warning("could not end the lease of club %s: it lapses by itself", club_id)
+
+
+def renew() -> None:
+    """Renew the leases of the jobs this process is at (the worker's sweeper thread)."""
+    until = timezone.now() + lease_time()
+    for club_id, token in list(_held.items()):
+        DerivedState.objects.filter(club_id=club_id, lease_task=token).update(lease_until=until)
+
+
+def _marks_since() -> dict[int, datetime.datetime]:
+    """Each club with marks: since when (its oldest mark)."""
+    since: dict[int, datetime.datetime] = {}
+    for model in (RatingDirty, SeasonDirty):
+        for club_id, first in (
+            model.objects.values("club_id").annotate(first=Min("created_at")).values_list("club_id", "first")
+        ):
+            since[club_id] = min(first, since.get(club_id, first))
+    return since
+
+
+def _queued() -> set[int]:
+    """The clubs whose job waits in the queue (a retry waiting out its backoff included)."""
+    if not isinstance(apply_club.get_backend(), DatabaseBackend):
+        return set()
+    waiting = DBTaskResult.objects.filter(
+        status=TaskResultStatus.READY, task_path=apply_club.module_path
+    ).values_list("args_kwargs", flat=True)
+    return {int(args["args"][0]) for args in waiting if args.get("args")}
+
+
+def _alive(now: datetime.datetime) -> dict[int, str]:
+    """The clubs a live job is at, with its lease's token."""
+    return dict(DerivedState.objects.filter(lease_until__gt=now).values_list("club_id", "lease_task"))
+
+
+class WorkerLost(Exception):
+    """What a job whose worker died is noted as failing with (its lease lapsed)."""
+
+
+LOST_NOTE = "The worker running this job stopped (its lease lapsed); the club's job was queued again.\n"
+
+
+def sweep() -> list[int]:
+    """Queue the job of every club that has marks, no job in the queue and no live job (a dead
+    worker's, or one lost between a write's commit and its queueing): every worker process runs
+    this every ``DERIVED_SWEEP_SECONDS``. Also notes a dead worker's running task as failed, so
+    the task results say what became of it. Returns the clubs queued."""
+    now = timezone.now()
+    marked = _marks_since()
+    # Every club with marks gets its state row, so the admin lists it from the first sweep.
+    known = set(DerivedState.objects.filter(club_id__in=list(marked)).values_list("club_id", flat=True))
+    if marked.keys() - known:
+        DerivedState.objects.bulk_create(
+            [DerivedState(club_id=club_id) for club_id in marked.keys() - known], ignore_conflicts=True
+        )
+    alive = _alive(now)
+    grace = now - sweep_every()  # a write's commit just before its job is queued
+    waiting = {club_id for club_id, since in marked.items() if since < grace} - alive.keys()
+    stuck = sorted(waiting - _queued()) if waiting else []
+    for club_id in stuck:
+        log.warning("club %s has marks and no live job: queued again", club_id)
+        apply_club.enqueue(club_id)
+    if isinstance(apply_club.get_backend(), DatabaseBackend):
+        lost = list(
+            DBTaskResult.objects.filter(
+                status=TaskResultStatus.RUNNING,
+                task_path=apply_club.module_path,
+                started_at__lt=now - lease_time(),
+            )
+            .exclude(id__in=[token for token in alive.values() if token])
+            .values_list("pk", flat=True)
+        )
+        # Read first: a sweep that finds nothing writes nothing (SQLite has one write lock).
+        if lost:
+            DBTaskResult.objects.filter(pk__in=lost, status=TaskResultStatus.RUNNING).update(
+                status=TaskResultStatus.FAILED,
+                finished_at=now,
+                exception_class_path=f"{__name__}.{WorkerLost.__qualname__}",
+                traceback=LOST_NOTE,
+            )
+    return stuck
+
+
+def apply(club_id: int, *, lease: str = "") -> Applied | None:
     """Bring the club's derived numbers up to date from its marks; None when another worker is
     at it. Each family's re-rating and each season's rebuild is one transaction that also
     removes the marks it read (and marks the seasons a re-rating moved), so a worker stopped
@@ -274,6 +419,9 @@ def apply(club_id: int) -> Applied | None:
         if club is None:
             return Applied([], [])
         started = timezone.now()
+        if lease:
+            _take_lease(club_id, lease)
+        checkpoint("start")
 
         def rerated(family: str, since: GameKey, players: set[int]) -> None:
             _mark_seasons_from(club_id, family, since, players)
@@ -300,11 +448,16 @@ def apply(club_id: int) -> Applied | None:
                         store_standings(season, rows, counted_until)
                         seasons.append(season_id)
                     SeasonDirty.objects.filter(pk__in=[pk for pk, _game, _rated in read]).delete()
+                    checkpoint("season-commit")
+                checkpoint("season")
+        checkpoint("end")
         DerivedState.objects.update_or_create(
             club_id=club_id, defaults={"as_of": started, "failures": 0, "last_error": "", "failed_at": None}
         )
         return Applied(families, seasons)
     finally:
+        if lease:
+            _end_lease(club_id, lease)
         _unlock(club_id)
 
 
@@ -362,18 +515,46 @@ def freshness(club_id: int | None) -> Freshness:
 
 
 @dataclass(frozen=True)
+class Behind:
+    """A club whose numbers are not whole: since when it has marks (None: none), how many tries
+    failed in a row and when the last did."""
+
+    club: str  # its slug
+    pending_since: datetime.datetime | None
+    failures: int
+    failed_at: datetime.datetime | None
+
+
+@dataclass(frozen=True)
 class Backlog:
     oldest: datetime.datetime | None  # the oldest mark not yet applied
     failing: int  # clubs whose last try failed
+    stuck_clubs: list[Behind]  # marks older than ``whole_within()`` and no live job at them
+    failing_clubs: list[Behind]  # the last try failed
 
 
 def backlog() -> Backlog:
-    firsts = [
-        RatingDirty.objects.aggregate(first=Min("created_at"))["first"],
-        SeasonDirty.objects.aggregate(first=Min("created_at"))["first"],
-    ]
-    found = [f for f in firsts if f is not None]
-    return Backlog(min(found) if found else None, DerivedState.objects.filter(failures__gt=0).count())
+    """How far the worker is behind, and which clubs are stuck or failing: five queries at most."""
+    now = timezone.now()
+    since = _marks_since()
+    alive = _alive(now)
+    late = now - whole_within()
+    stuck = {club_id for club_id, first in since.items() if first < late and club_id not in alive}
+    rows = list(DerivedState.objects.filter(failures__gt=0).values_list("club_id", "failures", "failed_at"))
+    failing = {club_id: (failures, failed_at) for club_id, failures, failed_at in rows}
+    named = stuck | failing.keys()
+    slugs = dict(Club.objects.filter(pk__in=named).values_list("pk", "slug")) if named else {}
+
+    def behind(club_id: int) -> Behind:
+        failures, failed_at = failing.get(club_id, (0, None))
+        return Behind(slugs.get(club_id, str(club_id)), since.get(club_id), failures, failed_at)
+
+    return Backlog(
+        min(since.values()) if since else None,
+        len(failing),
+        [behind(c) for c in sorted(stuck, key=lambda c: since[c])],
+        [behind(c) for c in sorted(failing, key=lambda c: slugs.get(c, ""))],
+    )
 
 
 # ---------------------------------------------------------------------- checking
@@ -429,8 +610,6 @@ def differences(club: Club) -> list[str]:
 
 # ---------------------------------------------------------------------- the worker's job
 
-log = logging.getLogger(__name__)
-
 BUSY_RETRY = datetime.timedelta(seconds=2)
 
 
@@ -443,17 +622,30 @@ def _again(club_id: int, wait: datetime.timedelta) -> bool:
     return True
 
 
-@task
-def apply_club(club_id: int) -> dict[str, list[str] | list[int]] | None:
+def _retry_later(club_id: int, error: Exception) -> None:
+    """Note the failed try and queue the next one after its backoff. The error may have broken
+    the connection (the database restarted): a new one is opened for the note; when the
+    database cannot be reached at all, the club's lease lapses and a worker's sweep queues it."""
+    _reconnect_if_broken()
+    try:
+        failures = failed(club_id, error)
+        log.error("derived numbers of club %s failed (%s in a row)", club_id, failures, exc_info=error)
+        _again(club_id, backoff(failures))
+    except DatabaseError:
+        log.exception("derived numbers of club %s failed, and so did noting it: the sweep retries", club_id)
+        _reconnect_if_broken()
+
+
+@task(takes_context=True)
+def apply_club(context: TaskContext, club_id: int) -> dict[str, list[str] | list[int]] | None:
     """Apply the club's marks: re-rate and rebuild what they say."""
     try:
-        applied = apply(club_id)
+        applied = apply(club_id, lease=str(context.task_result.id))
     except Exception as error:
-        failures = failed(club_id, error)
-        log.exception("derived numbers of club %s failed (%s in a row)", club_id, failures)
-        _again(club_id, backoff(failures))
+        _retry_later(club_id, error)
         raise
     if applied is None:
         _again(club_id, BUSY_RETRY)
         return None
+    checkpoint("done")
     return {"families": applied.families, "seasons": applied.seasons}

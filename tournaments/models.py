@@ -463,6 +463,10 @@ class DerivedState(models.Model):
     failures = models.PositiveIntegerField(default=0)  # failed tries since the last success
     last_error = models.TextField(blank=True, default="")
     failed_at = models.DateTimeField(null=True, blank=True)
+    # The job at work on the club (its task result's id) and until when it counts as alive: its
+    # worker renews this while the job runs, so a lapsed lease is a dead worker's job.
+    lease_task = models.CharField(max_length=64, blank=True, default="")
+    lease_until = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("derived numbers of a club")

@@ -42,6 +42,7 @@ from games import rows as sql
 from games.models import Club, Game, Player, Result
 from scoring import ratings as scoring_ratings
 from scoring.ratings import START, RatedGame, Rating
+from tournaments.faults import checkpoint
 from tournaments.models import CurrentRating, RatingDirty, RatingEvent
 
 GameKey = tuple[datetime.datetime, int]
@@ -373,7 +374,7 @@ def refresh(
     Only the events that came out different are written (``_Swap``), and
     ``rebuilt(family, first, players)`` runs inside that transaction with the earliest of them
     and their players (what derives from the ratings is marked there), not at all when none
-    differs;
+    differs; the rating list is rewritten in that transaction too, before the mark goes;
     ``after(club, families)``, when given, runs once the ratings are rebuilt (only when some
     were)."""
     families: list[str] = []
@@ -393,11 +394,15 @@ def refresh(
                 _write(club, family, since, swap)
                 if rebuilt is not None and swap.first is not None:
                     rebuilt(family, swap.first, swap.moved)
+                if swap:  # the same events make the same list
+                    # Events only added or re-rated: the list of their players alone moves.
+                    # Written before the mark goes, in its transaction: no moment leaves the
+                    # list on the old numbers with nothing marked to bring it up to date.
+                    kept = swap.moved if not (swap.gone or swap.changed) else None
+                    keep_current(club=club, family=family, players=kept)
+                checkpoint("rating-commit")
                 current.delete()
-            if swap:  # the same events make the same list
-                # Events only added or re-rated: the list of their players alone moves.
-                kept = swap.moved if not (swap.gone or swap.changed) else None
-                keep_current(club=club, family=family, players=kept)
+            checkpoint("ratings")
             families.append(family)
             break
     if after is not None and families:
@@ -453,8 +458,9 @@ def stored_lines(
 
 
 def keep_current(*, club: Club, family: str, players: Collection[int] | None = None) -> None:
-    """Rewrite the family's rating list lines from its stored events: read first, then swapped
-    in a short transaction of its own (the list may trail the events by that moment).
+    """Rewrite the family's rating list lines from its stored events, only the lines that
+    differ; inside the transaction that wrote the events (``refresh``, ``rebuild``), so the
+    list never trails them.
 
     ``players``: only their events were added to or re-rated, none removed nor moved in time;
     their lines alone are rewritten, unless those events begin a new evening (every line
@@ -520,7 +526,7 @@ def differing[M: Model](
 
 def _swap_lines(rows: QuerySet[CurrentRating], lines: Sequence[CurrentRating]) -> None:
     """Put ``lines`` in place of ``rows``: compared first, then only the lines that differ
-    written, in one short transaction."""
+    written (atomically, also when called outside a transaction)."""
     found = differing(rows, lines, ("player_id",), LIST_FIELDS)
     update = prepare_update(CurrentRating, LIST_FIELDS, found.changed)
     with transaction.atomic():

@@ -179,6 +179,8 @@ def test_a_failing_job_keeps_the_old_numbers_retries_later_and_blocks_no_other_c
     assert retry.run_after is not None and retry.run_after > timezone.now()
     health = Client().get("/healthz").json()["derived"]
     assert health["failing_clubs"] == 1 and health["oldest_pending_seconds"] is not None
+    assert [(c["club"], c["failures"]) for c in health["failing"]] == [(club.slug, 1)]
+    assert health["failing"][0]["pending_seconds"] >= 0 and health["stuck"] == []
     # The other club was brought up to date all the same.
     assert derived.differences(other) == []
     # Fixed, the retry (due now) applies the mark.
@@ -187,7 +189,8 @@ def test_a_failing_job_keeps_the_old_numbers_retries_later_and_blocks_no_other_c
     run_worker()
     assert derived.differences(club) == []
     assert DerivedState.objects.get(club=club).failures == 0
-    assert Client().get("/healthz").json()["derived"] == {"oldest_pending_seconds": None, "failing_clubs": 0}
+    health = Client().get("/healthz").json()["derived"]
+    assert (health["oldest_pending_seconds"], health["failing_clubs"], health["failing"]) == (None, 0, [])
 
 
 def test_a_merge_and_its_undo_re_rate_and_re_rank() -> None:

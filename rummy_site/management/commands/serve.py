@@ -101,7 +101,7 @@ def commands(*, host: str, port: str) -> list[list[str]]:
         *WORKER_NICE,
         sys.executable,
         str(settings.BASE_DIR / "manage.py"),
-        "db_worker",
+        "worker",
         "--no-reload",
         "--interval",
         "0.5",
