@@ -6,10 +6,11 @@ broken inside, no text is under 12 px, and every tap target is 24 × 24 px or sp
 together, each with its page, language, width and element. A wide screen keeps the tables whole.
 
 Read as a member of the club, once as each page opens and once with its "all columns" toggles
-open. One browser, one context per width, pages reused; one test, so the live server's
-transactional database (SQLite or PostgreSQL alike) is seeded once. With ``LAYOUT_SHOTS=<dir>``
+open; then the organiser's own pages (the hand form, the round's and tournament's tools). One
+browser, one context per width, pages reused; one test, so the live server's transactional
+database (SQLite or PostgreSQL alike) is seeded once. With ``LAYOUT_SHOTS=<dir>``
 the densest pages are saved there as screenshots at 360 px in Czech and Polish (and one at
-1280 px)."""
+1280 px, and the organiser's score sheet with its hand form)."""
 
 from __future__ import annotations
 
@@ -163,7 +164,13 @@ def seed() -> dict[str, str]:
         "tournament-player": f"/t/{t}/p/{entry.pk}/",
         "sheet-six": f"/g/{sheet.public_id}/",
         "games": "/games/",
+        "home": "/",
     }
+
+
+# What the club's organiser sees beside it: the hand form on the score sheet, the round's and
+# the tournament's organiser tools, the club's roster with its roles.
+ORGANISER_PAGES = ("sheet-six", "round", "tournament", "club-players", "home")
 
 
 # The checks, run in the page (a function returning [check, element, detail] per failure).
@@ -198,9 +205,9 @@ def phones(browser: Any) -> Iterator[dict[int, Any]]:
         page.context.close()
 
 
-def log_in(page: Any, base: str) -> None:
+def log_in(page: Any, base: str, username: str = "mona") -> None:
     page.goto(f"{base}/accounts/login/")
-    page.locator("input[name=username]").fill("mona")
+    page.locator("input[name=username]").fill(username)
     page.locator("input[name=password]").fill(PASSWORD)
     page.locator("form button[type=submit].primary").click()
     page.wait_for_url(lambda url: "/accounts/login/" not in url)
@@ -249,6 +256,30 @@ def test_every_table_and_list_reads_on_a_phone_in_every_language(
                             )
                             page.emulate_media(color_scheme="light")
     assert views == len(paths) * len(LANGUAGES) * len(WIDTHS)
+
+    # The organiser, who records hands at the table and runs the evening from his phone.
+    for width, height in WIDTHS:
+        context = browser.new_context(
+            viewport={"width": width, "height": height}, is_mobile=True, has_touch=True, locale="en-GB"
+        )
+        try:
+            page = context.new_page()
+            log_in(page, live_server.url, "olga")
+            for language in LANGUAGES:
+                prefix = "" if language == "en" else f"/{language}"
+                for label in ORGANISER_PAGES:
+                    response = page.goto(f"{live_server.url}{prefix}{paths[label]}")
+                    assert response is not None and response.status == 200, (label, language, response)
+                    views += 1
+                    if shots and width == 360 and language in ("cs", "pl") and label == "sheet-six":
+                        form = page.locator("form.hand-form")
+                        form.screenshot(path=f"{shots}/{label}-organiser-{language}-{width}.png")
+                    for check, element, detail in page.evaluate(AUDIT):
+                        failures.append(
+                            f"{label} as organiser [{language} {width}px] {check}: {element}: {detail}"
+                        )
+        finally:
+            context.close()
     # The season, the rating list, the tournament's overview and standings, a player's rounds.
     if opened != 5 * len(LANGUAGES) * len(WIDTHS):
         failures.append(
