@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import re
 from collections.abc import Mapping
 
 from django import template
@@ -31,6 +32,16 @@ register = template.Library()
 @register.filter
 def get(mapping: Mapping[object, object] | None, key: object) -> object:
     return mapping.get(key) if mapping else None
+
+
+# The longest word a hand form's name column holds on a phone, in characters.
+NAME_COLUMN_WORD = 7
+
+
+@register.filter
+def long_word(name: str) -> bool:
+    """Whether a name has a word (a hyphen ends one) too long for the hand form's name column."""
+    return any(len(word) > NAME_COLUMN_WORD for word in re.split(r"[\s-]+", name))
 
 
 @register.filter
