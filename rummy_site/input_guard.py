@@ -4,11 +4,24 @@ refused here with a clear 4xx, before any view, form or database sees it. Bodies
 where they are read: JSON by ``games.input.read_json`` (the API's parser), a page's form fields
 by the forms (Django's text fields refuse a NUL at the field, with a message there; a form's
 bytes are decoded with replacement, so no lone surrogate arrives).
+
+A body over the limit is refused from its Content-Length, before anything parses it, but it is
+still read and thrown away before the 413 goes out (``drain``): many clients (Python's
+http.client and requests, phone libraries) send the whole body before they read the answer,
+and a server that closes the connection with their upload unread resets it, so they would see
+a broken connection instead of the 413. The reading is bounded: a body of up to
+``DRAIN_BYTES`` is read for at most ``DRAIN_SECONDS`` (and a client that stops sending is
+waited for ``DRAIN_IDLE_SECONDS`` at a time), so a refusal never holds a thread for long. A
+larger body, or one not read within the bounds, is answered at once and its connection closed
+by the server: a client that reads while it sends gets the 413, one that sends everything first
+may see a reset, the price of not reading without end for a client that sends too much.
 """
 
 from __future__ import annotations
 
 import json
+import socket
+import time
 from collections.abc import Callable
 
 from django.conf import settings
@@ -21,11 +34,46 @@ from games.api.common import PROBLEM
 from games.input import unstorable_text
 
 API_PREFIX = "/api/"
+DRAIN_BYTES = 16 * 1024 * 1024
+DRAIN_SECONDS = 5.0
+DRAIN_IDLE_SECONDS = 1.0
+_DRAIN_STEP = 16 * 1024
 
 
 def body_limit() -> int:
     """The most bytes a request body may have, files of a form's upload apart."""
     return int(settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 0)
+
+
+def drain(request: HttpRequest, length: int) -> bool:
+    """Read and drop the request's unread body of ``length`` bytes, within the bounds above;
+    whether all of it was read. Under gunicorn the connection then stays open for the next
+    request; one not wholly read is closed by gunicorn after the answer."""
+    if length > DRAIN_BYTES:
+        return False
+    # gunicorn hands its socket to the application: the only way to bound a wait for the client.
+    found = request.META.get("gunicorn.socket")
+    sock = found if isinstance(found, socket.socket) else None
+    prior = sock.gettimeout() if sock is not None else None
+    deadline = time.monotonic() + DRAIN_SECONDS
+    left = length
+    try:
+        while left > 0:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return False
+            if sock is not None:
+                sock.settimeout(min(remaining, DRAIN_IDLE_SECONDS))
+            chunk = request.read(min(_DRAIN_STEP, left))
+            if not chunk:
+                return False
+            left -= len(chunk)
+    except OSError:  # the client went away, or stopped sending (UnreadablePostError too)
+        return False
+    finally:
+        if sock is not None:
+            sock.settimeout(prior)
+    return True
 
 
 def _unstorable(values: QueryDict) -> bool:
@@ -70,6 +118,7 @@ class HostileInput:
         # A multipart upload's files have their own limits (the import form's); its other
         # fields are held to this one by Django as it parses them.
         if limit and length > limit and not multipart:
+            drain(request, length)
             return self.too_big(request)
         if unstorable_text(request.path) or _unstorable(request.GET):
             return self.unstorable(request)

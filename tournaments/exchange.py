@@ -327,6 +327,11 @@ def _validator() -> Draft202012Validator:
     return Draft202012Validator(json.loads(SCHEMA_PATH.read_text(encoding="utf-8")))
 
 
+def prepare() -> None:
+    """Read the export's schema now, before the process answers (not in its first import)."""
+    _validator()
+
+
 def _path(parts: Sequence[Any]) -> str:
     out = ""
     for part in parts:

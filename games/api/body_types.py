@@ -5,12 +5,19 @@ looser than its contract, and the contract stops meaning anything. Each request'
 against its operation's request schema (the one ``make schema`` publishes) for types alone:
 bounds, lengths, choices and required members stay the serializers' (their messages are the
 specific ones).
+
+The types are stated once, in the serializers: drf-spectacular reads them into the published
+schema, and the checks here are made from that same schema. They are made once per process
+before it answers (``prepare``, from the WSGI and ASGI entry points), never inside a request:
+drf-spectacular's generator keeps its state on the view classes every thread shares, so two
+generations at once in one process break each other. ``GENERATING`` lets one run at a time
+(the schema's own page generates it too).
 """
 
 from __future__ import annotations
 
 import re
-from functools import cache
+import threading
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -19,6 +26,10 @@ from rest_framework import exceptions
 
 JSON = "application/json"
 _PARAMETER = re.compile(r"\{\w+\}")
+GENERATING = threading.RLock()
+
+type Validators = list[tuple[re.Pattern[str], str, Draft4Validator]]
+_validators: Validators | None = None
 
 
 def _nullable(node: Any) -> Any:
@@ -38,10 +49,18 @@ def _nullable(node: Any) -> Any:
     return out
 
 
-@cache
-def _validators() -> list[tuple[re.Pattern[str], str, Draft4Validator]]:
+def prepare() -> Validators:
     """Each operation with a JSON body: its path as a pattern, its method, its body's validator;
-    the paths with fewer parameters first (``/clubs/import/`` before ``/clubs/{slug}/``)."""
+    the paths with fewer parameters first (``/clubs/import/`` before ``/clubs/{slug}/``). Made
+    on the first call, which the entry points make before the process answers."""
+    global _validators
+    with GENERATING:
+        if _validators is None:
+            _validators = _build()
+        return _validators
+
+
+def _build() -> Validators:
     from drf_spectacular.generators import SchemaGenerator
 
     document = SchemaGenerator().get_schema(request=None, public=True)
@@ -64,7 +83,7 @@ def check_types(request: Any, document: Any) -> None:
     validator = next(
         (
             v
-            for pattern, method, v in _validators()
+            for pattern, method, v in (_validators or prepare())
             if method == request.method and pattern.match(request.path)
         ),
         None,
