@@ -36,10 +36,12 @@ def a_club_committed() -> tuple[Club, User, list[Game]]:
     return club, user, games
 
 
-def play(club: Club, user: User, names: list[str], winner: str, *, back: int) -> Game:
+def play(club: Club, user: User, names: list[str], winner: str, *, back: int = 0) -> Game:
+    """A finished one-hand Rummikub game (``back`` days ago: a back-dated game)."""
     game = game_start(family=FAMILY, options={}, players=names, owner=user, club=club, hand_limit=1)
-    Game.objects.filter(pk=game.pk).update(played_at=timezone.now() - datetime.timedelta(days=back))
-    game.refresh_from_db()
+    if back:
+        Game.objects.filter(pk=game.pk).update(played_at=timezone.now() - datetime.timedelta(days=back))
+        game.refresh_from_db()
     left = {name: 5 * (i + 1) for i, name in enumerate(n for n in names if n != winner)}
     hand_record(game=game, outcome={"winner": winner, "left": left}, request_id=None, user=user)
     return game

@@ -23,11 +23,12 @@ from hypothesis import strategies as st
 import tournaments.rating_history as ratings_module
 from games.models import Club, ClubChange, Game, Player
 from games.services.clubs import club_change_undo
-from games.services.games import game_end, game_start
-from games.services.hands import hand_edit, hand_record
+from games.services.games import game_end
+from games.services.hands import hand_edit
 from games.services.players import player_merge
 from games.signals import results_changed
 from tests.factories import ClubFactory, UserFactory
+from tests.tournaments.fault_club import correct, play
 from tests.tournaments.pipeline import database_tasks, run_worker
 from tests.tournaments.support import play_round, rummikub_hand, season_settings, settings, tournament
 from tournaments import derived
@@ -59,24 +60,6 @@ def queue_in_database() -> Any:
 def new_club() -> tuple[Club, User]:
     user = UserFactory.create()
     return ClubFactory.create(organiser=user), user
-
-
-def play(club: Club, user: User, names: list[str], winner: str, *, back: int = 0) -> Game:
-    """A finished one-hand Rummikub game (``back`` days ago: a back-dated game)."""
-    game = game_start(family=FAMILY, options={}, players=names, owner=user, club=club, hand_limit=1)
-    if back:
-        Game.objects.filter(pk=game.pk).update(played_at=timezone.now() - datetime.timedelta(days=back))
-        game.refresh_from_db()
-    left = {name: 5 * (i + 1) for i, name in enumerate(n for n in names if n != winner)}
-    hand_record(game=game, outcome={"winner": winner, "left": left}, request_id=None, user=user)
-    return game
-
-
-def correct(game: Game, user: User, winner: str) -> None:
-    hand = game.hands.get()
-    names = list(game.seats.order_by("position").values_list("name", flat=True))
-    left = {name: 5 * (i + 1) for i, name in enumerate(n for n in names if n != winner)}
-    hand_edit(hand=hand, outcome={"winner": winner, "left": left}, version=hand.version, user=user)
 
 
 def queued() -> int:
