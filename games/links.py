@@ -24,7 +24,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext
+from django.utils.translation import get_language_from_path, gettext
 
 from games.models import Game
 from games.services.access import edit_url
@@ -91,10 +91,8 @@ def site_url(request: HttpRequest) -> str:
 def unprefixed(path: str) -> str:
     """``path`` without its language prefix (``/cs/g/…`` is ``/g/…``): the address that answers
     in each reader's own language (rummy_site/languages.py)."""
-    first = path.lstrip("/").split("/", 1)[0]
-    if any(first == code for code, _name in settings.LANGUAGES):
-        return path.removeprefix(f"/{first}")
-    return path
+    code = get_language_from_path(path)
+    return path.removeprefix(f"/{code}") if code else path
 
 
 def absolute_url(request: HttpRequest, path: str) -> str:

@@ -20,7 +20,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.admin import ReadOnlyAdmin
-from tournaments.derived import whole_within
+from tournaments.derived import is_stuck, whole_within
 from tournaments.models import (
     Bye,
     CurrentRating,
@@ -194,7 +194,7 @@ class DerivedStateAdmin(ReadOnlyAdmin):
         now = timezone.now()
         since: datetime.datetime | None = state.pending_since
         alive = state.lease_until is not None and state.lease_until > now
-        if since is not None and since < now - whole_within() and not alive:
+        if since is not None and is_stuck(since, alive, now):
             return gettext("stuck for %(age)s") % {"age": timesince(since, now)}
         if state.failures:
             return gettext("failing (tries in a row: %(count)d)") % {"count": state.failures}

@@ -308,6 +308,12 @@ def whole_within() -> datetime.timedelta:
     return lease_time() + sweep_every()
 
 
+def is_stuck(pending_since: datetime.datetime, alive: bool, now: datetime.datetime) -> bool:
+    """Changes waiting longer than a dead worker's job takes to be queued again, and no live
+    job at them: what /healthz and the admin call stuck."""
+    return pending_since < now - whole_within() and not alive
+
+
 def _take_lease(club_id: int, token: str) -> None:
     _held[club_id] = token
     DerivedState.objects.update_or_create(
@@ -538,8 +544,7 @@ def backlog() -> Backlog:
     now = timezone.now()
     since = _marks_since()
     alive = _alive(now)
-    late = now - whole_within()
-    stuck = {club_id for club_id, first in since.items() if first < late and club_id not in alive}
+    stuck = {club_id for club_id, first in since.items() if is_stuck(first, club_id in alive, now)}
     rows = list(DerivedState.objects.filter(failures__gt=0).values_list("club_id", "failures", "failed_at"))
     failing = {club_id: (failures, failed_at) for club_id, failures, failed_at in rows}
     named = stuck | failing.keys()
