@@ -86,7 +86,7 @@ def test_three_phones_two_confirm_one_disputes_and_the_round_page_shows_each_tab
 
     round_page = _organiser(organiser).get(f"/t/{cup.public_id}/r/1/").content.decode()
     text = _text(round_page.encode())
-    assert "Players' answers: 1 tables confirmed, 0 waiting, 1 disputed." in text
+    assert "Tables' results confirmed by the players: 1 · waiting: 0 · disputed: 1" in text
     card = round_page[round_page.index('id="table-1"') : round_page.index('id="table-2"')]
     assert "disputed" in card and "Hand 1 wrong" in card
     assert "confirmed by every player" in round_page[round_page.index('id="table-2"') :]
@@ -234,7 +234,7 @@ def test_the_setting_off_shows_no_answers_and_asks_nothing() -> None:
     page = Client().get(own_path(cup, a)).content.decode()
     assert 'name="seen"' not in page
     round_page = _organiser(organiser).get(f"/t/{cup.public_id}/r/1/").content.decode()
-    assert "Players' answers" not in round_page
+    assert "confirmed by the players" not in round_page
     done = _organiser(organiser).post(
         f"/t/{cup.public_id}/r/1/confirm/", {"version": played.version, "request_id": str(uuid.uuid4())}
     )
