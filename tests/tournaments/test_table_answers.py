@@ -21,6 +21,8 @@ from games.services.hands import hand_edit
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.support import play_round, rummikub_hand, settings
 from tournaments.models import Round, Table, TableAnswer, Tournament, TournamentChange
+from tournaments.selectors import table_answers as answer_selectors
+from tournaments.selectors import tournaments as selectors
 from tournaments.services.tournaments import entries_add, round_confirm, tournament_create, tournament_update
 from tournaments.table_answers import entry_key, own_path, table_sheet
 
@@ -255,3 +257,29 @@ def test_the_setting_is_in_the_settings_form_and_its_history() -> None:
     assert changed.table_confirm
     change = TournamentChange.objects.filter(tournament=cup, action="settings").first()
     assert change is not None and change.data["after"] == {"table_confirm": True}
+
+
+@pytest.mark.parametrize("players", [6, 12])
+def test_the_tables_answers_cost_one_query_whatever_the_round_and_a_players_own_table_a_few(
+    players: int, django_assert_num_queries: Any
+) -> None:
+    organiser = UserFactory.create()
+    club = ClubFactory.create(organiser=organiser)
+    made = settings("rummikub", table_min=3, table_max=3, table_preferred=3, table_confirm=True)
+    cup = tournament_create(club=club, settings=made, user=organiser)
+    names = [*NAMES, "Gita", "Hana", "Igor", "Jana", "Karel", "Lída"][:players]
+    entries_add(tournament=cup, names=names, checked_in=True, user=organiser)
+    played = play_round(cup, 1, organiser, confirm=False)
+    phone = Client()
+    for table in _tables(played):
+        _answer(phone, cup, _entries(table)[0], "confirm")
+    view = selectors.tournament_view(tournament=cup).round(1)
+    assert view is not None
+    assert len(view.states) == players // 3
+    with django_assert_num_queries(1):
+        counts = view.agreement_counts
+    assert counts == {"confirmed": 0, "waiting": players // 3, "disputed": 0}
+    entry = cup.entries.select_related("player").get(pk=_entries(_tables(played)[0])[0])
+    with django_assert_num_queries(5):
+        found = answer_selectors.player_answer(tournament=cup, entry=entry)
+    assert found is not None and found.state == "confirmed" and found.agreement.agreed == 1
