@@ -213,6 +213,7 @@ def _export_tournaments(
                 "rounds": t.rounds,
                 "round_hands": t.round_hands,
                 "round_minutes": t.round_minutes,
+                "table_confirm": t.table_confirm,
                 "table_min": t.table_min,
                 "table_max": t.table_max,
                 "table_preferred": t.table_preferred,

@@ -76,6 +76,15 @@ class TournamentForm(forms.Form):
         required=False,  # a form without it (an older page) keeps no clock
         widget=numeric(),
     )
+    table_confirm = forms.BooleanField(
+        label=_("Players confirm their table's result"),
+        help_text=_(
+            "Each player confirms his table's final totals on his own phone, or disputes them. "
+            "Confirming a round asks first about the tables that have not all confirmed."
+        ),
+        required=False,
+        initial=False,
+    )
     table_min = forms.IntegerField(label=_("Smallest table"), min_value=1, widget=numeric())
     table_preferred = forms.IntegerField(label=_("Preferred table size"), min_value=1, widget=numeric())
     table_max = forms.IntegerField(label=_("Largest table"), min_value=1, widget=numeric())
@@ -189,6 +198,7 @@ class TournamentForm(forms.Form):
         "rounds",
         "round_hands",
         "round_minutes",
+        "table_confirm",
         "seating",
         "seat_order",
         "points",
@@ -284,6 +294,20 @@ class SelfCheckInForm(forms.Form):
 
     request_id = forms.UUIDField(required=False, widget=forms.HiddenInput)
     entry = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+
+
+class TableAnswerForm(forms.Form):
+    """A player's answer to his table's result from his own link (no account, so no version:
+    ``seen``, the sheet he was shown, is what a stale answer is refused by)."""
+
+    request_id = forms.UUIDField(required=False, widget=forms.HiddenInput)
+    seen = forms.CharField(max_length=200, widget=forms.HiddenInput)
+    answer = forms.ChoiceField(choices=[("confirm", "confirm"), ("dispute", "dispute")])
+    word = forms.CharField(
+        label=_("What is wrong (a word is enough)"),
+        max_length=80,
+        required=False,
+    )
 
 
 class EntryActionForm(_Write):

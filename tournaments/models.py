@@ -96,6 +96,9 @@ class Tournament(models.Model):
     # closes, so the code printed for the door works again when it reopens.
     check_in_open = models.BooleanField(_("self check-in open"), default=False)
     check_in_key = models.CharField(max_length=32, blank=True, default="", editable=False)
+    # Each player confirms his table's final totals (or disputes them) by his own link, and the
+    # organiser is asked before confirming a round whose tables have not all agreed.
+    table_confirm = models.BooleanField(_("players confirm their table's result"), default=False)
     seed = models.BigIntegerField(default=new_seed)
     version = models.PositiveIntegerField(default=1)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
@@ -233,6 +236,8 @@ class TournamentChange(models.Model):
         CONFIRMED = "confirmed", _("confirmed a round's results")
         FINAL = "final", _("seated the final")
         FINAL_UNDONE = "final_undone", _("took back the final's seating")
+        RESULT_AGREED = "result_ok", _("a player confirmed his table's result")
+        RESULT_DISPUTED = "disputed", _("a player disputed his table's result")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="changes")
     action = models.CharField(max_length=12, choices=Action.choices)
@@ -254,6 +259,28 @@ class TournamentChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament_id}: {self.action}"
+
+
+class TableAnswer(models.Model):
+    """A player's answer to his table's result (``Tournament.table_confirm``): he confirmed the
+    totals he was shown, or disputed them with a word. ``seen`` is the sheet he answered (its
+    hands and totals, ``table_answers.sheet_tag``): once the table's sheet differs from it, the
+    answer no longer counts. His latest answer replaces the one before; each is also a
+    ``TournamentChange``."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="answers")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="table_answers")
+    disputed = models.BooleanField(default=False)
+    word = models.CharField(max_length=80, blank=True, default="")
+    seen = models.CharField(max_length=200)
+    answered_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["table", "entry"]
+        constraints = [models.UniqueConstraint(fields=["table", "entry"], name="tableanswer_unique_entry")]
+
+    def __str__(self) -> str:
+        return f"{self.entry_id} on {self.table_id}"
 
 
 # ---------------------------------------------------------------------- seasons and ratings

@@ -84,6 +84,20 @@ MESSAGES: dict[str, str] = {
     "idempotency_key_reused": gettext_noop(
         "This form was already sent for another change, so nothing was done. Reload the page and try again."
     ),
+    "entry_link": gettext_noop("This is not your link: ask the organiser for yours."),
+    "dispute_word": gettext_noop("Say in a word or two what is wrong with the totals."),
+    "dispute_word_long": gettext_noop("Say it in at most {maximum} characters."),
+    "table_confirm_off": gettext_noop("This tournament does not ask the tables to confirm their results."),
+    "answer_no_table": gettext_noop("You are not at a table of a round being played."),
+    "answer_playing": gettext_noop(
+        "Table {table} is still playing: confirm its totals once it has finished."
+    ),
+    "answer_changed": gettext_noop(
+        "The score sheet of table {table} changed while you looked: check the totals again."
+    ),
+    "tables_unconfirmed": gettext_noop(
+        "Not every player has confirmed the result of tables {numbers}: confirm the round anyway?"
+    ),
     "no_players": gettext_noop("Nobody is checked in for round {round}: check the players in first."),
 }
 

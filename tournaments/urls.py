@@ -1,5 +1,6 @@
 from django.urls import path
 
+from tournaments.views import answers as answer_views
 from tournaments.views import door as door_views
 from tournaments.views import exchange as exchange_views
 from tournaments.views import league as league_views
@@ -33,6 +34,7 @@ urlpatterns = [
     path("t/<str:public_id>/standings.csv", public_views.standings_csv, name="standings_csv"),
     path("t/<str:public_id>/seat/", public_views.find_seat_view, name="find_seat"),
     path("t/<str:public_id>/p/<int:entry_id>/", public_views.player, name="player"),
+    path("t/<str:public_id>/p/<int:entry_id>/<str:key>/", answer_views.own_page, name="own"),
     path("t/<str:public_id>/screen/", public_views.screen, name="screen"),
     path("t/<str:public_id>/history/", public_views.history, name="history"),
     path("clubs/import/", exchange_views.club_import, name="club_import"),

@@ -31,6 +31,7 @@ from tournaments import derived
 from tournaments.models import Entry, Season, Tournament
 from tournaments.rating_history import rebuild_club
 from tournaments.services.seasons import season_create
+from tournaments.services.table_answers import table_answer
 from tournaments.services.tournaments import (
     Settings,
     entries_add,
@@ -39,6 +40,7 @@ from tournaments.services.tournaments import (
     round_start,
     tournament_create,
 )
+from tournaments.table_answers import entry_key, own_path, table_sheet
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -124,6 +126,7 @@ def seed() -> dict[str, str]:
             )
         round_confirm(played=played, round_version=played.version, user=organiser)
     round_seat(tournament=tournament, number=3, user=organiser)
+    asked = _tables_confirming(club, organiser)
     rebuild_club(club=club)
     season = season_create(
         club=club,
@@ -145,7 +148,7 @@ def seed() -> dict[str, str]:
     assert (
         Season.objects.filter(pk=season.pk).exists() and Tournament.objects.filter(pk=tournament.pk).exists()
     )
-    assert Game.objects.filter(club=club).count() == 4 + 1 + 6
+    assert Game.objects.filter(club=club).count() == 4 + 1 + 6 + 2  # and the tables confirming
     slug, t, s = club.slug, tournament.public_id, season.public_id
     return {
         "club": f"/c/{slug}/",
@@ -163,15 +166,68 @@ def seed() -> dict[str, str]:
         "round": f"/t/{t}/r/1/",
         "tournament-player": f"/t/{t}/p/{entry.pk}/",
         "sheet-six": f"/g/{sheet.public_id}/",
+        # A round whose tables confirm their own result: a player's own page, its round.
+        "own-table": asked["own"],
+        "round-answers": asked["round"],
+        "round-links": asked["links"],
         "games": "/games/",
         "home": "/",
     }
 
 
-# What the club's organiser sees beside it: the hand form on the score sheet, the round's and
-# the tournament's organiser tools, the club's roster with its roles.
-ORGANISER_PAGES = ("sheet-six", "round", "tournament", "club-players", "home")
+def _tables_confirming(club: Any, organiser: Any) -> dict[str, str]:
+    """A tournament whose tables confirm their own result, its first round played and answered
+    at table 1 (two confirm, the longest name disputes with a long word): the paths of that
+    player's own page, the round's page and its table links."""
+    cup = tournament_create(
+        club=club,
+        settings=Settings.from_mapping(
+            {
+                "name": "Rummikub: stoly potvrzují své výsledky",
+                "date": timezone.localdate(),
+                "family": "rummikub",
+                "rounds": 2,
+                "round_hands": 1,
+                "table_min": 3,
+                "table_max": 3,
+                "table_preferred": 3,
+                "seating": "balanced",
+                "seat_order": "random",
+                "points": "table",
+                "table_confirm": True,
+            }
+        ),
+        user=organiser,
+    )
+    entries_add(tournament=cup, names=ENTRANTS[:6], checked_in=True, user=organiser)
+    played = round_seat(tournament=cup, number=1, user=organiser)
+    played = round_start(played=played, round_version=played.version, user=organiser)
+    for table in played.tables.select_related("game").order_by("number"):
+        assert table.game is not None
+        names = [seat.name for seat in table.game.seats.all()]
+        left = {n: 5 * (i + 1) for i, n in enumerate(names[1:])}
+        hand_record(
+            game=table.game, outcome={"winner": names[0], "left": left}, request_id=None, user=organiser
+        )
+    first = played.tables.get(number=1)
+    entries = [seat.entry_id for seat in first.seats.order_by("position")]
+    seen = table_sheet(first).tag
+    for entry in entries[:2]:
+        table_answer(tournament=cup, entry_id=entry, key=entry_key(cup, entry), disputed=False, seen=seen)
+    word = "Nesouhlasí součet třetího kola"
+    last = entries[2]
+    table_answer(tournament=cup, entry_id=last, key=entry_key(cup, last), disputed=True, seen=seen, word=word)
+    t = cup.public_id
+    return {"own": own_path(cup, last), "round": f"/t/{t}/r/1/", "links": f"/t/{t}/r/1/links/"}
 
+
+# What the club's organiser sees beside it: the hand form on the score sheet, the round's and
+# the tournament's organiser tools, the club's roster with its roles, and a round whose tables
+# confirm their own result (its page and its table links with each player's own link).
+ORGANISER_PAGES = ("sheet-six", "round", "tournament", "club-players", "home", "round-answers", "round-links")
+
+# Pages a member cannot open (they carry the tables' and players' own links).
+ORGANISER_ONLY = {"round-links"}
 
 # The checks, run in the page (a function returning [check, element, detail] per failure).
 AUDIT = (Path(__file__).parent / "layout_audit.js").read_text(encoding="utf-8")
@@ -225,6 +281,8 @@ def test_every_table_and_list_reads_on_a_phone_in_every_language(
         for language in LANGUAGES:
             prefix = "" if language == "en" else f"/{language}"
             for label, path in paths.items():
+                if label in ORGANISER_ONLY:
+                    continue
                 response = page.goto(f"{live_server.url}{prefix}{path}")
                 assert response is not None and response.status == 200, (label, language, response)
                 assert page.locator("html").get_attribute("lang") == language
@@ -255,7 +313,7 @@ def test_every_table_and_list_reads_on_a_phone_in_every_language(
                                 path=f"{shots}/{label}-{language}-{width}-dark.png", full_page=True
                             )
                             page.emulate_media(color_scheme="light")
-    assert views == len(paths) * len(LANGUAGES) * len(WIDTHS)
+    assert views == (len(paths) - len(ORGANISER_ONLY)) * len(LANGUAGES) * len(WIDTHS)
 
     # The organiser, who records hands at the table and runs the evening from his phone.
     for width, height in WIDTHS:
@@ -280,10 +338,11 @@ def test_every_table_and_list_reads_on_a_phone_in_every_language(
                         )
         finally:
             context.close()
-    # The season, the rating list, the tournament's overview and standings, a player's rounds.
-    if opened != 5 * len(LANGUAGES) * len(WIDTHS):
+    # The season, the rating list, the tournament's overview and standings, a player's rounds
+    # (on his public page and by his own link).
+    if opened != 6 * len(LANGUAGES) * len(WIDTHS):
         failures.append(
-            f"{opened} page views had an 'all columns' toggle, not {5 * len(LANGUAGES) * len(WIDTHS)}"
+            f"{opened} page views had an 'all columns' toggle, not {6 * len(LANGUAGES) * len(WIDTHS)}"
         )
 
     # A wide screen keeps the whole table: no frame scrolls, nothing reaches past the screen.

@@ -45,6 +45,7 @@ from games.api.common import (
 from games.api.lookups import refuse, visible_club
 from games.client import client_ip
 from games.names import name_key
+from games.services.service_errors import ServiceError
 from scoring.standings import DEFAULT_TIEBREAKS, TIEBREAKS
 from tournaments.access import can_manage, can_view, tournament_role
 from tournaments.models import Entry, Round, Tournament
@@ -79,6 +80,7 @@ from tournaments.services.tournaments import (
     tournament_create,
     tournament_update,
 )
+from tournaments.tournament_messages import tournament_error
 
 # ---------------------------------------------------------------------- access
 
@@ -135,6 +137,11 @@ class SettingsSerializer(serializers.Serializer[Any]):
         max_value=MAX_MINUTES,
         default=0,
         help_text="The round clock's minutes, from each round's start; 0: no clock.",
+    )
+    table_confirm = serializers.BooleanField(
+        default=False,
+        help_text="Each player confirms his table's final totals by his own link, or disputes them; "
+        "confirming a round then asks about the tables not all confirmed.",
     )
     table_min = serializers.IntegerField(min_value=1, max_value=20, required=False)
     table_max = serializers.IntegerField(min_value=1, max_value=20, required=False)
@@ -215,6 +222,16 @@ class OrganisersSee(serializers.CharField):
         return super().get_attribute(instance) if self.context.get("organiser") else None
 
 
+class HistoryDetails(serializers.DictField):
+    """A change's data; a dispute's word only for the club's organisers, as on the page."""
+
+    def get_attribute(self, instance: Any) -> Any:
+        details = super().get_attribute(instance)
+        if not self.context.get("organiser") and isinstance(details, dict) and "word" in details:
+            return {k: v for k, v in details.items() if k != "word"}
+        return details
+
+
 # Reads a round (``selectors.RoundView``).
 class RoundSummarySerializer(serializers.Serializer[Any]):
     number = serializers.IntegerField(source="round.number")
@@ -258,6 +275,10 @@ class TournamentSerializer(serializers.Serializer[Any]):
     round_hands = serializers.IntegerField(source="settings.round_hands")
     round_minutes = serializers.IntegerField(
         source="settings.round_minutes", help_text="The round clock's minutes; 0: no clock."
+    )
+    table_confirm = serializers.BooleanField(
+        source="settings.table_confirm",
+        help_text="Each player confirms his table's result by his own link (or disputes it).",
     )
     table_min = serializers.IntegerField(source="settings.table_min")
     table_max = serializers.IntegerField(source="settings.table_max")
@@ -409,6 +430,24 @@ class RoundStartSerializer(serializers.Serializer[Any]):
     )
 
 
+class RoundConfirmSerializer(serializers.Serializer[Any]):
+    force = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Confirm even though some tables' players have not all confirmed their result (or "
+        "dispute it); without it such a round is refused with 409 tables_unconfirmed.",
+    )
+
+
+FORCE = OpenApiParameter(
+    "force",
+    bool,
+    OpenApiParameter.QUERY,
+    required=False,
+    description="As the body's force: confirm although some tables have not confirmed their results.",
+)
+
+
 class MoveSerializer(serializers.Serializer[Any]):
     entry = serializers.IntegerField(min_value=1, help_text="The entry's id.")
     to_table = serializers.IntegerField(min_value=0, max_value=999, help_text="0: the bye.")
@@ -509,7 +548,7 @@ class HistoryItemSerializer(serializers.Serializer[Any]):
     )
     action = serializers.CharField()
     title = serializers.CharField(help_text="What happened, in the caller's language.")
-    details = serializers.DictField()
+    details = HistoryDetails(help_text="What the change did; a dispute's word for the organisers only.")
     user = OrganisersSee(
         source="username", allow_null=True, help_text="Who did it; null but for the club's organisers."
     )
@@ -961,9 +1000,18 @@ def _round_step_view(step: str) -> type[APIView]:
             operation_id=f"tournament_round_{step}",
             summary=summaries[step],
             tags=TAGS,
-            parameters=[PUBLIC_ID, NUMBER, IF_MATCH, IDEMPOTENCY_KEY],
-            request=RoundStartSerializer if step == "start" else None,
-            responses={200: RoundSerializer, **problems(400, 401, 403, 404, 412, 428)},
+            description=""
+            if step == "start"
+            else "When the tournament asks the tables to confirm their results (table_confirm), a round "
+            "with a table not confirmed by all its players, or disputed, is refused with 409 "
+            "tables_unconfirmed listing them (tables: table, state, agreed, players, words), unless "
+            "force is true.",
+            parameters=[PUBLIC_ID, NUMBER, IF_MATCH, IDEMPOTENCY_KEY, *([] if step == "start" else [FORCE])],
+            request=RoundStartSerializer if step == "start" else RoundConfirmSerializer,
+            responses={
+                200: RoundSerializer,
+                **problems(400, 401, 403, 404, 412, 428, *([] if step == "start" else [409])),
+            },
         )
         def post(self, request: Request, public_id: str, number: int) -> Response:
             tournament, _role = _tournament(request, public_id, manage=True)
@@ -974,18 +1022,34 @@ def _round_step_view(step: str) -> type[APIView]:
                 form = RoundStartSerializer(data=request.data or {})
                 form.is_valid(raise_exception=True)
                 extra["minutes"] = form.validated_data.get("minutes")
+            if step == "confirm":
+                body = request.data if request.content_type.startswith("application/json") else {}
+                confirm_form = RoundConfirmSerializer(data=body or {})
+                confirm_form.is_valid(raise_exception=True)
+                flag = request.query_params.get("force", "").lower() in ("1", "true", "yes")
+                extra["unsettled_ok"] = flag or confirm_form.validated_data["force"]
             key = idempotency_key(request)
             current = _round_current(request, tournament, number)
             if not _replayed(tournament, key, round_target(number, step)):
                 if_match(request, current=round_etag(played), body=current()[1])
             service = round_start if step == "start" else round_confirm
             seen = played.version
-            guarded(
-                lambda: service(
-                    played=played, round_version=seen, user=request.user, request_id=key, **extra
-                ),
-                current,
-            )
+            try:
+                guarded(
+                    lambda: service(
+                        played=played, round_version=seen, user=request.user, request_id=key, **extra
+                    ),
+                    current,
+                )
+            except ServiceError as error:
+                if error.code != "tables_unconfirmed":
+                    raise
+                raise ApiError(
+                    status_code=409,
+                    code=error.code,
+                    message=tournament_error(error),
+                    tables=error.params.get("tables", []),
+                ) from None
             return _round_answer(request, tournament, number)
 
     RoundStep.__name__ = RoundStep.__qualname__ = f"Round{step.title()}"

@@ -27,6 +27,7 @@ from tournaments.models import (
     TournamentChange,
 )
 from tournaments.services.tournaments import current_settings, door_path
+from tournaments.table_answers import CONFIRMED, DISPUTED, WAITING, Agreement, round_agreements
 from tournaments.tournament_data import (
     EntryRow,
     Seating,
@@ -91,6 +92,8 @@ class TableView:
     finished: bool
     leaders: list[str]  # the current leader(s) (first place so far), once a hand is in
     repeats: list[tuple[str, str]]  # pairs at this table who met in an earlier round
+    # The players' answers to the table's result, when the tournament asks the tables.
+    agreement: Agreement | None = None
 
     @property
     def edit_path(self) -> str | None:
@@ -133,7 +136,23 @@ class RoundView:
     def draw(self, states: Sequence[TableState]) -> list[TableView]:
         seated = self.round.status == Round.Status.SEATED
         games = _games([t.game_id for t in states if t.game_id is not None])
-        return [_table_view(self._view.seating, t, games, seated) for t in states]
+        agreements = self.agreements
+        return [_table_view(self._view.seating, t, games, seated, agreements.get(t.table_id)) for t in states]
+
+    @cached_property
+    def agreements(self) -> dict[int, Agreement]:
+        """Each table's answers to its result, by table id (1 query; none asked: no query)."""
+        if not self._view.tournament.table_confirm or self.round.status == Round.Status.SEATED:
+            return {}
+        return round_agreements(self.round, self.states)
+
+    @property
+    def agreement_counts(self) -> dict[str, int]:
+        """How many tables are confirmed, waiting and disputed."""
+        counts = {CONFIRMED: 0, WAITING: 0, DISPUTED: 0}
+        for found in self.agreements.values():
+            counts[found.state] += 1
+        return counts
 
     @cached_property
     def tables(self) -> list[TableView]:
@@ -289,7 +308,13 @@ def _games(ids: list[int]) -> dict[int, Game]:
     return {g.pk: g for g in Game.objects.filter(pk__in=ids)} if ids else {}
 
 
-def _table_view(seating: Seating, table: TableState, games: dict[int, Game], seated: bool) -> TableView:
+def _table_view(
+    seating: Seating,
+    table: TableState,
+    games: dict[int, Game],
+    seated: bool,
+    agreed: Agreement | None = None,
+) -> TableView:
     names = {e: seating.entries[e].player.name for e in table.entries}
     pairs = repeated_pairs(table.entries, seating.earlier(table.round)) if seated else []
     met = {e for pair in pairs for e in pair}
@@ -314,6 +339,7 @@ def _table_view(seating: Seating, table: TableState, games: dict[int, Game], sea
         finished=table.finished,
         leaders=leaders if table.hands else [],
         repeats=[(names[a], names[b]) for a, b in pairs],
+        agreement=agreed,
     )
 
 

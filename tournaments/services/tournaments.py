@@ -49,6 +49,7 @@ from tournaments.models import (
     new_check_in_key,
 )
 from tournaments.services.common import Actor, acting_user, check_day, check_version, clean_event_name
+from tournaments.table_answers import CONFIRMED, round_agreements
 from tournaments.tournament_data import (
     EntryRow,
     TournamentData,
@@ -56,7 +57,9 @@ from tournaments.tournament_data import (
     final_rounds,
     knockout_match,
     last_round,
+    round_states,
     tournament_data,
+    tournament_seating,
 )
 
 Action = TournamentChange.Action
@@ -175,6 +178,7 @@ class Settings:
     final_counts: str = "decides"
     final_season: int | None = None  # seed the final from this season's qualifiers (its id)
     round_minutes: int = 0  # the round clock; 0: none
+    table_confirm: bool = False  # each player confirms his table's result from his phone
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> Settings:
@@ -204,6 +208,7 @@ class Settings:
             final_counts=data.get("final_counts") or Tournament.FinalCounts.DECIDES,
             final_season=data.get("final_season"),
             round_minutes=data.get("round_minutes") or 0,
+            table_confirm=bool(data.get("table_confirm", False)),
         )
 
 
@@ -247,6 +252,7 @@ def current_settings(tournament: Tournament) -> dict[str, Any]:
         "final_size": tournament.final_size,
         "final_counts": tournament.final_counts,
         "final_season": tournament.final_season_id,
+        "table_confirm": tournament.table_confirm,
     }
 
 
@@ -306,6 +312,7 @@ def checked_settings(settings: Settings) -> dict[str, Any]:
         "points": settings.points,
         "custom_points": custom,
         "tiebreaks": list(parse_tiebreaks(list(settings.tiebreaks))),
+        "table_confirm": settings.table_confirm,
     }
 
 
@@ -899,8 +906,36 @@ def _event_path(tournament: Tournament) -> str:
     return reverse("tournaments:detail", kwargs={"public_id": tournament.public_id})
 
 
+def unsettled_tables(tournament: Tournament, played: Round) -> list[dict[str, object]]:
+    """The round's tables whose players have not all confirmed the result they have now (or
+    one of them disputes it), when the tournament asks the tables; else none."""
+    if not tournament.table_confirm:
+        return []
+    states = round_states(tournament, tournament_seating(tournament), played.number)
+    found = round_agreements(played, states)
+    unsettled: list[dict[str, object]] = []
+    for table in states:
+        agreed = found[table.table_id]
+        if agreed.state != CONFIRMED:
+            unsettled.append(
+                {
+                    "table": table.number,
+                    "state": agreed.state,
+                    "agreed": agreed.agreed,
+                    "players": agreed.players,
+                    "words": [word for _entry, word in agreed.disputes],
+                }
+            )
+    return unsettled
+
+
 def round_confirm(
-    *, played: Round, round_version: int | None, user: Actor, request_id: uuid.UUID | None = None
+    *,
+    played: Round,
+    round_version: int | None,
+    user: Actor,
+    request_id: uuid.UUID | None = None,
+    unsettled_ok: bool = True,
 ) -> Round:
     """Make a round's results final: the tables still open are ended after their last hand
     (each recorded in its game's history, so it can be reopened there), and the next round can
@@ -913,6 +948,15 @@ def round_confirm(
         if current.status != Round.Status.PLAYING:
             raise ServiceError("round_not_playing", "the round is not being played", round=current.number)
         check_version("round", current.version, round_version)
+        if not unsettled_ok:
+            unsettled = unsettled_tables(locked, current)
+            if unsettled:
+                raise ServiceError(
+                    "tables_unconfirmed",
+                    "tables have not confirmed their results",
+                    tables=unsettled,
+                    numbers=", ".join(str(t["table"]) for t in unsettled),
+                )
         closed = []
         for table in Table.objects.filter(round=current).select_related("game").order_by("number"):
             game = table.game

@@ -256,6 +256,19 @@ def change_summary(change: TournamentChange) -> list[str]:
             parts.append(
                 _("tables ended by the organiser: %(tables)s") % {"tables": ", ".join(str(t) for t in closed)}
             )
+    elif action in (Action.RESULT_AGREED, Action.RESULT_DISPUTED):
+        # The dispute's word is shown by the page to the organisers only.
+        parts.append(
+            _("Round %(round)s, %(table)s: %(player)s")
+            % {
+                "round": data.get("round"),
+                "table": _table_words(data.get("table")),
+                "player": _names(data.get("player")),
+            }
+        )
+        totals = data.get("totals")
+        if isinstance(totals, list) and totals:
+            parts.append(_("totals %(totals)s") % {"totals": ", ".join(str(t) for t in totals)})
     return [p for p in parts if p]
 
 

@@ -60,6 +60,7 @@ from tournaments.services.tournaments import (
     tournament_create,
     tournament_update,
 )
+from tournaments.table_answers import own_path
 from tournaments.tournament_messages import tournament_error
 
 # A round's tables a phone shows at once: a big open's round is paged (tournaments/round.html).
@@ -482,7 +483,9 @@ def round_confirm_view(request: HttpRequest, public_id: str, number: int) -> Htt
         if played is None:
             raise Http404
         open_tables = [t for t in played.tables if t.game is not None and not t.finished]
-        if open_tables and played.round.status == Round.Status.PLAYING:
+        # Tables whose players have not all confirmed the result they have now (the setting).
+        unsettled = [t for t in played.tables if t.agreement is not None and t.agreement.state != "confirmed"]
+        if (open_tables or unsettled) and played.round.status == Round.Status.PLAYING:
             context = {
                 "tournament": tournament,
                 "view": view,
@@ -491,6 +494,7 @@ def round_confirm_view(request: HttpRequest, public_id: str, number: int) -> Htt
                 "can_manage": True,
                 "section": f"round-{number}",
                 "open_tables": open_tables,
+                "unsettled": unsettled,
                 "request_id": request.POST.get("request_id", ""),
                 "version": request.POST.get("version", ""),
             }
@@ -514,7 +518,12 @@ def round_links(request: HttpRequest, public_id: str, number: int) -> HttpRespon
             continue
         url = absolute_url(request, edit_url(table.game))  # the address the tables' phones reach
         svg = qr_svg(url, label=_("QR code of table %(number)d's link") % {"number": table.number})
-        links.append((table, url, svg))
+        own = []
+        if tournament.table_confirm:
+            # Each player's own link, where he confirms the table's result from his phone.
+            for seat in table.seats:
+                own.append((seat, absolute_url(request, own_path(tournament, seat.entry_id))))
+        links.append((table, url, svg, own))
     context = {
         "tournament": tournament,
         "view": view,
