@@ -10,6 +10,7 @@ import datetime
 import io
 import json
 import uuid
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -36,10 +37,10 @@ pytestmark = pytest.mark.django_db
 API = "/api/v1"
 
 
-def _cup(rounds: int = 2, **changes: object) -> tuple[Tournament, User]:
+def _cup(rounds: int = 2) -> tuple[Tournament, User]:
     organiser = UserFactory.create()
     club = ClubFactory.create(organiser=organiser)
-    cup = tournament(club, organiser, players=6, rounds=rounds, **changes)
+    cup = tournament(club, organiser, players=6, rounds=rounds)
     play_round(cup, 1, organiser)
     cup.refresh_from_db()
     return cup, organiser
@@ -318,7 +319,7 @@ def test_penalties_survive_an_export_and_an_import() -> None:
     entry, name = _leader(cup)
     others = [s.player for s in compute_standings(tournament_data(cup)) if s.player != entry]
     cup = penalty_give(
-        tournament=cup, entry_id=entry, kind="points", points="1.5", round_number=1, reason="Slow",
+        tournament=cup, entry_id=entry, kind="points", points=Decimal("1.5"), round_number=1, reason="Slow",
         version=cup.version, user=organiser,
     )  # fmt: skip
     cup = penalty_give(
