@@ -220,9 +220,15 @@ def test_a_stale_page_form_is_refused_and_a_resent_one_records_once() -> None:
     assert len(cup.penalties) == 1
     stale = _give(client, cup, entry=entry, kind="warning", reason="Noise again", version=seen)
     assert stale.status_code == 400
-    assert "Someone changed the tournament" in _text(stale.content)
+    assert "Someone changed the tournament meanwhile (a penalty or a setting)" in _text(stale.content)
     cup.refresh_from_db()
     assert len(cup.penalties) == 1
+    # The page shown with the refusal carries the version now: sending it again records it.
+    assert f'name="version" value="{cup.version}"' in stale.content.decode()
+    again = _give(client, cup, entry=entry, kind="warning", reason="Noise again", version=cup.version)
+    assert again.status_code == 302
+    cup.refresh_from_db()
+    assert len(cup.penalties) == 2
 
 
 @pytest.mark.parametrize(

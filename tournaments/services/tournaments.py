@@ -1133,7 +1133,9 @@ def penalty_give(
         raise ServiceError("penalty_reason_long", "reason too long", field="reason", maximum=MAX_REASON)
 
     def write(locked: Tournament) -> Tournament:
-        check_version("tournament", locked.version, version)
+        # The tournament's version: any change to it (another penalty, too) may change the
+        # standings the organiser looked at.
+        check_version("penalties", locked.version, version)
         entry = Entry.objects.select_related("player").filter(tournament=locked, pk=entry_id).first()
         if entry is None:
             raise ServiceError("penalty_entry", "not registered", field="entry")
@@ -1174,7 +1176,7 @@ def penalty_undo(
     give the points back. Taking back one already taken back changes nothing."""
 
     def write(locked: Tournament) -> Tournament:
-        check_version("tournament", locked.version, version)
+        check_version("penalties", locked.version, version)
         given = [dict(p) for p in locked.penalties or []]
         penalty = next((p for p in given if int(p["id"]) == penalty_id), None)
         if penalty is None:

@@ -27,6 +27,7 @@ from games.models import Membership
 from games.selectors.clubs import club_by_slug
 from games.services.access import can_view_club, club_role, edit_url, role_allows
 from games.services.players import similar_players
+from games.services.service_errors import StaleVersion
 from scoring.families import family_info
 from scoring.seating import table_sizes
 from tournaments.access import can_manage, can_view, tournament_role
@@ -603,6 +604,12 @@ def penalties_view(request: HttpRequest, public_id: str) -> HttpResponse:
                 request_id=data["request_id"],
             )
         except EngineError as error:
+            if isinstance(error, StaleVersion):
+                # Sent again from here, the form changes the tournament as now shown.
+                tournament.refresh_from_db()
+                fresh = request.POST.copy()
+                fresh["version"] = str(tournament.version)
+                form.data = fresh
             form.add_engine_error(error)
         else:
             messages.success(request, _("Recorded: the standings show it."))
