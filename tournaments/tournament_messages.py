@@ -76,8 +76,7 @@ MESSAGES: dict[str, str] = {
         "Table {table} has not recorded a hand yet: record its hands before confirming."
     ),
     "stale_penalties": gettext_noop(
-        "Someone changed the tournament meanwhile (a penalty or a setting). Check the list "
-        "and try again."
+        "Someone changed the tournament meanwhile (a penalty or a setting). Check the list and try again."
     ),
     "penalty_kind": gettext_noop("Choose a warning or a point penalty."),
     "penalty_warning_points": gettext_noop("A warning takes no points: choose a point penalty to take some."),
