@@ -456,6 +456,8 @@ class AuditEntry(models.Model):
         GAME_RESTORED = "game_restored", _("brought a game back")
         RESET_LINK = "reset_link", _("made a password reset link")
         LOGIN = "login", _("logged in")
+        PENALTY_GIVEN = "penalty_given", _("gave a tournament penalty or warning")
+        PENALTY_UNDONE = "penalty_undone", _("took back a tournament penalty or warning")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="audit_entries")
     action = models.CharField(max_length=20, choices=Action.choices)

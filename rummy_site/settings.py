@@ -371,7 +371,10 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "SCHEMA_PATH_PREFIX": "/api/v1",
     # One name for the rule families wherever they are listed (a game's family, a season's).
-    "ENUM_NAME_OVERRIDES": {"FamilyEnum": "engine.rules.FAMILIES"},
+    "ENUM_NAME_OVERRIDES": {
+        "FamilyEnum": "engine.rules.FAMILIES",
+        "PenaltyKindEnum": "tournaments.services.tournaments.PENALTY_KINDS",
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "rummy_site.api.add_problem_responses",

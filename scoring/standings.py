@@ -230,6 +230,7 @@ class Standing:
     byes: int
     # The first tie-break that puts him below the row above; None on row 1 and a shared rank.
     separated_by: Tiebreak | None
+    penalty: Fraction = Fraction(0)  # points taken off by the organiser (already out of ``points``)
 
 
 def parse_tiebreaks(keys: Iterable[str]) -> tuple[Tiebreak, ...]:
@@ -275,9 +276,15 @@ def standings(
     scheme: Scheme = "table",
     custom: CustomPoints | None = None,
     tiebreaks: Sequence[Tiebreak] = DEFAULT_TIEBREAKS,
+    penalties: Mapping[int, Fraction | int] | None = None,
 ) -> tuple[Standing, ...]:
     """The standings of a tournament from the tables of its counted rounds and its byes
     (``(round, player)``), best first.
+
+    ``penalties`` are the points the organiser took off a player (summed per player, not
+    negative): out of his tournament points, so of the ``points`` key, and of nothing else. His
+    opponents' points count the table points he earned, since the penalty punishes him, not
+    those who played him; game score, places and the byes' points are the tables' own.
 
     Players are ordered by ``tiebreaks`` (see ``parse_tiebreaks``; ``points`` always first)
     one key after another: points, game score (summed, or per table: nobody-played last), firsts
@@ -336,7 +343,18 @@ def standings(
     # Points are summed in whole units of 1/scale (the common denominator of every value):
     # exact like Fractions, at the speed of integers (a 100-player, 8-round tournament has
     # thousands of additions).
-    scale = lcm(1, *(f.denominator for row in earned_at for f in row), *(f.denominator for _, f in bye_worth))
+    taken = {p: Fraction(v) for p, v in (penalties or {}).items() if v}
+    for player, value in taken.items():
+        if player not in known:
+            raise ValueError(f"player {player} is not in the tournament")
+        if value < 0:
+            raise ValueError(f"a penalty takes points off, not {value}")
+    scale = lcm(
+        1,
+        *(f.denominator for row in earned_at for f in row),
+        *(f.denominator for _, f in bye_worth),
+        *(f.denominator for f in taken.values()),
+    )
     units: dict[int, int] = dict.fromkeys(players, 0)
     for table, earned in zip(tables, earned_at, strict=True):
         for player, got in zip(table.players, earned, strict=True):
@@ -349,6 +367,8 @@ def standings(
         at_table = sum(units[p] for p in table.players)
         for player in table.players:
             opponent_units[player] += at_table - units[player]
+    for player, value in taken.items():
+        units[player] -= value.numerator * (scale // value.denominator)
     for player in players:
         tally[player].points = Fraction(units[player], scale)
     opponents = {p: Fraction(opponent_units[p], scale) for p in players}
@@ -394,6 +414,7 @@ def standings(
                 tables=t.tables,
                 byes=t.byes,
                 separated_by=cast(Tiebreak | None, separated_by),
+                penalty=taken.get(p, Fraction(0)),
             )
         )
     return tuple(rows)

@@ -25,6 +25,7 @@ import io
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -47,12 +48,14 @@ from games.services.clubs import RESERVED_SLUGS, check_club_name, club_create, c
 from games.services.hands import MAX_HAND_POINTS
 from games.services.players import check_name
 from games.services.results import rebuild
+from games.services.service_errors import ServiceError
 from games.spreadsheet import SafeDictWriter
 from scoring.game import score_game
 from tournaments import derived
 from tournaments.models import Bye, Entry, Round, Season, Table, TableSeat, Tournament, TournamentChange
 from tournaments.services.seasons import SeasonSettings, checked_season
-from tournaments.services.tournaments import Settings, checked_settings
+from tournaments.services.tournaments import Settings, checked_penalty_points, checked_settings
+from tournaments.tournament_data import penalties
 from tournaments.tournament_messages import tournament_error
 
 FORMAT = "rummy-club-export"
@@ -238,6 +241,18 @@ def _export_tournaments(
                         "pinned_table": e.pinned_table,
                     }
                     for e in entries
+                ],
+                "penalties": [
+                    {
+                        "player": player_ref[of_entry[p.entry]],
+                        "kind": p.kind,
+                        "points": str(p.points),
+                        "round": p.round,
+                        "reason": p.reason,
+                        "undone": p.undone,
+                    }
+                    for p in penalties(t)
+                    if p.entry in of_entry
                 ],
                 "seated_rounds": [
                     {
@@ -653,6 +668,20 @@ def _check_tournaments(
                         _("Player %s is seated twice in the round.") % ref,
                     )
                 placed.add(ref)
+        for k, penalty in enumerate(t.get("penalties", [])):
+            where = f"{at}.penalties[{k}]"
+            if penalty["player"] not in entered:
+                check.add(
+                    f"{where}.player", "not_entered", _("Player %s is not registered.") % penalty["player"]
+                )
+            if penalty["round"] is not None and penalty["round"] not in numbers:
+                check.engine(where, ServiceError("penalty_round", "no such round", round=penalty["round"]))
+            try:
+                checked_penalty_points(penalty["kind"], Fraction(penalty["points"]))
+            except (ValueError, ZeroDivisionError):
+                check.add(f"{where}.points", "penalty_points", _("Not a number: %s.") % penalty["points"])
+            except EngineError as error:
+                check.engine(where, error)
 
 
 def _season_settings(s: Mapping[str, Any], starts: datetime.date, ends: datetime.date) -> SeasonSettings:
@@ -881,6 +910,21 @@ def _write_tournament(
                 for position, ref in enumerate(table["seats"])
             )
         Bye.objects.bulk_create(Bye(round=played, entry=entries[ref]) for ref in r["byes"])
+    given = [
+        {
+            "id": number,
+            "entry": entries[p["player"]].pk,
+            "player": players[p["player"]].name,
+            "kind": p["kind"],
+            "points": str(Fraction(p["points"])),
+            "round": p["round"],
+            "reason": p["reason"],
+            "undone": p["undone"],
+        }
+        for number, p in enumerate(t.get("penalties", []), start=1)
+    ]
+    if given:
+        Tournament.objects.filter(pk=tournament.pk).update(penalties=given)
     return tournament
 
 

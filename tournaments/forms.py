@@ -34,6 +34,9 @@ from tournaments.services.tournaments import (
     Settings,
     current_settings,
 )
+from tournaments.services.tournaments import (
+    MAX_REASON as PENALTY_REASON_MAX,
+)
 from tournaments.tournament_messages import tournament_error
 
 TIEBREAK_LABELS = {
@@ -506,3 +509,48 @@ class ImportForm(forms.Form):
             return read_json(upload.read())
         except ValueError:
             raise forms.ValidationError(_("This is not a JSON file exported from a club.")) from None
+
+
+class PenaltyForm(_Write):
+    """A warning or a point penalty for one player, with a reason, off a round's points or the
+    tournament's total. The ranges are the service's, so its message stands at the field."""
+
+    entry = forms.TypedChoiceField(label=_("Player"), coerce=int)
+    kind = forms.ChoiceField(
+        label=_("What"),
+        choices=[("warning", _("A warning (no points)")), ("points", _("A point penalty"))],
+        widget=forms.RadioSelect,
+        initial="warning",
+    )
+    points = forms.DecimalField(
+        label=_("Points taken off"),
+        help_text=_("For a point penalty only."),
+        required=False,
+        max_digits=9,
+        decimal_places=2,
+        widget=forms.NumberInput(attrs={"inputmode": "decimal", "step": "any"}),
+    )
+    round = forms.TypedChoiceField(label=_("Applies to"), coerce=int, required=False, empty_value=None)
+    reason = forms.CharField(
+        label=_("Reason"),
+        max_length=PENALTY_REASON_MAX,
+        required=False,  # the service says why it is needed, at the field
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
+
+    def __init__(
+        self, *args: Any, players: Sequence[tuple[int, str]], rounds: Sequence[int], **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["entry"].choices = [("", "—"), *players]  # type: ignore[attr-defined]
+        self.fields["round"].choices = [  # type: ignore[attr-defined]
+            ("", _("The tournament's total")),
+            *((n, _("Round %(number)s") % {"number": n}) for n in rounds),
+        ]
+
+    def add_engine_error(self, error: EngineError) -> None:
+        self.add_error(_named_field(self, error), tournament_error(error))
+
+
+class PenaltyUndoForm(_Write):
+    penalty = forms.IntegerField(min_value=1, widget=forms.HiddenInput)

@@ -99,6 +99,12 @@ class Tournament(models.Model):
     # Each player confirms his table's final totals (or disputes them) by his own link, and the
     # organiser is asked before confirming a round whose tables have not all agreed.
     table_confirm = models.BooleanField(_("players confirm their table's result"), default=False)
+    # The warnings and point penalties given, in order, each as the organiser gave it: {"id",
+    # "entry", "player", "kind" ("warning" or "points"), "points" (a fraction as text, "3/2"),
+    # "round" (None: the tournament's total), "reason", "undone"}. Kept on the tournament's row,
+    # which every standings read has already, and changed only by services.penalty_give and
+    # penalty_undo, each a recorded change.
+    penalties = models.JSONField(default=list, blank=True)
     seed = models.BigIntegerField(default=new_seed)
     version = models.PositiveIntegerField(default=1)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
@@ -238,9 +244,11 @@ class TournamentChange(models.Model):
         FINAL_UNDONE = "final_undone", _("took back the final's seating")
         RESULT_AGREED = "result_ok", _("a player confirmed his table's result")
         RESULT_DISPUTED = "disputed", _("a player disputed his table's result")
+        PENALTY = "penalty", _("gave a penalty or a warning")
+        PENALTY_UNDONE = "penalty_undone", _("took back a penalty or a warning")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="changes")
-    action = models.CharField(max_length=12, choices=Action.choices)
+    action = models.CharField(max_length=20, choices=Action.choices)
     data = models.JSONField(default=dict)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     request_id = models.UUIDField(null=True, blank=True)

@@ -300,6 +300,58 @@ def final_groups(data: TournamentData, order: list[int]) -> list[list[int]] | No
     return knockout_groups(matches)
 
 
+@dataclass(frozen=True, slots=True)
+class Penalty:
+    """A warning or a point penalty as given (``Tournament.penalties``)."""
+
+    id: int
+    entry: int
+    player: str
+    kind: str  # "warning" or "points"
+    points: Fraction  # 0 for a warning
+    round: int | None  # None: the tournament's total
+    reason: str
+    undone: bool
+
+
+def penalties(tournament: Tournament) -> list[Penalty]:
+    """Every warning and penalty given, undone ones too, in the order given."""
+    return [
+        Penalty(
+            id=int(p["id"]),
+            entry=int(p["entry"]),
+            player=str(p.get("player", "")),
+            kind=str(p["kind"]),
+            points=Fraction(str(p.get("points") or 0)),
+            round=p.get("round"),
+            reason=str(p.get("reason", "")),
+            undone=bool(p.get("undone")),
+        )
+        for p in tournament.penalties or []
+    ]
+
+
+def in_force(data: TournamentData) -> list[Penalty]:
+    """The penalties and warnings that stand in these data: not undone, for a player still
+    registered, and a round's only once its round is in the data (the standings after an
+    earlier round do not count it)."""
+    numbers = {r.number for r in data.rounds}
+    return [
+        p
+        for p in penalties(data.tournament)
+        if not p.undone and p.entry in data.entries and (p.round is None or p.round in numbers)
+    ]
+
+
+def points_taken(data: TournamentData) -> dict[int, Fraction]:
+    """The points the penalties in force take off each entry."""
+    taken: dict[int, Fraction] = defaultdict(Fraction)
+    for p in in_force(data):
+        if p.kind == "points":
+            taken[p.entry] += p.points
+    return dict(taken)
+
+
 def compute_standings(data: TournamentData) -> tuple[Standing, ...]:
     """The standings over every counted table (and the byes of rounds under way or done). A
     final that decides the top places counts no points; once it is decided its order leads."""
@@ -318,6 +370,7 @@ def compute_standings(data: TournamentData) -> tuple[Standing, ...]:
         scheme=tournament.points,  # type: ignore[arg-type]
         custom=custom_points(tournament),
         tiebreaks=tiebreaks(tournament),  # type: ignore[arg-type]
+        penalties=points_taken(data),
     )
     if not finals:
         return rows

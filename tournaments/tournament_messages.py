@@ -75,6 +75,19 @@ MESSAGES: dict[str, str] = {
     "table_no_hands": gettext_noop(
         "Table {table} has not recorded a hand yet: record its hands before confirming."
     ),
+    "stale_penalties": gettext_noop(
+        "Someone changed the tournament meanwhile (a penalty or a setting). Check the list and try again."
+    ),
+    "penalty_kind": gettext_noop("Choose a warning or a point penalty."),
+    "penalty_warning_points": gettext_noop("A warning takes no points: choose a point penalty to take some."),
+    "penalty_points_range": gettext_noop(
+        "A penalty takes more than 0 and at most {maximum} points, in hundredths at most."
+    ),
+    "penalty_reason": gettext_noop("Say why: the player reads the reason beside his penalty."),
+    "penalty_reason_long": gettext_noop("Say why in at most {maximum} characters, on one line."),
+    "penalty_entry": gettext_noop("Choose a player registered for this tournament."),
+    "penalty_round": gettext_noop("There is no round {round} yet: choose a round that is seated."),
+    "penalty_unknown": gettext_noop("There is no such penalty: reload the list."),
     "season_name": gettext_noop("Give the season a name."),
     "season_dates": gettext_noop("The last day must not be before the first."),
     "season_families": gettext_noop("Choose at least one game that counts."),

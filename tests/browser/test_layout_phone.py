@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,7 @@ from tournaments.services.table_answers import table_answer
 from tournaments.services.tournaments import (
     Settings,
     entries_add,
+    penalty_give,
     round_confirm,
     round_seat,
     round_start,
@@ -127,6 +129,19 @@ def seed() -> dict[str, str]:
         round_confirm(played=played, round_version=played.version, user=organiser)
     round_seat(tournament=tournament, number=3, user=organiser)
     asked = _tables_confirming(club, organiser)
+    # A penalty and a warning with long reasons: the marked rows and their notes on a phone.
+    long_entry = Entry.objects.get(tournament=tournament, player__name=LONG)
+    tournament.refresh_from_db()
+    tournament = penalty_give(
+        tournament=tournament, entry_id=long_entry.pk, kind="points", points=Decimal("2.5"),
+        round_number=2, reason="Opakovaně pomalá hra i po upozornění rozhodčího (nepřiměřeně dlouhé tahy)",
+        version=tournament.version, user=organiser,
+    )  # fmt: skip
+    tournament = penalty_give(
+        tournament=tournament, entry_id=Entry.objects.get(tournament=tournament, player__name=LONG_PL).pk,
+        kind="warning", points=None, round_number=None, reason="Telefon na stole během hry",
+        version=tournament.version, user=organiser,
+    )  # fmt: skip
     rebuild_club(club=club)
     season = season_create(
         club=club,
@@ -165,6 +180,7 @@ def seed() -> dict[str, str]:
         "tournament-standings": f"/t/{t}/standings/",
         "round": f"/t/{t}/r/1/",
         "tournament-player": f"/t/{t}/p/{entry.pk}/",
+        "penalties": f"/t/{t}/penalties/",
         "sheet-six": f"/g/{sheet.public_id}/",
         # A round whose tables confirm their own result: a player's own page, its round.
         "own-table": asked["own"],
@@ -223,11 +239,20 @@ def _tables_confirming(club: Any, organiser: Any) -> dict[str, str]:
 
 # What the club's organiser sees beside it: the hand form on the score sheet, the round's and
 # the tournament's organiser tools, the club's roster with its roles, and a round whose tables
-# confirm their own result (its page and its table links with each player's own link).
-ORGANISER_PAGES = ("sheet-six", "round", "tournament", "club-players", "home", "round-answers", "round-links")
+# confirm their own result (its page and its table links with each player's own link), the penalties.
+ORGANISER_PAGES = (
+    "sheet-six",
+    "round",
+    "tournament",
+    "club-players",
+    "home",
+    "round-answers",
+    "round-links",
+    "penalties",
+)
 
 # Pages a member cannot open (they carry the tables' and players' own links).
-ORGANISER_ONLY = {"round-links"}
+ORGANISER_ONLY = {"round-links", "penalties"}
 
 # The checks, run in the page (a function returning [check, element, detail] per failure).
 AUDIT = (Path(__file__).parent / "layout_audit.js").read_text(encoding="utf-8")
@@ -238,7 +263,9 @@ HIDDEN = (
 # Opens every "all columns" toggle on the page; how many it opened.
 OPEN_ALL = """
 () => {
-  const toggles = [...document.querySelectorAll("details.phone-more-toggle:not([open]) > summary")]
+  const toggles = [...document.querySelectorAll(
+    "details.phone-more-toggle:not([open]) > summary, details.penalty-note:not([open]) > summary"
+  )]
     .filter((s) => s.getClientRects().length);
   toggles.forEach((s) => s.click());
   return toggles.length;

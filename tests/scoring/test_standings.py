@@ -441,6 +441,12 @@ def tournaments(draw: Draw) -> dict[str, Any]:
         "lower_is_better": lower_is_better,
         "tiebreaks": ["points", *tiebreaks],
         "scheme": draw(st.sampled_from(["table", "win"])),
+        # Point penalties (halves too), on a few players: they move ranks and make new ties.
+        "penalties": draw(
+            st.dictionaries(
+                st.sampled_from(players), st.integers(0, 8).map(lambda halves: F(halves, 2)), max_size=3
+            )
+        ),
     }
 
 
@@ -472,10 +478,13 @@ def reference(t: dict[str, Any]) -> tuple[Callable[[int, int], int], dict[int, F
     for round_, p in t["byes"]:
         seats = table_pts[round_]
         points[p] += sum(seats, F(0)) / len(seats) if seats else F(0)
+    # Opponents' points count what the opponents earned at the tables, before any penalty.
     opp = {
         p: sum((points[o] for tr in meetings if p in tr.players for o in tr.players if o != p), F(0))
         for p in t["players"]
     }
+    for p, taken in t.get("penalties", {}).items():
+        points[p] -= taken
 
     def value(key: str, p: int) -> Any:
         if key == "points":
@@ -528,6 +537,7 @@ def test_standings_agree_with_a_pairwise_reference(t: dict[str, Any]) -> None:
         lower_is_better=t["lower_is_better"],
         scheme=t["scheme"],
         tiebreaks=t["tiebreaks"],
+        penalties=t["penalties"],
     )
     compare, reference_points = reference(t)
     assert sorted(s.player for s in result) == sorted(t["players"])
@@ -550,6 +560,7 @@ def test_standings_agree_with_a_pairwise_reference(t: dict[str, Any]) -> None:
             assert reference_order(through)(above.player, below.player) == -1
     for s in result:
         assert s.points == reference_points[s.player]
+        assert s.penalty == t["penalties"].get(s.player, 0)
 
 
 @settings(max_examples=300, deadline=None)
@@ -601,3 +612,24 @@ def test_game_score_per_table_neither_rewards_nor_punishes_a_missed_round() -> N
     assert [s.player for s in by_sum][:2] == [1, 2] and by_sum[1].separated_by == "game_score"
     assert [s.player for s in per_table][:2] == [2, 1] and per_table[1].separated_by == "game_score_average"
     assert per_table[0].game_score_average == 15 and per_table[1].game_score_average == 10
+
+
+def test_a_point_penalty_moves_a_player_below_the_one_he_beat() -> None:
+    # One table: 1 first (7 points), 2 second (4), 3 third (1). Four points off 1 leaves him
+    # 3: 2 leads, then 1, then 3.
+    tables = [table(1, {1: 30, 2: 20, 3: 10})]
+    plain = standings([1, 2, 3], tables, [], lower_is_better=False)
+    assert [s.player for s in plain] == [1, 2, 3]
+    result = standings([1, 2, 3], tables, [], lower_is_better=False, penalties={1: 4})
+    assert [(s.player, s.points, s.penalty) for s in result] == [(2, 4, 0), (1, 3, 4), (3, 1, 0)]
+    assert result[1].separated_by == "points"
+    # His opponents keep the points he earned at their table in their opponents' points.
+    assert result[0].opponents_points == plain[1].opponents_points == 8
+
+
+def test_a_penalty_is_never_negative_nor_for_a_stranger() -> None:
+    tables = [table(1, {1: 3, 2: 1})]
+    with pytest.raises(ValueError):
+        standings([1, 2], tables, [], lower_is_better=False, penalties={1: -1})
+    with pytest.raises(ValueError):
+        standings([1, 2], tables, [], lower_is_better=False, penalties={9: 1})

@@ -317,13 +317,17 @@ def test_nav_marks_the_current_page(client: Client, cup: tuple[Tournament, User]
 
 
 def test_standings_rows_escape_names_and_mark_who_dropped_out() -> None:
+    from fractions import Fraction
+
     from tournaments.templatetags.tournament_tags import StandingItem, standings_rows
+    from tournaments.tournament_data import Penalty
 
     class Row:
         name = "<b>Eve</b>"
         dropped = True
         player_id = 1
-        standing = type("S", (), {"firsts": 0, "tables": 1, "byes": 1})()
+        standing = type("S", (), {"firsts": 0, "tables": 1, "byes": 1, "penalty": Fraction(2)})()
+        penalties = (Penalty(1, 1, "<b>Eve</b>", "points", Fraction(2), 1, "<i>late</i>", False),)
 
     item = StandingItem(
         row=Row(),  # type: ignore[arg-type]
@@ -342,6 +346,12 @@ def test_standings_rows_escape_names_and_mark_who_dropped_out() -> None:
     assert html.startswith('<tr class="dropped has-note">') and "&lt;b&gt;Eve&lt;/b&gt;" in html
     assert "Below &lt;i&gt;Ann&lt;/i&gt; on points" in html and '<td class="points">4</td>' in html
     assert "+1 bye" in html
+    # A penalty marks the row; its reason, escaped, is one tap away in the note line.
+    assert '<span class="badge missing penalised">penalty</span>' in html
+    assert (
+        "<summary>−2 points, round 1</summary><ul><li>−2 points, round 1: &lt;i&gt;late&lt;/i&gt;</li>"
+        in html
+    )
     # The note is a line of its own under the row, across the table.
     assert '<tr class="note"><td class="rank"></td><td colspan="7"><small class="tiebreak">Below' in html
 

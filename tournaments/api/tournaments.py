@@ -54,7 +54,10 @@ from tournaments.services.common import MAX_CUSTOM_POINTS
 from tournaments.services.tournaments import (
     MAX_HANDS,
     MAX_MINUTES,
+    MAX_PENALTY,
+    MAX_REASON,
     MAX_ROUNDS,
+    PENALTY_KINDS,
     SETTINGS_TARGET,
     Settings,
     changed_settings,
@@ -71,6 +74,10 @@ from tournaments.services.tournaments import (
     final_seat,
     final_undo,
     move_target,
+    penalty_give,
+    penalty_target,
+    penalty_undo,
+    penalty_undo_target,
     resent,
     round_confirm,
     round_move,
@@ -453,6 +460,22 @@ class MoveSerializer(serializers.Serializer[Any]):
     to_table = serializers.IntegerField(min_value=0, max_value=999, help_text="0: the bye.")
 
 
+# Reads a ``tournament_data.Penalty``.
+class PenaltySerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    entry = serializers.IntegerField(help_text="The entry's id.")
+    player = serializers.CharField(help_text="The player's name when it was given.")
+    kind = serializers.ChoiceField(choices=list(PENALTY_KINDS), help_text="warning or points.")
+    points = serializers.CharField(
+        help_text='The points taken off, exact as a fraction: "2", "1/2"; 0: a warning.'
+    )
+    round = serializers.IntegerField(
+        allow_null=True, help_text="The round it is for; null: the tournament's total."
+    )
+    reason = serializers.CharField()
+    undone = serializers.BooleanField(help_text="Taken back: it no longer counts.")
+
+
 # Reads a ``selectors.StandingRow``.
 class StandingSerializer(serializers.Serializer[Any]):
     rank = serializers.IntegerField()
@@ -480,6 +503,11 @@ class StandingSerializer(serializers.Serializer[Any]):
         allow_null=True,
         help_text="The tie-break that puts him below the row above.",
     )
+    penalty = serializers.CharField(
+        source="standing.penalty",
+        help_text='Points taken off by penalties (already out of "points"): "0", "2".',
+    )
+    penalties = PenaltySerializer(many=True, help_text="His warnings and penalties in force.")
 
 
 # Reads a ``selectors.TournamentView``.
@@ -528,6 +556,7 @@ class PlayerRoundSerializer(serializers.Serializer[Any]):
 
 # Reads a ``selectors.PlayerView``; without a standing yet, rank and points are null.
 class PlayerRoundsSerializer(serializers.Serializer[Any]):
+    penalties = PenaltySerializer(many=True, help_text="His warnings and penalties in force.")
     entry = serializers.IntegerField(source="entry.pk")
     player_id = serializers.IntegerField(source="entry.player_id")
     name = serializers.CharField(source="entry.player.name")
@@ -1355,6 +1384,130 @@ class SelfCheckIn(APIView):
         return Response(DoorEntrySerializer(entry).data)
 
 
+# ---------------------------------------------------------------------- penalties and warnings
+
+
+# Reads a ``selectors.PenaltiesView``.
+class PenaltiesSerializer(serializers.Serializer[Any]):
+    penalties = PenaltySerializer(many=True, help_text="Newest first, taken back ones too.")
+    version = serializers.IntegerField(source="tournament.version", help_text="The tournament's version.")
+    etag = ETagField(tournament_etag, source="tournament", help_text="The tournament's ETag.")
+
+
+class PenaltyGiveSerializer(serializers.Serializer[Any]):
+    entry = serializers.IntegerField(min_value=1, max_value=2**31 - 1, help_text="The entry's id.")
+    kind = serializers.ChoiceField(choices=list(PENALTY_KINDS))
+    points = serializers.DecimalField(
+        max_digits=9,
+        decimal_places=2,
+        required=False,
+        allow_null=True,
+        help_text=f"Points taken off: more than 0, at most {MAX_PENALTY}; none for a warning.",
+    )
+    round = serializers.IntegerField(
+        min_value=1,
+        max_value=2**15,
+        required=False,
+        allow_null=True,
+        help_text="The round whose points it is taken off; null: the tournament's total.",
+    )
+    reason = serializers.CharField(max_length=MAX_REASON, allow_blank=True)
+
+
+def _penalties_json(tournament: Tournament) -> Any:
+    return PenaltiesSerializer(selectors.penalties_view(tournament=tournament)).data
+
+
+class Penalties(APIView):
+    @extend_schema(
+        operation_id="tournament_penalties",
+        summary="The warnings and point penalties given, newest first (organisers)",
+        tags=TAGS,
+        parameters=[PUBLIC_ID],
+        responses={200: PenaltiesSerializer, **problems(401, 403, 404)},
+    )
+    def get(self, request: Request, public_id: str) -> Response:
+        tournament, _role = _tournament(request, public_id, manage=True)
+        return with_etag(_penalties_json(tournament), tournament_etag(tournament))
+
+    @extend_schema(
+        operation_id="tournament_penalty_give",
+        summary="Give a player a warning or a point penalty with a reason (organisers)",
+        description="Refused (400, at its field) without a reason (penalty_reason), with points out "
+        "of range or points on a warning (penalty_points_range, penalty_warning_points), for a round "
+        "not seated (penalty_round) or an entry not registered (penalty_entry).",
+        tags=TAGS,
+        parameters=[PUBLIC_ID, IF_MATCH, IDEMPOTENCY_KEY],
+        request=PenaltyGiveSerializer,
+        responses={201: PenaltiesSerializer, **problems(400, 401, 403, 404, 412, 428)},
+    )
+    def post(self, request: Request, public_id: str) -> Response:
+        tournament, _role = _tournament(request, public_id, manage=True)
+        form = PenaltyGiveSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        data = form.validated_data
+        key = idempotency_key(request)
+        if not _replayed(tournament, key, penalty_target(data["entry"])):
+            if_match(request, current=tournament_etag(tournament), body=_penalties_json(tournament))
+        seen = tournament.version
+
+        def current() -> tuple[str, Any]:
+            now = _stored(tournament)
+            return tournament_etag(now), _penalties_json(now)
+
+        done = guarded(
+            lambda: penalty_give(
+                tournament=tournament,
+                entry_id=data["entry"],
+                kind=data["kind"],
+                points=data.get("points"),
+                round_number=data.get("round"),
+                reason=data["reason"],
+                version=seen,
+                user=request.user,
+                request_id=key,
+            ),
+            current,
+        )
+        return with_etag(_penalties_json(done), tournament_etag(done), status=status.HTTP_201_CREATED)
+
+
+class PenaltyUndo(APIView):
+    @extend_schema(
+        operation_id="tournament_penalty_undo",
+        summary="Take back a warning or a penalty (organisers); taking it back twice changes nothing",
+        tags=TAGS,
+        parameters=[
+            PUBLIC_ID,
+            OpenApiParameter("penalty", int, OpenApiParameter.PATH, description="The penalty's id."),
+            IF_MATCH,
+            IDEMPOTENCY_KEY,
+        ],
+        request=None,
+        responses={200: PenaltiesSerializer, **problems(400, 401, 403, 404, 412, 428)},
+    )
+    def post(self, request: Request, public_id: str, penalty: int) -> Response:
+        tournament, _role = _tournament(request, public_id, manage=True)
+        if not any(int(p.get("id", 0)) == penalty for p in tournament.penalties or []):
+            raise Http404
+        key = idempotency_key(request)
+        if not _replayed(tournament, key, penalty_undo_target(penalty)):
+            if_match(request, current=tournament_etag(tournament), body=_penalties_json(tournament))
+        seen = tournament.version
+
+        def current() -> tuple[str, Any]:
+            now = _stored(tournament)
+            return tournament_etag(now), _penalties_json(now)
+
+        done = guarded(
+            lambda: penalty_undo(
+                tournament=tournament, penalty_id=penalty, version=seen, user=request.user, request_id=key
+            ),
+            current,
+        )
+        return with_etag(_penalties_json(done), tournament_etag(done))
+
+
 class PlayerRounds(APIView):
     @extend_schema(
         operation_id="tournament_player",
@@ -1434,6 +1587,12 @@ urlpatterns = [
     path("tournaments/<str:public_id>/standings/", Standings.as_view(), name="tournament-standings"),
     path("tournaments/<str:public_id>/seat/", FindSeat.as_view(), name="tournament-find-seat"),
     path("tournaments/<str:public_id>/door/", Door.as_view(), name="tournament-door"),
+    path("tournaments/<str:public_id>/penalties/", Penalties.as_view(), name="tournament-penalties"),
+    path(
+        "tournaments/<str:public_id>/penalties/<int:penalty>/undo/",
+        PenaltyUndo.as_view(),
+        name="tournament-penalty-undo",
+    ),
     path(
         "tournaments/<str:public_id>/check-in/<str:key>/",
         SelfCheckIn.as_view(),

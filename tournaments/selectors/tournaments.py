@@ -4,8 +4,9 @@ tests/tournaments pin the counts)."""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property, partial
 from itertools import pairwise
@@ -30,13 +31,16 @@ from tournaments.services.tournaments import current_settings, door_path
 from tournaments.table_answers import CONFIRMED, DISPUTED, WAITING, Agreement, round_agreements
 from tournaments.tournament_data import (
     EntryRow,
+    Penalty,
     Seating,
     TableState,
     TournamentData,
     compute_standings,
     custom_points,
     final_rounds,
+    in_force,
     last_round,
+    penalties,
     round_states,
     tiebreaks,
     tournament_data,
@@ -66,6 +70,8 @@ class StandingRow:
     name: str
     player_id: int
     dropped: bool
+    # His warnings and penalties in force, in the order given (the row is marked by them).
+    penalties: tuple[Penalty, ...] = ()
 
     @property
     def rank(self) -> int:
@@ -186,12 +192,16 @@ class Ranked:
 
 
 def _ranked(data: TournamentData) -> Ranked:
+    given: dict[int, list[Penalty]] = defaultdict(list)
+    for penalty in in_force(data):
+        given[penalty.entry].append(penalty)
     rows = tuple(
         StandingRow(
             standing=s,
             name=data.entries[s.player].player.name,
             player_id=data.entries[s.player].player_id,
             dropped=data.entries[s.player].dropped_after is not None,
+            penalties=tuple(given.get(s.player, ())),
         )
         for s in compute_standings(data)
     )
@@ -625,6 +635,7 @@ class PlayerView:
     entry: EntryRow
     rounds: list[PlayerRound]
     standing: Standing | None  # his line in the standings now
+    penalties: list[Penalty] = field(default_factory=list)  # his warnings and penalties in force
 
 
 def player_rounds(*, tournament: Tournament, entry_id: int) -> PlayerView | None:
@@ -684,7 +695,8 @@ def player_rounds(*, tournament: Tournament, entry_id: int) -> PlayerView | None
             )
         )
     now = next((r.standing for r in view.standings if r.standing.player == entry_id), None)
-    return PlayerView(entry=entry, rounds=rounds, standing=now)
+    given = [p for p in in_force(data) if p.entry == entry_id]
+    return PlayerView(entry=entry, rounds=rounds, standing=now, penalties=given)
 
 
 def _standings_after(data: TournamentData, number: int) -> tuple[Standing, ...]:
@@ -697,3 +709,16 @@ def _standings_after(data: TournamentData, number: int) -> tuple[Standing, ...]:
         byes={n: ids for n, ids in data.byes.items() if n <= number},
     )
     return compute_standings(upto)
+
+
+@dataclass(frozen=True)
+class PenaltiesView:
+    """The organiser's list of warnings and penalties (undone ones too), newest first."""
+
+    tournament: Tournament
+    penalties: list[Penalty]
+
+
+def penalties_view(*, tournament: Tournament) -> PenaltiesView:
+    """Read from the tournament's row itself: no query."""
+    return PenaltiesView(tournament, list(reversed(penalties(tournament))))

@@ -26,6 +26,7 @@ from tournaments.models import RatingEvent, Tournament, TournamentChange
 from tournaments.selectors.seasons import game_name
 from tournaments.selectors.tournaments import StandingRow
 from tournaments.services.tournaments import final_size
+from tournaments.tournament_data import Penalty
 
 register = template.Library()
 
@@ -78,6 +79,23 @@ def tiebreak_name(key: str) -> str:
         "head_to_head": _("games against each other"),
     }
     return names.get(key, key)
+
+
+def penalty_text(kind: str, taken: Number, round_number: object) -> str:
+    """A warning or a penalty in words: "Warning, round 2", "−2 points off the total"."""
+    if kind == "warning":
+        if round_number:
+            return _("Warning, round %(round)s") % {"round": round_number}
+        return _("Warning")
+    amount = points(taken)
+    if round_number:
+        return _("−%(points)s points, round %(round)s") % {"points": amount, "round": round_number}
+    return _("−%(points)s points off the total") % {"points": amount}
+
+
+@register.simple_tag
+def penalty_words(penalty: Penalty) -> str:
+    return penalty_text(penalty.kind, penalty.points, penalty.round)
 
 
 @dataclass(frozen=True)
@@ -249,6 +267,13 @@ def change_summary(change: TournamentChange) -> list[str]:
                 ngettext("a clock of %(minutes)d minute", "a clock of %(minutes)d minutes", minutes)
                 % {"minutes": minutes}
             )
+    elif action in (Action.PENALTY, Action.PENALTY_UNDONE):
+        taken = data.get("points") or "0"
+        amount = Fraction(str(taken)) if isinstance(taken, str | int) else Fraction(0)
+        said = penalty_text(str(data.get("kind")), amount, data.get("round"))
+        parts.append(f"{_names(data.get('player'))}: {said}")
+        if data.get("reason"):
+            parts.append(_("Reason: %(reason)s") % {"reason": data["reason"]})
     elif action == Action.CONFIRMED:
         parts.append(_round_words(data.get("round")))
         closed = data.get("closed")
@@ -289,6 +314,20 @@ ROW = (
 # column wrapped a word a line on a phone).
 NOTE_ROW = '<tr class="note"><td class="rank"></td><td colspan="7">{}</td></tr>'
 HAS_NOTE = SafeString(' class="has-note"')
+# A penalised row's reasons: one tap away under the row (the row itself stays one line).
+PENALTY_NOTE = '<details class="penalty-note"><summary>{}</summary><ul>{}</ul></details>'
+
+
+def _penalty_notes(given: Sequence[Penalty]) -> SafeString | str:
+    if not given:
+        return ""
+    words = [penalty_text(p.kind, p.points, p.round) for p in given]
+    reasons = SafeString(
+        "".join(format_html("<li>{}: {}</li>", said, p.reason) for said, p in zip(words, given, strict=True))
+    )
+    return format_html(PENALTY_NOTE, "; ".join(words), reasons)
+
+
 DROPPED_NOTE = SafeString(' class="dropped has-note"')
 
 
@@ -305,8 +344,15 @@ def standings_rows(items: Sequence[StandingItem]) -> SafeString:
         notes = [
             format_html('<small class="tiebreak">{}</small>', item.note) if item.note else "",
             format_html('<small class="tiebreak shared">{}</small>', shared) if item.first_shared else "",
+            _penalty_notes(item.row.penalties),
         ]
-        note = format_html(NOTE_ROW, format_html("{}{}", *notes)) if any(notes) else ""
+        note = format_html(NOTE_ROW, format_html("{}{}{}", *notes)) if any(notes) else ""
+        if item.row.penalties:
+            badge = format_html(
+                '{} <span class="badge missing penalised">{}</span>',
+                badge,
+                _("penalty") if standing.penalty else _("warning"),
+            )
         if item.row.dropped:
             marks = DROPPED_NOTE if note else DROPPED
         else:

@@ -28,6 +28,7 @@ from scoring.families import family_info
 from tournaments import access
 from tournaments.models import Tournament
 from tournaments.selectors import tournaments as selectors
+from tournaments.templatetags.tournament_tags import penalty_text
 from tournaments.tournament_data import tiebreaks
 
 # The projector asks for changes this often (seconds, static/js/screen.js); without
@@ -237,6 +238,8 @@ def standings_csv(request: HttpRequest, public_id: str) -> HttpResponse:
         "tables": _("Tables"),
         "byes": _("Byes"),
         "dropped": _("Dropped out"),
+        "penalty": _("Penalty points"),
+        "penalties": _("Penalties and warnings"),
     }
     out = io.StringIO()
     out.write("\ufeff")
@@ -258,6 +261,10 @@ def standings_csv(request: HttpRequest, public_id: str) -> HttpResponse:
             "tables": s.tables,
             "byes": s.byes,
             "dropped": _("yes") if row.dropped else "",
+            "penalty": _number(s.penalty),
+            "penalties": "; ".join(
+                f"{penalty_text(p.kind, p.points, p.round)}: {p.reason}" for p in row.penalties
+            ),
         }
         writer.writerow({columns[key]: value for key, value in values.items()})
     response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")

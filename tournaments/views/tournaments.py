@@ -27,6 +27,7 @@ from games.models import Membership
 from games.selectors.clubs import club_by_slug
 from games.services.access import can_view_club, club_role, edit_url, role_allows
 from games.services.players import similar_players
+from games.services.service_errors import StaleVersion
 from scoring.families import family_info
 from scoring.seating import table_sizes
 from tournaments.access import can_manage, can_view, tournament_role
@@ -35,6 +36,8 @@ from tournaments.forms import (
     DoorForm,
     EntryActionForm,
     MoveForm,
+    PenaltyForm,
+    PenaltyUndoForm,
     StartForm,
     TournamentForm,
     VersionedForm,
@@ -53,6 +56,8 @@ from tournaments.services.tournaments import (
     final_seat,
     final_undo,
     limits,
+    penalty_give,
+    penalty_undo,
     round_confirm,
     round_move,
     round_seat,
@@ -86,7 +91,8 @@ def _error(request: HttpRequest, error: EngineError) -> None:
 
 
 def _form_errors(
-    request: HttpRequest, form: VersionedForm | StartForm | EntryActionForm | MoveForm | DoorForm
+    request: HttpRequest,
+    form: VersionedForm | StartForm | EntryActionForm | MoveForm | DoorForm | PenaltyUndoForm,
 ) -> None:
     errors = [str(e) for e in form.non_field_errors()] or [
         f"{form[name].label}: {' '.join(str(e) for e in errs)}"
@@ -578,3 +584,75 @@ def final_undo_view(request: HttpRequest, public_id: str, number: int) -> HttpRe
         return redirect(_round_url(tournament, number))
     messages.success(request, _("The final's seating is taken back."))
     return redirect("tournaments:detail", public_id=tournament.public_id)
+
+
+@never_cache
+@login_required
+def penalties_view(request: HttpRequest, public_id: str) -> HttpResponse:
+    """Give a warning or a point penalty (the form, its errors at their fields), and the list of
+    those given with a button to take each back."""
+    tournament, role = _tournament(request, public_id, manage=True)
+    view = selectors.tournament_view(tournament=tournament)
+    players = sorted(((e.pk, e.player.name) for e in view.data.entries.values()), key=lambda p: p[1])
+    rounds = [r.number for r in view.data.rounds]
+    form = PenaltyForm(
+        request.POST or None, players=players, rounds=rounds, initial={"version": tournament.version}
+    )
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            penalty_give(
+                tournament=tournament,
+                entry_id=data["entry"],
+                kind=data["kind"],
+                points=data["points"],
+                round_number=data["round"],
+                reason=data["reason"],
+                version=data["version"],
+                user=request.user,
+                request_id=data["request_id"],
+            )
+        except EngineError as error:
+            if isinstance(error, StaleVersion):
+                # Sent again from here, the form changes the tournament as now shown.
+                tournament.refresh_from_db()
+                fresh = request.POST.copy()
+                fresh["version"] = str(tournament.version)
+                form.data = fresh
+            form.add_engine_error(error)
+        else:
+            messages.success(request, _("Recorded: the standings show it."))
+            return redirect("tournaments:penalties", public_id=tournament.public_id)
+    context = {
+        "tournament": tournament,
+        "view": view,
+        "role": role,
+        "form": form,
+        "given": selectors.penalties_view(tournament=tournament).penalties,
+        "can_manage": True,
+        "section": "penalties",
+    }
+    return render(request, "tournaments/penalties.html", context, status=400 if form.errors else 200)
+
+
+@require_POST
+@login_required
+def penalty_undo_view(request: HttpRequest, public_id: str) -> HttpResponse:
+    tournament, _role = _tournament(request, public_id, manage=True)
+    form = PenaltyUndoForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+    else:
+        try:
+            penalty_undo(
+                tournament=tournament,
+                penalty_id=form.cleaned_data["penalty"],
+                version=form.cleaned_data["version"],
+                user=request.user,
+                request_id=form.cleaned_data["request_id"],
+            )
+        except EngineError as error:
+            _error(request, error)
+        else:
+            messages.success(request, _("Taken back: the standings no longer count it."))
+    return redirect("tournaments:penalties", public_id=tournament.public_id)
