@@ -16,6 +16,7 @@ urlpatterns = [
     path("t/<str:public_id>/settings/", views.settings_view, name="settings"),
     path("t/<str:public_id>/players/", views.players, name="players"),
     path("t/<str:public_id>/players/<int:pk>/", views.entry_action, name="entry"),
+    path("t/<str:public_id>/apart/", views.apart_view, name="apart"),
     path("t/<str:public_id>/door/", views.door_view, name="door"),
     path("t/<str:public_id>/check-in/<str:key>/", door_views.check_in, name="check_in"),
     path("t/<str:public_id>/r/<int:number>/", views.round_view, name="round"),
