@@ -361,7 +361,8 @@ def apart_view(request: HttpRequest, public_id: str) -> HttpResponse:
                     request_id=data["request_id"],
                 )
             except EngineError as error:
-                put_error(form, error)
+                named = error.params.get("field")
+                form.add_error(named if named in form.fields else None, tournament_error(error))
             else:
                 messages.success(
                     request,
