@@ -34,7 +34,7 @@ pytestmark = pytest.mark.django_db
 def _setup(players: int = 8, **changes: object) -> tuple[Tournament, User, dict[str, Entry]]:
     organiser = UserFactory.create()
     club = ClubFactory.create(organiser=organiser)
-    cup = tournament(club, organiser, players, **changes)
+    cup = tournament(club, organiser, players, "rummikub", **changes)
     entries = {e.player.name: e for e in Entry.objects.filter(tournament=cup).select_related("player")}
     return cup, organiser, entries
 
@@ -56,7 +56,7 @@ def _tables(cup: Tournament, number: int) -> list[set[str]]:
 
 def test_a_pair_kept_apart_never_shares_a_table_in_any_round() -> None:
     for seating in ("balanced", "swiss", "random"):
-        cup, organiser, entries = _setup(8, seating=seating)
+        cup, organiser, entries = _setup(8, seating=str(seating))
         apart_set(
             tournament=cup,
             first=entries["Anna"],
