@@ -11,7 +11,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from scoring.seating import Method, TableLimits, met_counts, seat_round, seating_report, table_sizes
-from tests.scoring.test_seating import RUMMIKUB, ZOLIKY, limits, partitions
+from tests.scoring.test_seating import RUMMIKUB, ZOLIKY, limits, partitions, swiss_costs
 
 
 def apart_met(tables: Sequence[Sequence[int]], apart: Sequence[tuple[int, int]]) -> int:
@@ -66,6 +66,9 @@ def test_fewest_pairs_kept_apart_meet_against_every_seating(
     if method == "balanced":
         best = min(repeat_cost(p, history) for p in every if apart_met(p, apart) == fewest)
         assert repeat_cost(seating.tables, history) == best
+    if method == "swiss":
+        swiss_best = min(swiss_costs(p, history, standings) for p in every if apart_met(p, apart) == fewest)
+        assert swiss_costs(seating.tables, history, standings) == swiss_best
 
 
 def test_a_couple_is_parted_even_at_the_price_of_a_repeat() -> None:
