@@ -40,6 +40,21 @@ Methods (the ``pinned`` players always sit at their 1-based table number, whatev
   a window of twice the free seats, fewest repeats first); above ``SWISS_LOCAL_LIMIT`` only its
   descent from that start. Unpinned tables of one size are numbered best group first.
 
+Pairs kept apart (``apart``: couples, a parent and child) come before everything else. Every
+method seats as few of them together as any seating could, and only then looks at its own aim:
+``balanced`` and ``swiss`` weigh one such pair above every repeat (a repeat still outweighs
+every spread of places), ``random`` keeps its shuffle when it meets none and otherwise searches
+the seatings for the fewest (the exact search up to ``EXACT_LIMIT`` seated players, in the
+shuffled order, else the local search from the shuffle), and ``rating`` keeps its serpentine
+when it meets none. A pair that cannot be kept apart (too few tables, or both pinned to one
+table) is seated together; ``seating_report`` names it for the organiser.
+
+- ``rating`` (a first round seeded by the club's rating list, ``standings`` giving it best
+  first): a serpentine over the tables, 1, 2, … n, n, … 2, 1, 1, 2, …, a full table skipped,
+  so the top seeds are at different tables and every table gets one player of each band of
+  ``n``. When that seats a pair kept apart: the seating with the fewest of them, then the
+  fewest players of one band at one table (the same searches).
+
 Seat order (position 0 deals first): ``random`` is a seeded shuffle of each table; ``rotating``
 sorts each table by how often the player dealt first so far (``first_deals``), fewest first,
 ties in a seeded random order, so over the rounds the first deal passes to who had it least.
@@ -57,7 +72,7 @@ from typing import Literal
 
 from .scoring_errors import ScoringError
 
-Method = Literal["random", "balanced", "swiss"]
+Method = Literal["random", "balanced", "swiss", "rating"]
 SeatOrder = Literal["random", "rotating"]
 
 # Seated players up to which ``balanced`` searches exhaustively (12 into 4,4,4: 5775 partitions).
@@ -409,6 +424,7 @@ def seat_round(
     seat_order: SeatOrder = "random",
     byes_allowed: bool = True,
     effort: int = 1,
+    apart: Iterable[Sequence[int]] = (),
 ) -> Seating:
     """Seat this round's checked-in ``players``.
 
@@ -418,6 +434,7 @@ def seat_round(
     ignored). Raises ``ScoringError`` (``seating_too_few``, ``seating_no_fit``,
     ``seating_pin_table``, ``seating_pin_full``) for arrangements the organiser must change.
     ``effort`` multiplies the local search's restarts (the benchmark's longer search).
+    ``apart`` lists pairs to keep at different tables whenever a seating can (see above).
     """
     ids = sorted(set(players))
     if len(ids) != len(players):
@@ -448,14 +465,39 @@ def seat_round(
     index = {p: i for i, p in enumerate(seated)}
     fixed_idx = [[index[p] for p in f] for f in fixed]
     free = [index[p] for p in seated if p not in pins]
+    kept = _apart_matrix(index, apart)
     if method == "random":
         rng.shuffle(free)
         tables_idx = [list(f) for f in fixed_idx]
         for t, size in enumerate(sizes):
             while len(tables_idx[t]) < size:
                 tables_idx[t].append(free.pop())
+        if kept is not None and _cost(tables_idx, kept):
+            tables_idx = _fewest(_free_order(tables_idx, fixed_idx), sizes, fixed_idx, kept, rng, tables_idx)
+    elif method == "rating":
+        by_place = sorted(range(len(seated)), key=lambda i: position[seated[i]])
+        unpinned = set(free)
+        order = [i for i in by_place if i in unpinned]
+        tables_idx = _serpentine(order, sizes, fixed_idx)
+        if kept is not None and _cost(tables_idx, kept):
+            band = {p: k // len(sizes) for k, p in enumerate(order)}
+            heavy = 1 + len(seated) ** 2  # more than every band clash together
+            w = [
+                [
+                    kept[a][b] * heavy + (a != b and a in band and band.get(b) == band[a])
+                    for b in range(len(seated))
+                ]
+                for a in range(len(seated))
+            ]
+            tables_idx = _fewest(order, sizes, fixed_idx, w, rng, tables_idx)
     else:
         w = _weights(seated, index, history)
+        if kept is not None:
+            heavy = 1 + sum(map(sum, w)) // 2  # more than every repeat together
+            w = [
+                [x + k * heavy for x, k in zip(row, kept_row, strict=True)]
+                for row, kept_row in zip(w, kept, strict=True)
+            ]
         if method == "swiss":
             by_place = sorted(range(len(seated)), key=lambda i: position[seated[i]])
             place = [0] * len(seated)
@@ -473,6 +515,61 @@ def seat_round(
     return Seating(
         tables=tuple(_seat_order(t, seat_order, first_deals, rng) for t in tables), byes=tuple(byes)
     )
+
+
+def _free_order(tables: Sequence[Sequence[int]], fixed: Sequence[Sequence[int]]) -> list[int]:
+    """The unpinned players of ``tables`` in table order (a seating's own order, for a search
+    that should break its ties the same way)."""
+    pinned = {p for f in fixed for p in f}
+    return [p for table in tables for p in table if p not in pinned]
+
+
+def _apart_matrix(index: Mapping[int, int], apart: Iterable[Sequence[int]]) -> list[list[int]] | None:
+    """``kept[a][b] = 1`` for the seated pairs kept apart (by index); None when there are none."""
+    n = len(index)
+    kept = [[0] * n for _ in range(n)]
+    found = False
+    for pair in apart:
+        a, b = pair
+        if a != b and a in index and b in index:
+            kept[index[a]][index[b]] = kept[index[b]][index[a]] = 1
+            found = True
+    return kept if found else None
+
+
+def _cost(tables: Iterable[Sequence[int]], w: Sequence[Sequence[int]]) -> int:
+    return sum(w[a][b] for table in tables for a, b in itertools.combinations(table, 2))
+
+
+def _fewest(
+    order: Sequence[int],
+    sizes: Sequence[int],
+    fixed: Sequence[Sequence[int]],
+    w: Sequence[Sequence[int]],
+    rng: random.Random,
+    start: Sequence[Sequence[int]],
+) -> list[list[int]]:
+    """The cheapest seating by ``w`` (the exact search up to ``EXACT_LIMIT`` players, branching
+    in ``order``; else the local search from ``start``)."""
+    if len(w) <= EXACT_LIMIT:
+        return _exact(order, sizes, fixed, w)
+    return _local(order, sizes, fixed, w, rng, RESTARTS, KICKS, start=start)
+
+
+def _serpentine(
+    order: Sequence[int], sizes: Sequence[int], fixed: Sequence[Sequence[int]]
+) -> list[list[int]]:
+    """``order`` (best first) dealt over the tables 1 … n, n … 1, 1 …, a full table skipped."""
+    tables = [list(f) for f in fixed]
+    count = len(sizes)
+    lanes = list(range(count)) + list(range(count - 1, -1, -1))
+    step = 0
+    for player in order:
+        while len(tables[lanes[step % len(lanes)]]) >= sizes[lanes[step % len(lanes)]]:
+            step += 1
+        tables[lanes[step % len(lanes)]].append(player)
+        step += 1
+    return tables
 
 
 def _weights(
@@ -496,3 +593,61 @@ def _seat_order(
     if seat_order == "rotating":
         ordered.sort(key=lambda p: first_deals.get(p, 0))
     return tuple(ordered)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatingReport:
+    """What an organiser checks before publishing a round's seating.
+
+    ``repeats``: pairs at one table who met before, with how often (``(a, b, times)``, a < b).
+    ``size_again``: when the round's tables differ in size, the players at a smaller table who
+    sat at a smaller table of an earlier round with tables of different sizes, and likewise the
+    bigger ones (``(player, "smaller" | "bigger", times before)``). ``apart_met``: pairs kept
+    apart who share a table (a < b). Each sorted."""
+
+    repeats: tuple[tuple[int, int, int], ...]
+    size_again: tuple[tuple[int, str, int], ...]
+    apart_met: tuple[tuple[int, int], ...]
+
+    def __bool__(self) -> bool:
+        return bool(self.repeats or self.size_again or self.apart_met)
+
+
+def _size_kinds(tables: Sequence[Sequence[int]]) -> dict[int, str]:
+    """Each player's table kind in a round whose tables differ in size ("smaller" below the
+    largest size, "bigger" above the smallest; one of them for two sizes)."""
+    sizes = [len(t) for t in tables if t]
+    if not sizes or min(sizes) == max(sizes):
+        return {}
+    low, high = min(sizes), max(sizes)
+    kinds: dict[int, str] = {}
+    for table in tables:
+        kind = "smaller" if len(table) < high else "bigger" if len(table) > low else ""
+        for p in table:
+            if kind:
+                kinds[p] = kind
+    return kinds
+
+
+def seating_report(
+    tables: Sequence[Sequence[int]],
+    earlier: Sequence[Sequence[Sequence[int]]],
+    apart: Iterable[Sequence[int]] = (),
+) -> SeatingReport:
+    """The report on a round's ``tables`` after the ``earlier`` rounds (each a list of tables)
+    for the pairs kept ``apart``."""
+    met = met_counts(table for round_tables in earlier for table in round_tables)
+    pairs = {tuple(sorted(pair)) for pair in _pairs(tables)}
+    found = sorted((a, b, met[frozenset((a, b))]) for a, b in pairs if frozenset((a, b)) in met)
+    kept = {frozenset(p) for p in apart if len(set(p)) == 2}
+    apart_met = sorted((a, b) for a, b in pairs if frozenset((a, b)) in kept)
+    before: dict[tuple[int, str], int] = {}
+    for round_tables in earlier:
+        for player, kind in _size_kinds(round_tables).items():
+            before[player, kind] = before.get((player, kind), 0) + 1
+    again = sorted(
+        (player, kind, before[player, kind])
+        for player, kind in _size_kinds(tables).items()
+        if (player, kind) in before
+    )
+    return SeatingReport(repeats=tuple(found), size_again=tuple(again), apart_met=tuple(apart_met))

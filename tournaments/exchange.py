@@ -222,6 +222,12 @@ def _export_tournaments(
                 "table_preferred": t.table_preferred,
                 "byes_allowed": t.byes_allowed,
                 "seating": t.seating,
+                "seed_by_rating": t.seed_by_rating,
+                "apart": sorted(
+                    sorted([player_ref[of_entry[a]], player_ref[of_entry[b]]], key=lambda r: int(r[1:]))
+                    for a, b in t.apart
+                    if a in of_entry and b in of_entry
+                ),
                 "seat_order": t.seat_order,
                 "points": t.points,
                 "custom_points": t.custom_points,
@@ -600,6 +606,13 @@ def _check_tournaments(
                     f"{at}.entries[{j}].player", "duplicate_entry", _("Player %s is registered twice.") % ref
                 )
             entered.add(ref)
+        for j, pair in enumerate(t.get("apart", [])):
+            if pair[0] == pair[1] or not set(pair) <= entered:
+                check.add(
+                    f"{at}.apart[{j}]",
+                    "apart_unregistered",
+                    _("Players kept apart must be two different registered players."),
+                )
         numbers: set[int] = set()
         for k, played in enumerate(t["seated_rounds"]):
             where = f"{at}.seated_rounds[{k}]"
@@ -889,6 +902,10 @@ def _write_tournament(
         )
         for e in t["entries"]
     }
+    pairs = [sorted([entries[a].pk, entries[b].pk]) for a, b in t.get("apart", [])]
+    if pairs:
+        tournament.apart = sorted(pairs)
+        tournament.save(update_fields=["apart"])
     for r in t["seated_rounds"]:
         played = Round.objects.create(
             tournament=tournament,

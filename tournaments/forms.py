@@ -95,6 +95,14 @@ class TournamentForm(forms.Form):
         label=_("Give a bye when the players do not fit the tables"), required=False, initial=True
     )
     seating = forms.ChoiceField(label=_("Seating"), choices=Tournament.Seating.choices)
+    seed_by_rating = forms.BooleanField(
+        label=_("Round 1 seeded by the club's rating list"),
+        help_text=_(
+            "The best rated go to different tables (1, 2, 3, 3, 2, 1, …), unrated players after them; "
+            "later rounds as the seating says."
+        ),
+        required=False,
+    )
     seat_order = forms.ChoiceField(
         label=_("Who deals first at a table"), choices=Tournament.SeatOrder.choices
     )
@@ -203,6 +211,7 @@ class TournamentForm(forms.Form):
         "round_minutes",
         "table_confirm",
         "seating",
+        "seed_by_rating",
         "seat_order",
         "points",
         "custom_points",
@@ -554,3 +563,26 @@ class PenaltyForm(_Write):
 
 class PenaltyUndoForm(_Write):
     penalty = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+
+
+class ApartForm(_Write):
+    """Keep two players at different tables (``keep``) or let them meet again (``end``)."""
+
+    first = forms.TypedChoiceField(label=_("Player"), coerce=int)
+    second = forms.TypedChoiceField(label=_("Must not sit with"), coerce=int)
+    action = forms.ChoiceField(
+        choices=[("keep", "keep"), ("end", "end")], initial="keep", widget=forms.HiddenInput
+    )
+
+    def __init__(self, *args: Any, choices: Sequence[tuple[int, str]] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name in ("first", "second"):
+            field = self.fields[name]
+            assert isinstance(field, forms.TypedChoiceField)
+            field.choices = [("", "—"), *choices]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if cleaned.get("first") is not None and cleaned.get("first") == cleaned.get("second"):
+            self.add_error("second", _("Choose two different players."))
+        return cleaned

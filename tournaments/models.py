@@ -75,6 +75,10 @@ class Tournament(models.Model):
     table_preferred = models.PositiveSmallIntegerField(_("preferred table size"))
     byes_allowed = models.BooleanField(_("byes when the players do not fit the tables"), default=True)
     seating = models.CharField(_("seating"), max_length=10, choices=Seating.choices, default=Seating.BALANCED)
+    # Round 1 by the club's rating list of the family (a serpentine of the seeds), not by ``seating``.
+    seed_by_rating = models.BooleanField(_("round 1 seeded by the club's rating list"), default=False)
+    # Pairs of entries kept at different tables whenever a seating can: [[entry, entry], ...].
+    apart = models.JSONField(default=list, blank=True)
     seat_order = models.CharField(
         _("who deals first"), max_length=10, choices=SeatOrder.choices, default=SeatOrder.RANDOM
     )
@@ -236,6 +240,8 @@ class TournamentChange(models.Model):
         DROPPED = "dropped", _("a player dropped out")
         REJOINED = "rejoined", _("a player came back")
         PINNED = "pinned", _("pinned a player to a table")
+        APART = "apart", _("kept two players apart")
+        APART_ENDED = "apart_ended", _("let two players meet again")
         SEATED = "seated", _("seated a round")
         MOVED = "moved", _("moved a player")
         STARTED = "started", _("started a round")

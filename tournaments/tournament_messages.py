@@ -44,6 +44,8 @@ MESSAGES: dict[str, str] = {
     "check_in_dropped": gettext_noop("{player} has dropped out. Ask the organiser to bring you back."),
     "entry_other_club": gettext_noop("{player} is not a player of this club."),
     "pin_range": gettext_noop("There is no table {table}."),
+    "apart_same": gettext_noop("Choose two different players."),
+    "apart_entry": gettext_noop("Both players must be registered for this tournament."),
     "round_range": gettext_noop("The tournament has {rounds} rounds."),
     "round_started": gettext_noop("Round {round} has started: its seating is locked."),
     "round_already_seated": gettext_noop(

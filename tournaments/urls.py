@@ -19,6 +19,7 @@ urlpatterns = [
     path("t/<str:public_id>/players/<int:pk>/", views.entry_action, name="entry"),
     path("t/<str:public_id>/penalties/", views.penalties_view, name="penalties"),
     path("t/<str:public_id>/penalties/undo/", views.penalty_undo_view, name="penalty_undo"),
+    path("t/<str:public_id>/apart/", views.apart_view, name="apart"),
     path("t/<str:public_id>/door/", views.door_view, name="door"),
     path("t/<str:public_id>/check-in/<str:key>/", door_views.check_in, name="check_in"),
     path("t/<str:public_id>/r/<int:number>/", views.round_view, name="round"),

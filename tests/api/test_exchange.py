@@ -657,3 +657,28 @@ def test_a_club_s_evenings_come_back_from_its_export() -> None:
     broken = json.loads(json.dumps(doc))
     broken["games"][2]["evening"] = "g9"
     assert [(p.path, p.code) for p in validate(broken)] == [("games[2].evening", "unknown_game")]
+
+
+def test_round_trip_keeps_who_must_not_meet_and_seeding_by_rating() -> None:
+    """The pairs kept apart (by player) and round 1 by rating come back from an export; a pair
+    naming an unregistered player is refused at its place."""
+    from tournaments.models import Entry
+    from tournaments.services.tournaments import apart_set
+
+    organiser = UserFactory.create(username=f"org-{uuid.uuid4().hex[:8]}")
+    club = ClubFactory.create(name="Apart club", organiser=organiser)
+    cup = tournament(club, organiser, 8, seed_by_rating=True)
+    entries = {e.player.name: e for e in Entry.objects.filter(tournament=cup).select_related("player")}
+    apart_set(
+        tournament=cup, first=entries["Anna"], second=entries["Eva"], keep=True, version=1, user=organiser
+    )
+    doc = json.loads(json.dumps(export_club(club)))
+    assert doc["tournaments"][0]["seed_by_rating"] is True
+    assert len(doc["tournaments"][0]["apart"]) == 1
+    copied = Tournament.objects.get(club=round_trip(club))
+    assert copied.seed_by_rating
+    names = {e.pk: e.player.name for e in Entry.objects.filter(tournament=copied).select_related("player")}
+    assert [sorted(names[p] for p in pair) for pair in copied.apart] == [["Anna", "Eva"]]
+    broken = copy.deepcopy(doc)
+    broken["tournaments"][0]["apart"] = [[doc["tournaments"][0]["entries"][0]["player"]] * 2]
+    assert any("apart" in str(problem) for problem in validate(broken))

@@ -35,7 +35,9 @@ from tournaments.services.seasons import season_create
 from tournaments.services.table_answers import table_answer
 from tournaments.services.tournaments import (
     Settings,
+    apart_set,
     entries_add,
+    entry_pin,
     penalty_give,
     round_confirm,
     round_seat,
@@ -127,6 +129,24 @@ def seed() -> dict[str, str]:
                 game=table.game, outcome={"winner": winner, "left": left}, request_id=None, user=organiser
             )
         round_confirm(played=played, round_version=played.version, user=organiser)
+    # Two long names who must not meet, both kept at table 1: the seating report names them.
+    long_entries = {
+        e.player.name: e
+        for e in Entry.objects.filter(tournament=tournament, player__name__in=[LONG, LONG_PL]).select_related(
+            "player"
+        )
+    }
+    tournament.refresh_from_db()
+    apart_set(
+        tournament=tournament,
+        first=long_entries[LONG],
+        second=long_entries[LONG_PL],
+        keep=True,
+        version=tournament.version,
+        user=organiser,
+    )
+    for pinned in long_entries.values():
+        entry_pin(entry=pinned, table=1, version=pinned.version, user=organiser)
     round_seat(tournament=tournament, number=3, user=organiser)
     asked = _tables_confirming(club, organiser)
     # A penalty and a warning with long reasons: the marked rows and their notes on a phone.
@@ -179,6 +199,8 @@ def seed() -> dict[str, str]:
         "tournament": f"/t/{t}/",
         "tournament-standings": f"/t/{t}/standings/",
         "round": f"/t/{t}/r/1/",
+        "round-seated": f"/t/{t}/r/3/",
+        "apart": f"/t/{t}/apart/",
         "tournament-player": f"/t/{t}/p/{entry.pk}/",
         "penalties": f"/t/{t}/penalties/",
         "sheet-six": f"/g/{sheet.public_id}/",
@@ -238,11 +260,14 @@ def _tables_confirming(club: Any, organiser: Any) -> dict[str, str]:
 
 
 # What the club's organiser sees beside it: the hand form on the score sheet, the round's and
-# the tournament's organiser tools, the club's roster with its roles, and a round whose tables
-# confirm their own result (its page and its table links with each player's own link), the penalties.
+# the tournament's organiser tools (a seated round with its report, who must not meet, the
+# penalties), the club's roster with its roles, and a round whose tables confirm their own
+# result (its page and its table links with each player's own link).
 ORGANISER_PAGES = (
     "sheet-six",
     "round",
+    "round-seated",
+    "apart",
     "tournament",
     "club-players",
     "home",
@@ -252,7 +277,7 @@ ORGANISER_PAGES = (
 )
 
 # Pages a member cannot open (they carry the tables' and players' own links).
-ORGANISER_ONLY = {"round-links", "penalties"}
+ORGANISER_ONLY = {"round-links", "penalties", "apart"}
 
 # The checks, run in the page (a function returning [check, element, detail] per failure).
 AUDIT = (Path(__file__).parent / "layout_audit.js").read_text(encoding="utf-8")

@@ -21,7 +21,7 @@ from django.db.models import QuerySet
 from django.http import Http404
 from django.urls import path
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import exceptions, generics, serializers, status
 from rest_framework.fields import SkipField
 from rest_framework.request import Request
@@ -60,6 +60,8 @@ from tournaments.services.tournaments import (
     PENALTY_KINDS,
     SETTINGS_TARGET,
     Settings,
+    apart_set,
+    apart_target,
     changed_settings,
     check_in_door,
     check_in_key_matches,
@@ -155,6 +157,10 @@ class SettingsSerializer(serializers.Serializer[Any]):
     table_preferred = serializers.IntegerField(min_value=1, max_value=20, required=False)
     byes_allowed = serializers.BooleanField(default=True)
     seating = serializers.ChoiceField(choices=Tournament.Seating.choices, default=Tournament.Seating.BALANCED)
+    seed_by_rating = serializers.BooleanField(
+        default=False,
+        help_text="Round 1 by the club's rating list (a serpentine of the seeds); later rounds by seating.",
+    )
     seat_order = serializers.ChoiceField(
         choices=Tournament.SeatOrder.choices, default=Tournament.SeatOrder.RANDOM
     )
@@ -292,6 +298,7 @@ class TournamentSerializer(serializers.Serializer[Any]):
     table_preferred = serializers.IntegerField(source="settings.table_preferred")
     byes_allowed = serializers.BooleanField(source="settings.byes_allowed")
     seating = serializers.CharField(source="settings.seating")
+    seed_by_rating = serializers.BooleanField(source="settings.seed_by_rating")
     seat_order = serializers.CharField(source="settings.seat_order")
     points = serializers.CharField(source="settings.points")
     custom_points = serializers.CharField(source="settings.custom_points", help_text='"4: 5 3 2 0; 3: 4 2 0"')
@@ -402,8 +409,64 @@ class TableSerializer(serializers.Serializer[Any]):
     )
 
 
+class PairSerializer(serializers.Serializer[Any]):
+    first = serializers.CharField()
+    second = serializers.CharField()
+
+
+class RepeatSerializer(PairSerializer):
+    times = serializers.IntegerField(help_text="How often they met before.")
+
+
+class AgainSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField()
+    times = serializers.IntegerField(help_text="How often before.")
+
+
+# Reads a ``selectors.RoundReport``.
+class RoundReportSerializer(serializers.Serializer[Any]):
+    repeats = serializers.SerializerMethodField()
+    smaller_again = serializers.SerializerMethodField()
+    bigger_again = serializers.SerializerMethodField()
+    apart_met = serializers.SerializerMethodField()
+
+    @extend_schema_field(RepeatSerializer(many=True))
+    def get_repeats(self, report: selectors.RoundReport) -> Any:
+        return RepeatSerializer(
+            [{"first": a, "second": b, "times": t} for a, b, t in report.repeats], many=True
+        ).data
+
+    @extend_schema_field(AgainSerializer(many=True))
+    def get_smaller_again(self, report: selectors.RoundReport) -> Any:
+        return AgainSerializer([{"name": n, "times": t} for n, t in report.smaller_again], many=True).data
+
+    @extend_schema_field(AgainSerializer(many=True))
+    def get_bigger_again(self, report: selectors.RoundReport) -> Any:
+        return AgainSerializer([{"name": n, "times": t} for n, t in report.bigger_again], many=True).data
+
+    @extend_schema_field(PairSerializer(many=True))
+    def get_apart_met(self, report: selectors.RoundReport) -> Any:
+        return PairSerializer([{"first": a, "second": b} for a, b in report.apart_met], many=True).data
+
+
+class OrganisersReport(RoundReportSerializer):
+    """The seating report, for the club's organisers only (left out for others): it names who
+    must not meet."""
+
+    def get_attribute(self, instance: Any) -> Any:
+        if not self.context.get("organiser"):
+            raise SkipField
+        return super().get_attribute(instance)
+
+
 class RoundSerializer(RoundSummarySerializer):
     tables = TableSerializer(many=True)
+    report = OrganisersReport(
+        allow_null=True,
+        required=False,
+        help_text="Organisers only, while the round is seated and not started (else null): pairs who "
+        "met before, players at a smaller or a bigger table again, pairs who must not meet at one table.",
+    )
 
 
 # Reads a ``selectors.TournamentView``.
@@ -869,6 +932,103 @@ class EntryPin(APIView):
             current,
         )
         return with_etag(_entry_json(done), entry_etag(done))
+
+
+class ApartEntrySerializer(serializers.Serializer[Any]):
+    entry = serializers.IntegerField(source="pk")
+    name = serializers.CharField(source="player.name")
+
+
+class ApartPairSerializer(serializers.Serializer[Any]):
+    first = ApartEntrySerializer()
+    second = ApartEntrySerializer()
+
+
+# Reads ``{"tournament": Tournament, "pairs": [selectors.ApartPair]}``.
+class ApartListSerializer(serializers.Serializer[Any]):
+    pairs = ApartPairSerializer(many=True)
+    version = serializers.IntegerField(source="tournament.version")
+    etag = ETagField(tournament_etag, source="tournament")
+
+
+class ApartChangeSerializer(serializers.Serializer[Any]):
+    first = serializers.IntegerField(min_value=1, help_text="An entry's id.")
+    second = serializers.IntegerField(min_value=1, help_text="Another entry's id.")
+    keep = serializers.BooleanField(
+        default=True, help_text="true: keep them at different tables; false: they may meet again."
+    )
+
+
+def _apart_json(tournament: Tournament) -> Any:
+    view = selectors.tournament_view(tournament=tournament)
+    return ApartListSerializer({"tournament": tournament, "pairs": selectors.apart_pairs(view=view)}).data
+
+
+class Apart(APIView):
+    @extend_schema(
+        operation_id="tournament_apart_list",
+        summary="Who must not meet: pairs kept at different tables (organisers)",
+        tags=TAGS,
+        parameters=[PUBLIC_ID],
+        responses={200: ApartListSerializer, **problems(401, 403, 404)},
+    )
+    def get(self, request: Request, public_id: str) -> Response:
+        tournament, _role = _tournament(request, public_id, manage=True)
+        response = with_etag(_apart_json(tournament), tournament_etag(tournament))
+        response["Cache-Control"] = "private, no-store"
+        return response
+
+    @extend_schema(
+        operation_id="tournament_apart_change",
+        summary="Keep two players apart, or let them meet again (organisers)",
+        description="Every seating keeps such a pair at different tables when any seating can, "
+        "before it avoids repeats; the round's report names a pair it could not. If-Match: the "
+        "tournament's ETag (the change is a new version of the tournament).",
+        tags=TAGS,
+        parameters=[PUBLIC_ID, IF_MATCH, IDEMPOTENCY_KEY],
+        request=ApartChangeSerializer,
+        examples=[
+            OpenApiExample("Keep apart", value={"first": 12, "second": 15}, request_only=True),
+            OpenApiExample(
+                "Let them meet", value={"first": 12, "second": 15, "keep": False}, request_only=True
+            ),
+        ],
+        responses={200: ApartListSerializer, **problems(400, 401, 403, 404, 412, 428)},
+    )
+    def post(self, request: Request, public_id: str) -> Response:
+        tournament, _role = _tournament(request, public_id, manage=True)
+        body = ApartChangeSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        entries = {
+            e.pk: e
+            for e in selectors.tournament_entries(tournament=tournament).entries
+            if e.pk in (data["first"], data["second"])
+        }
+        if data["first"] not in entries or data["second"] not in entries:
+            raise Http404
+        key = idempotency_key(request)
+        if not _replayed(tournament, key, apart_target(data["first"], data["second"], data["keep"])):
+            if_match(request, current=tournament_etag(tournament), body=_apart_json(tournament))
+
+        def current() -> tuple[str, Any]:
+            now = _stored(tournament)
+            return tournament_etag(now), _apart_json(now)
+
+        seen = tournament.version
+        done = guarded(
+            lambda: apart_set(
+                tournament=tournament,
+                first=entries[data["first"]],
+                second=entries[data["second"]],
+                keep=data["keep"],
+                version=seen,
+                user=request.user,
+                request_id=key,
+            ),
+            current,
+        )
+        return with_etag(_apart_json(done), tournament_etag(done))
 
 
 class Rounds(APIView):
@@ -1558,6 +1718,7 @@ urlpatterns = [
         EntryPin.as_view(),
         name="tournament-entry-pin",
     ),
+    path("tournaments/<str:public_id>/apart/", Apart.as_view(), name="tournament-apart"),
     path("tournaments/<str:public_id>/rounds/", Rounds.as_view(), name="tournament-rounds"),
     path("tournaments/<str:public_id>/rounds/<int:number>/", RoundDetail.as_view(), name="tournament-round"),
     path(

@@ -19,7 +19,7 @@ from games.models import Change, Club, Game, Player
 from games.names import loose_key, name_key
 from games.services.access import edit_url
 from scoring.families import family_info
-from scoring.seating import repeated_pairs
+from scoring.seating import repeated_pairs, seating_report
 from scoring.standings import Scheme, Standing, bye_points, table_points
 from tournaments.models import (
     Entry,
@@ -176,9 +176,82 @@ class RoundView:
         return sum(1 for t in self.states if t.finished)
 
     @cached_property
+    def report(self) -> RoundReport | None:
+        """The seating report, while the round is seated and not started (no query)."""
+        if self.round.status != Round.Status.SEATED:
+            return None
+        return round_report(self._view.tournament, self._view.seating, self.round.number)
+
+    @cached_property
     def byes(self) -> list[str]:
         seating = self._view.seating
         return sorted(seating.entries[e].player.name for e in seating.byes.get(self.round.number, []))
+
+
+@dataclass(frozen=True)
+class RoundReport:
+    """``scoring.seating.seating_report`` of a round, by name (each list sorted by name)."""
+
+    repeats: list[tuple[str, str, int]]  # two players and how often they met before
+    smaller_again: list[tuple[str, int]]  # at a smaller table again, and how often before
+    bigger_again: list[tuple[str, int]]
+    apart_met: list[tuple[str, str]]
+
+    def __bool__(self) -> bool:
+        return bool(self.repeats or self.smaller_again or self.bigger_again or self.apart_met)
+
+
+def _by_name(names: Sequence[str]) -> tuple[str, ...]:
+    return tuple(sorted(names, key=lambda n: (n.casefold(), n)))
+
+
+def round_report(tournament: Tournament, seating: Seating, number: int) -> RoundReport:
+    """What the organiser checks before the round starts: repeats, players at a smaller or a
+    bigger table again, and pairs kept apart who share a table."""
+    rounds: dict[int, list[tuple[int, ...]]] = {}
+    for table in seating.tables:
+        rounds.setdefault(table.round, []).append(table.entries)
+    earlier = [tables for r, tables in sorted(rounds.items()) if r < number]
+    report = seating_report(rounds.get(number, []), earlier, tournament.apart)
+    name = {pk: e.player.name for pk, e in seating.entries.items()}
+
+    def two(a: int, b: int) -> tuple[str, str]:
+        first, second = _by_name([name[a], name[b]])
+        return first, second
+
+    def sized(kind: str) -> list[tuple[str, int]]:
+        found = [(name[p], times) for p, k, times in report.size_again if k == kind]
+        return sorted(found, key=lambda f: (f[0].casefold(), f[0]))
+
+    return RoundReport(
+        repeats=sorted(
+            ((*two(a, b), times) for a, b, times in report.repeats),
+            key=lambda r: (r[0].casefold(), r[1].casefold()),
+        ),
+        smaller_again=sized("smaller"),
+        bigger_again=sized("bigger"),
+        apart_met=sorted(
+            (two(a, b) for a, b in report.apart_met), key=lambda r: (r[0].casefold(), r[1].casefold())
+        ),
+    )
+
+
+@dataclass(frozen=True)
+class ApartPair:
+    first: EntryRow
+    second: EntryRow
+
+
+def apart_pairs(*, view: TournamentView) -> list[ApartPair]:
+    """The tournament's pairs kept apart, by the first name then the second (no query beyond
+    the seating's)."""
+    entries = view.seating.entries
+    pairs = []
+    for a, b in view.tournament.apart:
+        if a in entries and b in entries:
+            first, second = sorted((entries[a], entries[b]), key=lambda e: (e.player.name.casefold(), e.pk))
+            pairs.append(ApartPair(first, second))
+    return sorted(pairs, key=lambda p: (p.first.player.name.casefold(), p.second.player.name.casefold()))
 
 
 @dataclass(frozen=True)

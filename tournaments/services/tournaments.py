@@ -36,12 +36,14 @@ from games.services.rates import Hit, rate_hit
 from games.services.service_errors import RequestIdReused, ServiceError
 from scoring import finals
 from scoring.families import family_info
+from scoring.ratings import Rating, display
 from scoring.scoring_errors import ScoringError
 from scoring.seating import TableLimits, seat_round
 from scoring.standings import DEFAULT_TIEBREAKS, parse_custom_points, parse_tiebreaks
 from tournaments import derived
 from tournaments.models import (
     Bye,
+    CurrentRating,
     Entry,
     Round,
     Season,
@@ -184,6 +186,7 @@ class Settings:
     final_season: int | None = None  # seed the final from this season's qualifiers (its id)
     round_minutes: int = 0  # the round clock; 0: none
     table_confirm: bool = False  # each player confirms his table's result from his phone
+    seed_by_rating: bool = False  # round 1 by the club's rating list
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> Settings:
@@ -214,6 +217,7 @@ class Settings:
             final_season=data.get("final_season"),
             round_minutes=data.get("round_minutes") or 0,
             table_confirm=bool(data.get("table_confirm", False)),
+            seed_by_rating=bool(data.get("seed_by_rating", False)),
         )
 
 
@@ -250,6 +254,7 @@ def current_settings(tournament: Tournament) -> dict[str, Any]:
         "byes_allowed": tournament.byes_allowed,
         "seating": tournament.seating,
         "seat_order": tournament.seat_order,
+        "seed_by_rating": tournament.seed_by_rating,
         "points": tournament.points,
         "custom_points": custom_points_text(tournament.custom_points),
         "tiebreaks": list(tournament.tiebreaks or DEFAULT_TIEBREAKS),
@@ -314,6 +319,7 @@ def checked_settings(settings: Settings) -> dict[str, Any]:
         "byes_allowed": settings.byes_allowed,
         "seating": settings.seating,
         "seat_order": settings.seat_order,
+        "seed_by_rating": settings.seed_by_rating,
         "points": settings.points,
         "custom_points": custom,
         "tiebreaks": list(parse_tiebreaks(list(settings.tiebreaks))),
@@ -683,6 +689,8 @@ def _seat(data: TournamentData, number: int, seed: int) -> tuple[list[list[int]]
     shuffle = random.Random(seed)
     order = [s.player for s in sorted(compute_standings(data), key=lambda s: (s.rank, shuffle.random()))]
     method = tournament.seating if tournament.seating != Tournament.Seating.MANUAL else "balanced"
+    if number == 1 and tournament.seed_by_rating:
+        method, order = "rating", rating_order(tournament, list(data.entries.values()))
     seating = seat_round(
         [e.pk for e in players],
         limits=limits(tournament),
@@ -695,8 +703,83 @@ def _seat(data: TournamentData, number: int, seed: int) -> tuple[list[list[int]]
         first_deals=firsts,
         seat_order=tournament.seat_order,  # type: ignore[arg-type]
         byes_allowed=tournament.byes_allowed,
+        apart=apart_pairs(data),
     )
     return [list(t) for t in seating.tables], list(seating.byes)
+
+
+def apart_pairs(data: TournamentData) -> list[tuple[int, int]]:
+    """The tournament's pairs kept apart whose entries are still registered."""
+    return [(a, b) for a, b in data.tournament.apart if a in data.entries and b in data.entries]
+
+
+def rating_order(tournament: Tournament, entries: Sequence[EntryRow]) -> list[int]:
+    """Entry ids by the club's rating list of the tournament's family, best first (its shown
+    rating, as the list ranks them); players without a rating after them, by name then id."""
+    shown = {
+        player: display(Rating(mu, sigma))
+        for player, mu, sigma in CurrentRating.objects.filter(
+            club_id=tournament.club_id,
+            family=tournament.family,
+            player_id__in=[e.player_id for e in entries],
+        ).values_list("player_id", "mu", "sigma")
+    }
+    rated = sorted(
+        (e for e in entries if e.player_id in shown),
+        key=lambda e: (-shown[e.player_id], e.player.name.casefold(), e.pk),
+    )
+    unrated = sorted(
+        (e for e in entries if e.player_id not in shown), key=lambda e: (e.player.name.casefold(), e.pk)
+    )
+    return [e.pk for e in rated + unrated]
+
+
+def apart_target(first: int, second: int, keep: bool) -> str:
+    low, high = sorted((first, second))
+    return f"apart-{low}-{high}:{'keep' if keep else 'end'}"
+
+
+def apart_set(
+    *,
+    tournament: Tournament,
+    first: Entry,
+    second: Entry,
+    keep: bool,
+    version: int | None,
+    user: Actor,
+    request_id: uuid.UUID | None = None,
+) -> Tournament:
+    """Keep two registered players at different tables from the next seating on (``keep``), or
+    let them meet again. Changes the tournament's version like its settings."""
+    if first.tournament_id != tournament.pk or second.tournament_id != tournament.pk:
+        raise ServiceError("apart_entry", "not a player of this tournament")
+    if first.pk == second.pk:
+        raise ServiceError("apart_same", "a player with himself", field="second")
+    pair = sorted((first.pk, second.pk))
+    target = apart_target(first.pk, second.pk, keep)
+
+    def write(locked: Tournament) -> Tournament:
+        check_version("tournament", locked.version, version)
+        pairs = [sorted(p) for p in locked.apart]
+        if (pair in pairs) == keep:
+            return locked
+        locked.apart = sorted([*pairs, pair]) if keep else [p for p in pairs if p != pair]
+        locked.version += 1
+        locked.save(update_fields=["apart", "version", "updated_at"])
+        _record(
+            locked,
+            Action.APART if keep else Action.APART_ENDED,
+            user,
+            request_id,
+            target=target,
+            players=sorted([first.player.name, second.player.name], key=str.casefold),
+            entries=pair,
+        )
+        return locked
+
+    result = _once(tournament, request_id, target, write)
+    tournament.refresh_from_db()
+    return tournament if isinstance(result, TournamentChange) else result
 
 
 def _write_seating(played: Round, tables: Sequence[Sequence[int]], byes: Sequence[int]) -> None:

@@ -226,6 +226,8 @@ def change_summary(change: TournamentChange) -> list[str]:
         parts.append(_names(data.get("player")))
         if data.get("round"):
             parts.append(_("from round %(round)s") % {"round": data["round"]})
+    elif action in (Action.APART, Action.APART_ENDED):
+        parts.append(_names(data.get("players")))
     elif action == Action.PINNED:
         table = data.get("table")
         if table:

@@ -33,6 +33,7 @@ from scoring.seating import table_sizes
 from tournaments.access import can_manage, can_view, tournament_role
 from tournaments.forms import (
     AddPlayersForm,
+    ApartForm,
     DoorForm,
     EntryActionForm,
     MoveForm,
@@ -46,6 +47,7 @@ from tournaments.models import Round, Tournament
 from tournaments.selectors import seasons as season_selectors
 from tournaments.selectors import tournaments as selectors
 from tournaments.services.tournaments import (
+    apart_set,
     check_in_door,
     door_path,
     eligible,
@@ -92,7 +94,7 @@ def _error(request: HttpRequest, error: EngineError) -> None:
 
 def _form_errors(
     request: HttpRequest,
-    form: VersionedForm | StartForm | EntryActionForm | MoveForm | DoorForm | PenaltyUndoForm,
+    form: VersionedForm | StartForm | EntryActionForm | MoveForm | DoorForm | PenaltyUndoForm | ApartForm,
 ) -> None:
     errors = [str(e) for e in form.non_field_errors()] or [
         f"{form[name].label}: {' '.join(str(e) for e in errs)}"
@@ -339,6 +341,64 @@ def entry_action(request: HttpRequest, public_id: str, pk: int) -> HttpResponse:
     return redirect(f"{_players_url(tournament)}#entry-{entry.pk}")
 
 
+def apart_view(request: HttpRequest, public_id: str) -> HttpResponse:
+    """Pairs of players kept at different tables (couples, a parent and child): the list, a
+    form to add one and a button to take each back."""
+    tournament, role = _tournament(request, public_id, manage=True)
+    view = selectors.tournament_view(tournament=tournament)
+    choices = [(e.pk, e.player.name) for e in view.entries]
+    form = ApartForm(request.POST or None, choices=choices, initial={"version": tournament.version})
+    if request.method == "POST":
+        if form.is_valid():
+            data = form.cleaned_data
+            entries = {
+                e.pk: e
+                for e in selectors.tournament_entries(tournament=tournament).entries
+                if e.pk in (data["first"], data["second"])
+            }
+            keep = data["action"] == "keep"
+            try:
+                apart_set(
+                    tournament=tournament,
+                    first=entries[data["first"]],
+                    second=entries[data["second"]],
+                    keep=keep,
+                    version=data["version"],
+                    user=request.user,
+                    request_id=data["request_id"],
+                )
+            except EngineError as error:
+                named = error.params.get("field")
+                form.add_error(named if named in form.fields else None, tournament_error(error))
+            else:
+                messages.success(
+                    request,
+                    _("They sit at different tables from the next seating on.")
+                    if keep
+                    else _("They may sit together again."),
+                )
+                return redirect(reverse("tournaments:apart", kwargs={"public_id": tournament.public_id}))
+        if not keep_form_open(form):
+            _form_errors(request, form)
+            return redirect(reverse("tournaments:apart", kwargs={"public_id": tournament.public_id}))
+    context = {
+        "tournament": tournament,
+        "view": view,
+        "role": role,
+        "form": form,
+        "can_manage": True,
+        "section": "apart",
+        "pairs": selectors.apart_pairs(view=view),
+    }
+    return render(request, "tournaments/apart.html", context)
+
+
+def keep_form_open(form: ApartForm) -> bool:
+    """A refused "keep apart" shows the form again with its errors; a refused "end" (a stale
+    page) is a message above the list."""
+    return form.data.get("action", "keep") == "keep"
+
+
 def _players_url(tournament: Tournament) -> str:
     return reverse("tournaments:players", kwargs={"public_id": tournament.public_id})
 
@@ -405,7 +465,27 @@ def round_seat_view(request: HttpRequest, public_id: str, number: int) -> HttpRe
             return redirect("tournaments:detail", public_id=tournament.public_id)
     else:
         messages.success(request, _("Round %(number)d seated.") % {"number": number})
+        _warn_apart(request, tournament, number)
     return redirect(_round_url(tournament, number))
+
+
+def _warn_apart(request: HttpRequest, tournament: Tournament, number: int) -> None:
+    """Say at once when no seating could keep every pair apart (the report names them)."""
+    if not tournament.apart:
+        return
+    played = selectors.tournament_view(tournament=tournament).round(number)
+    report = played.report if played is not None else None
+    if report is not None and report.apart_met:
+        count = len(report.apart_met)
+        messages.warning(
+            request,
+            ngettext(
+                "No seating keeps one pair that must not meet apart: see the seating report.",
+                "No seating keeps %(count)d pairs that must not meet apart: see the seating report.",
+                count,
+            )
+            % {"count": count},
+        )
 
 
 @require_POST
