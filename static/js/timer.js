@@ -25,6 +25,7 @@
   var ticker = null;
   var wakeLock = null;
   var audio = null;
+  var DOUBLE_TAP_MS = 500;
 
   function store() {
     try { window.localStorage.setItem(key, JSON.stringify(state)); } catch (e) { /* private mode: this page only */ }
@@ -179,6 +180,8 @@
     } else if (!state.running) {
       state.running = true;
       state.since = Date.now();
+    } else if (Date.now() - state.since < DOUBLE_TAP_MS) {
+      return;  // one turn, tapped twice: the next player's turn is not passed on at once
     } else {
       pass();
     }
