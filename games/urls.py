@@ -14,6 +14,7 @@ from games.views import manage as manage_views
 from games.views import polling as live_views
 from games.views import rematch as rematch_views
 from games.views import rules as rules_views
+from games.views import timer as timer_views
 
 app_name = "games"
 urlpatterns = [
@@ -38,6 +39,7 @@ urlpatterns = [
     path("g/<str:public_id>/date/", date_views.game_date, name="date"),
     path("g/<str:public_id>/rules/", rules_views.game_rules_page, name="rules"),
     path("rules/<slug:family>/", rules_views.family_rules_page, name="family_rules"),
+    path("g/<str:public_id>/timer/", timer_views.game_timer_page, name="timer"),
     path("g/<str:public_id>/check/", views.meld_check, name="check"),
     path("g/<str:public_id>/arrange/", arrange_views.arrange_page, name="arrange"),
     path("g/<str:public_id>/count/", views.count, name="count"),

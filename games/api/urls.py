@@ -1,8 +1,9 @@
-from games.api import arrange, audit, clubs, engine, evening, games, rules
+from games.api import arrange, audit, clubs, engine, evening, games, rules, timer
 
 urlpatterns = [
     *games.urlpatterns,
     *rules.urlpatterns,
+    *timer.urlpatterns,
     *evening.urlpatterns,
     *arrange.urlpatterns,
     *engine.urlpatterns,

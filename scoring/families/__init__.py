@@ -4,8 +4,9 @@ A family module (``zoliky.py``, ``gin.py``, ``carousel.py``, ``rummikub.py``) ho
 scoring knows of its family: its facts (:class:`FamilyInfo`: what a page or a rule asks, "is a
 lower total better?", "who empties his hand?"), the fields of its outcome, the parser that
 validates an outcome, the scorer of a hand, the reader of a hand's kind, its end rule, its end
-bonuses, its leaders, the text that says how a hand is scored and an example hand. The engine's
-facts (deck, card values, house rules) are the family's row in ``engine.rules``
+bonuses, its leaders, the text that says how a hand is scored, an example hand and the turn
+timer its tables run (:class:`TurnTimer`). The engine's facts (deck, card values, house rules)
+are the family's row in ``engine.rules``
 (:class:`~engine.rules.FamilyRules`), which :func:`register` registers with it.
 
 Nothing outside the family modules asks which family it holds: it asks the registry
@@ -22,6 +23,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
 
+from engine.messages import gettext_noop
 from engine.rules import FamilyRules, register_rules, unregister_rules
 
 if TYPE_CHECKING:
@@ -34,6 +36,26 @@ if TYPE_CHECKING:
 CountKind = Literal["cards", "tiles"]
 Translate = Callable[[str], str]
 TranslatePlural = Callable[[str, str, int], str]
+
+
+@dataclass(frozen=True, slots=True)
+class TurnTimer:
+    """The turn timer a table's phone runs unless the players set other times (docs/RULES.md,
+    each family's "Time at the table").
+
+    ``turn``: every turn has ``seconds``; passing starts the next player's turn afresh.
+    ``chess``: every player has ``seconds`` for the hand on a clock of his own that runs on his
+    turns; passing adds ``increment`` seconds to it. ``at_zero`` is what the phone says when the
+    time runs out (marked for translation): the table applies it, the site records nothing."""
+
+    style: Literal["turn", "chess"]
+    seconds: int
+    increment: int
+    at_zero: str
+
+
+# A turn of a minute, and no penalty the rules know of: the table decides what a late turn costs.
+PLAIN_TURN = TurnTimer("turn", 60, 0, gettext_noop("Time's up"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +87,7 @@ class FamilyInfo:
     # says), the target of gin and Carousel (one to reach). None: no such line (Rummikub).
     # The option's value 0 (an open evening) draws no line either.
     chart_line: str | None = None
+    timer: TurnTimer = PLAIN_TURN
 
 
 def make_info(
@@ -81,6 +104,7 @@ def make_info(
     settles_in_crowns: bool = False,
     eliminates: bool = False,
     chart_line: str | None = None,
+    timer: TurnTimer = PLAIN_TURN,
 ) -> FamilyInfo:
     """A family's facts; what the engine's row says already (count, table sizes, an opening
     minimum) is read from it, not stated again."""
@@ -101,6 +125,7 @@ def make_info(
         max_players=rules.max_players,
         table_preferred=preferred,
         chart_line=chart_line,
+        timer=timer,
     )
 
 

@@ -12,7 +12,7 @@ from engine.rules import CAROUSEL, RuleSet
 from ..reading import Count, check_pack, left_in_hands, player_field
 from ..scored import Bonus, HandKind, HandResult, cards_detail
 from ..scoring_errors import ScoringError
-from . import Example, Translate, TranslatePlural, make_info
+from . import Example, Translate, TranslatePlural, TurnTimer, make_info
 from .base import StandardFamily, name_of, sample_count, target_reached
 
 
@@ -35,6 +35,9 @@ class Carousel(StandardFamily):
         role_required=False,
         preferred=4,
         chart_line="target",
+        # A chess clock: ten minutes each for a hand (turns rearrange the table), five seconds
+        # more per turn (docs/RULES.md §3).
+        timer=TurnTimer("chess", 600, 5, gettext_noop("Time's up")),
     )
     fields = ("players", "knocker", "out", "left")
     example = Example(

@@ -27,7 +27,7 @@ from ..reading import (
 )
 from ..scored import HandKind, HandResult
 from ..scoring_errors import ScoringError, for_player
-from . import Example, Translate, TranslatePlural, make_info
+from . import Example, Translate, TranslatePlural, TurnTimer, make_info
 from .base import StandardFamily, name_of, target_reached
 
 GIN_HAND_SIZE = 10
@@ -56,6 +56,8 @@ class Gin(StandardFamily):
         declares_melds=True,
         preferred=2,
         chart_line="target",
+        # A chess clock: five minutes each for a hand, five seconds more per turn (docs/RULES.md §2).
+        timer=TurnTimer("chess", 300, 5, gettext_noop("Time's up")),
     )
     fields = ("players", "knocker", "gin", "deadwood", "hands", "melds")
     example = Example(

@@ -11,7 +11,7 @@ from engine.rules import RUMMIKUB, RuleSet
 
 from ..reading import Count, check_pack, left_in_hands, player_field
 from ..scored import HandKind, HandResult, cards_detail
-from . import Example, Translate, TranslatePlural, make_info
+from . import Example, Translate, TranslatePlural, TurnTimer, make_info
 from .base import StandardFamily, name_of, sample_count
 
 
@@ -32,6 +32,8 @@ class Rummikub(StandardFamily):
         emptied_role="winner",
         role_required=False,
         preferred=4,
+        # One minute a turn; a player not done in time draws three tiles (docs/RULES.md §4).
+        timer=TurnTimer("turn", 60, 0, gettext_noop("Time's up — draw 3")),
     )
     fields = ("players", "winner", "left")
     example = Example(

@@ -21,7 +21,7 @@ from ..reading import (
 )
 from ..scored import HandKind, HandResult, cards_detail
 from ..scoring_errors import ScoringError
-from . import Example, Translate, TranslatePlural, make_info
+from . import PLAIN_TURN, Example, Translate, TranslatePlural, make_info
 from .base import StandardFamily, best, name_of, sample_count
 
 
@@ -51,6 +51,8 @@ class Zoliky(StandardFamily):
         preferred=4,
         eliminates=True,
         chart_line="elimination",
+        # A minute a turn, as in Rummikub; the Czech rules know no time limit (docs/RULES.md §1).
+        timer=PLAIN_TURN,
     )
     fields = ("players", "closer", "from_hand", "left", "laid", "kept_joker", "missing")
     example = Example(

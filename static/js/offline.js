@@ -268,12 +268,12 @@
   // Ask the service worker (static/js/sw.js) to keep a copy of the page as it is now, so that a
   // reload offline shows the latest sheet. The page need not be controlled by it yet.
   // A second later: the page is being drawn now, the copy can wait.
-  function keepPage() {
+  function keepPage(url) {
     if (!navigator.serviceWorker || !window.isSecureContext) { return; }
     window.setTimeout(function () {
       navigator.serviceWorker.getRegistration().then(function (registration) {
         if (registration && registration.active) {
-          registration.active.postMessage({ type: "keep", url: window.location.href });
+          registration.active.postMessage({ type: "keep", url: url || window.location.href });
         }
       }).catch(function () { return null; });
     }, 1000);
@@ -441,6 +441,9 @@
     if (!form || !url) { return; }
     var id = field(form, "request_id");
     if (id) { id.value = uuid4(); }
+    // The turn timer's page too: the table has it offline without having opened it.
+    var timer = document.querySelector("a[data-keep]");
+    if (timer) { keepPage(timer.href); }
     serverPlace = placeOf(document.getElementById("game-body"));
     waiting(url).then(function (items) {
       pending = items.length;

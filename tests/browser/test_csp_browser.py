@@ -134,6 +134,7 @@ def test_no_page_violates_the_content_security_policy(pages: Any, live_server: A
         f"/g/{own_game.public_id}/settlement/",
         f"/g/{own_game.public_id}/check/",
         f"/g/{own_game.public_id}/rules/",
+        f"/g/{own_game.public_id}/timer/",
         "/rules/carousel/",
         f"/g/{own_game.public_id}/arrange/?hand=AS+2S+3S+KH+5S",
         f"/g/{club_game.public_id}/",

@@ -10,7 +10,8 @@ open; then the organiser's own pages (the hand form, the round's and tournament'
 browser, one context per width, pages reused; one test, so the live server's transactional
 database (SQLite or PostgreSQL alike) is seeded once. With ``LAYOUT_SHOTS=<dir>``
 the densest pages are saved there as screenshots at 360 px in Czech and Polish (and one at
-1280 px, and the organiser's score sheet with its hand form)."""
+1280 px, and the organiser's score sheet with its hand form). The turn timer's pages are read
+as drawn and again running, with their settings open."""
 
 from __future__ import annotations
 
@@ -177,6 +178,8 @@ def seed() -> dict[str, str]:
     add_member(club, reader, Membership.Role.MEMBER)
     # Her own games list: a game of hers beside the club's.
     game_start(family="rummikub", options={}, players=[LONG_PL, LONG, "Ola Nordmann"], owner=reader)
+    # Her Carousel evening with five long names: the turn timer's chess clocks.
+    chess = game_start(family="carousel", options={}, players=ENTRANTS[:5], owner=reader)
     long_player = Player.objects.get(club=club, name=LONG)
     other = Player.objects.get(club=club, name=LONG_PL)
     entry = Entry.objects.get(tournament=tournament, player=long_player)
@@ -208,6 +211,8 @@ def seed() -> dict[str, str]:
         "own-table": asked["own"],
         "round-answers": asked["round"],
         "round-links": asked["links"],
+        "timer-six": f"/g/{sheet.public_id}/timer/",
+        "timer-chess": f"/g/{chess.public_id}/timer/",
         "games": "/games/",
         "home": "/",
     }
@@ -345,6 +350,12 @@ def test_every_table_and_list_reads_on_a_phone_in_every_language(
                 if shot:
                     Path(shots).mkdir(parents=True, exist_ok=True)
                     page.screenshot(path=f"{shots}/{label}-{language}-{width}.png", full_page=True)
+                # The turn timer running, its times and who starts open.
+                if label.startswith("timer-"):
+                    page.locator("#timer-tap").click()
+                    page.locator(".timer-settings summary").click()
+                    for check, element, detail in page.evaluate(AUDIT):
+                        failures.append(f"{label} open [{language} {width}px] {check}: {element}: {detail}")
                 # One tap shows the other columns: the table then scrolls in its frame.
                 if page.evaluate(OPEN_ALL):
                     opened += 1

@@ -139,6 +139,15 @@ def test_text_keeps_its_contrast_in_both_schemes(browser: Any, live_server: Any,
             page.goto(live_server.url + path)
             low = [(text, ratio) for text, ratio in page.evaluate(CONTRASTS, TEXT) if ratio < 4.5]
             assert low == [], (path, low)
+        # The turn timer, and its face once the time is up (drawn so by its script at zero).
+        page.goto(f"{live_server.url}/g/{game.public_id}/timer/")
+        page.evaluate(
+            "document.getElementById('timer-face').classList.add('over');"
+            "document.getElementById('timer-said').textContent = 'Time is up';"
+        )
+        low = [(text, ratio) for text, ratio in page.evaluate(CONTRASTS, TEXT) if ratio < 4.5]
+        assert low == [], ("timer", low)
+        assert page.locator("#timer-said").is_visible()
     finally:
         page.context.close()
 
