@@ -441,6 +441,13 @@ class StandingSerializer(serializers.Serializer[Any]):
         allow_null=True,
         help_text="The tie-break that puts him below the row above.",
     )
+    shared_by = serializers.ChoiceField(
+        source="standing.shared_by",
+        choices=["knockout", "final"],
+        allow_null=True,
+        help_text="Why a final's players share a place: knockout (out in the same round of it), "
+        "final (tied at the final table); null: a shared rank is equal on every tie-break.",
+    )
 
 
 # Reads a ``selectors.TournamentView``.
@@ -485,6 +492,14 @@ class PlayerRoundSerializer(serializers.Serializer[Any]):
     )
     points = serializers.CharField(allow_null=True, help_text='The table points earned, exact: "7", "9/2".')
     rank = serializers.IntegerField(allow_null=True, help_text="His rank in the standings after this round.")
+    final_result = serializers.ChoiceField(
+        choices=["place", "through", "out"],
+        allow_null=True,
+        help_text="What a stage of a final that decides the top places did (its table points count "
+        "for nothing, so points is null): place (it decided his place, final_place), through (won, "
+        "plays the next stage), out (lost; his place waits for the knockout's end). null: not such a stage.",
+    )
+    final_place = serializers.IntegerField(allow_null=True, help_text="The place the final decided.")
 
 
 # Reads a ``selectors.PlayerView``; without a standing yet, rank and points are null.
@@ -1068,6 +1083,7 @@ class Standings(APIView):
                             "tables": 2,
                             "byes": 0,
                             "separated_by": None,
+                            "shared_by": None,
                         },
                         {
                             "rank": 2,
@@ -1087,6 +1103,7 @@ class Standings(APIView):
                             "tables": 2,
                             "byes": 0,
                             "separated_by": "points",
+                            "shared_by": None,
                         },
                     ],
                 },

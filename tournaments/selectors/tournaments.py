@@ -4,6 +4,7 @@ tests/tournaments pin the counts)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -34,6 +35,7 @@ from tournaments.tournament_data import (
     TournamentData,
     compute_standings,
     custom_points,
+    deciding,
     final_rounds,
     last_round,
     round_states,
@@ -590,8 +592,19 @@ class PlayerRound:
     counted: bool  # the table (or the bye) counts for the standings yet
     place: int | None
     total: int | None  # his total at the table, as the game counts it
-    points: Fraction | None  # the table points (or the bye's) he earned
+    points: Fraction | None  # the table points (or the bye's) he earned; None at a deciding final
     rank: int | None  # his rank in the standings after this round; None: nothing counted yet
+    # What a deciding final's stage did for him (its table points count for nothing): "place"
+    # (it decided his place, ``final_place``), "through" (won his match, plays the next stage),
+    # "out" (lost it; his place waits for the knockout's end); None: not such a stage.
+    final_result: str | None = None
+    final_place: int | None = None
+    final_place_shared: bool = False
+
+    @property
+    def final_place_text(self) -> str:
+        """The final's place as the standings show it ("3", "=3" when shared)."""
+        return f"={self.final_place}" if self.final_place_shared else str(self.final_place)
 
 
 @dataclass(frozen=True)
@@ -626,6 +639,8 @@ def player_rounds(*, tournament: Tournament, entry_id: int) -> PlayerView | None
         "ranks-after",
         lambda: {r.number: {s.player: s.rank for s in _standings_after(data, r.number)} for r in started},
     )
+    now = next((r.standing for r in view.standings if r.standing.player == entry_id), None)
+    shared = Counter(r.standing.rank for r in view.standings)
     rounds: list[PlayerRound] = []
     for played in data.rounds:
         number = played.number
@@ -641,6 +656,10 @@ def player_rounds(*, tournament: Tournament, entry_id: int) -> PlayerView | None
             seats = [p for t in data.tables_of(number) if data.counted(t) for p in earn(t.places, t.totals)]
             points, counted = bye_points(seats), True
         rank = ranks.get(number, {}).get(entry_id)
+        result = None
+        if played.final_stage and deciding(tournament) and table is not None and counted:
+            result = _final_result(data, number, table, entry_id)
+            points = None
         rounds.append(
             PlayerRound(
                 round=number,
@@ -655,10 +674,24 @@ def player_rounds(*, tournament: Tournament, entry_id: int) -> PlayerView | None
                 total=total,
                 points=points,
                 rank=rank,
+                final_result=result,
+                final_place=now.rank if result == "place" and now is not None else None,
+                final_place_shared=result == "place" and now is not None and shared[now.rank] > 1,
             )
         )
-    now = next((r.standing for r in view.standings if r.standing.player == entry_id), None)
     return PlayerView(entry=entry, rounds=rounds, standing=now)
+
+
+def _final_result(data: TournamentData, number: int, table: TableState, entry_id: int) -> str:
+    """What the counted stage ``number`` of a deciding final did for the player at ``table``."""
+    stages = final_rounds(data)
+    if any(entry_id in t.entries for r in stages if r.number > number for t in data.tables_of(r.number)):
+        return "through"
+    last = data.tables_of(stages[-1].number)
+    if len(last) == 1 and data.counted(last[0]):
+        return "place"  # the final table, or the knockout's last match, is decided
+    at = table.entries.index(entry_id)
+    return "through" if table.places[at] < max(table.places) else "out"
 
 
 def _standings_after(data: TournamentData, number: int) -> tuple[Standing, ...]:

@@ -378,11 +378,15 @@ def tournament_update(
         changed = {k: v for k, v in fields.items() if getattr(locked, k) != v}
         if started and any(k in PLAY_SETTINGS for k in changed):
             raise ServiceError("settings_locked", "the games are made; these settings are fixed")
-        seated = Round.objects.filter(tournament=locked).count()
+        # The final's stages are numbered after the rounds but are not rounds of the settings.
+        seated = Round.objects.filter(tournament=locked, final_stage=0).count()
         if fields["rounds"] < seated:
             raise ServiceError(
                 "rounds_below_seated", "fewer rounds than seated", field="rounds", rounds=seated
             )
+        if "rounds" in changed and Round.objects.filter(tournament=locked, final_stage__gt=0).exists():
+            # The final is numbered after the rounds: more rounds would play after it.
+            raise ServiceError("rounds_after_final", "the final is seated", field="rounds")
         if not changed:
             return locked
         before = {k: _plain(getattr(locked, k)) for k in changed}
