@@ -156,3 +156,43 @@ def test_a_knockout_shows_who_went_through_and_where_the_losers_placed() -> None
     assert "Final place: =3" in _rows(client.get(f"/t/{cup.public_id}/p/{loser}/").content)[1]
     rows = _rows(client.get(f"/t/{cup.public_id}/p/{winner}/").content)
     assert "Through to the next stage" in rows[1] and "Final place: 1" in rows[2], rows
+
+
+def test_a_locked_table_s_page_says_its_link_is_locked_and_offers_no_link() -> None:
+    from tests.tournaments.test_finals import rummikub_order
+    from tournaments.models import Table
+
+    user, club, client = organiser_club()
+    cup = tournament(club, user, players=4, rounds=2)
+    played = play(round_seat(tournament=cup, number=1, user=user), user, rummikub_order)
+    game = Table.objects.get(round=played).game
+    assert game is not None and game.results_locked
+    page = text(client.get(f"/g/{game.public_id}/").content)
+    assert "Anyone with this link can change the score sheet" not in page
+    assert "Share the link to record hands" not in page and "New edit link" not in page
+    assert "Link to record hands" not in page
+    assert "The table's round is confirmed, so its link no longer records hands" in page
+    assert "Share the link to watch" in page  # watching still works
+    # The organiser still corrects the results on this page.
+    assert "A correction here changes the tournament's standings" in page
+    # The round's page of table links says the same instead of offering dead links.
+    links = text(client.get(f"/t/{cup.public_id}/r/1/links/").content)
+    assert "links no longer record hands" in links and "Share the link" not in links
+
+
+def test_a_dropped_out_player_is_not_counted_as_checked_in() -> None:
+    from tournaments.models import Entry
+    from tournaments.services.tournaments import entry_drop
+
+    user, club, client = organiser_club()
+    cup = tournament(club, user, players=9, family="zoliky", rounds=2, table_min=3, table_max=3, table_preferred=3)
+    play(round_seat(tournament=cup, number=1, user=user), user, zoliky_order)
+    entry = Entry.objects.filter(tournament=cup).first()
+    assert entry is not None
+    entry_drop(entry=entry, dropped=True, version=entry.version, user=user)
+    for path in (f"/t/{cup.public_id}/players/", f"/t/{cup.public_id}/"):
+        page = text(client.get(path).content)
+        assert "9 players registered, 8 checked in." in page, path
+        assert "8 players at these tables" in page, path
+    body = client.get(f"/api/v1/tournaments/{cup.public_id}/").json()
+    assert body["checked_in"] == 8

@@ -285,7 +285,9 @@ class TournamentSerializer(serializers.Serializer[Any]):
     version = serializers.IntegerField(source="tournament.version")
     etag = ETagField(tournament_etag, source="tournament")
     entries = serializers.IntegerField(source="view.registered", help_text="Players registered.")
-    checked_in = serializers.IntegerField(source="view.checked_in")
+    checked_in = serializers.IntegerField(
+        source="view.checked_in", help_text="Players checked in, those who dropped out left aside."
+    )
     check_in_open = serializers.BooleanField(
         source="tournament.check_in_open", help_text="Players may check themselves in at the door."
     )

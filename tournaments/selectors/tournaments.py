@@ -246,7 +246,8 @@ class TournamentView:
 
     @property
     def checked_in(self) -> int:
-        return sum(1 for e in self.seating.entries.values() if e.checked_in)
+        """Checked in and still playing: a player who dropped out sits at no table any more."""
+        return sum(1 for e in self.seating.entries.values() if e.checked_in and e.dropped_after is None)
 
     @property
     def tiebreaks(self) -> tuple[str, ...]:
@@ -478,7 +479,7 @@ class DoorView:
 def door_view(*, tournament: Tournament) -> DoorView:
     """The door's state, with how many are registered and checked in (1 query)."""
     counts = Entry.objects.filter(tournament=tournament).aggregate(
-        entries=Count("pk"), checked_in=Count("pk", filter=Q(checked_in=True))
+        entries=Count("pk"), checked_in=Count("pk", filter=Q(checked_in=True, dropped_after=None))
     )
     return DoorView(tournament, door_path(tournament), counts["entries"], counts["checked_in"])
 
