@@ -673,7 +673,8 @@ def _seat(data: TournamentData, number: int, seed: int) -> tuple[list[list[int]]
     # Best first; players level on every tie-break (everyone, before round 1) in a seeded
     # random order, so neither a Swiss first round nor the byes follow the alphabet.
     shuffle = random.Random(seed)
-    order = [s.player for s in sorted(compute_standings(data), key=lambda s: (s.rank, shuffle.random()))]
+    ranked = sorted(compute_standings(data), key=lambda s: (s.rank, shuffle.random()))
+    order = [s.player for s in ranked]
     method = tournament.seating if tournament.seating != Tournament.Seating.MANUAL else "balanced"
     seating = seat_round(
         [e.pk for e in players],
@@ -682,6 +683,7 @@ def _seat(data: TournamentData, number: int, seed: int) -> tuple[list[list[int]]
         seed=seed,
         history=[t.entries for t in earlier],
         standings=order,
+        ranks=[s.rank for s in ranked],
         byes_so_far=byes,
         pinned={e.pk: e.pinned_table for e in players if e.pinned_table},
         first_deals=firsts,
