@@ -196,3 +196,32 @@ def test_a_dropped_out_player_is_not_counted_as_checked_in() -> None:
         assert "8 players at these tables" in page, path
     body = client.get(f"/api/v1/tournaments/{cup.public_id}/").json()
     assert body["checked_in"] == 8
+
+
+CZECH_ORDER = ["Cyril", "Hana", "Chrudoš", "Radek", "Řehoř", "Sára", "Šárka", "Zdeněk", "Žofie"]
+ENGLISH_ORDER = ["Chrudoš", "Cyril", "Hana", "Radek", "Řehoř", "Sára", "Šárka", "Zdeněk", "Žofie"]
+
+
+def _order(page: str, names: Sequence[str]) -> list[str]:
+    return sorted(names, key=page.index)
+
+
+def test_names_are_listed_in_the_page_language_s_alphabetical_order() -> None:
+    user, club, client = organiser_club()
+    shuffled = ["Žofie", "Zdeněk", "Šárka", "Řehoř", "Chrudoš", "Sára", "Radek", "Hana", "Cyril"]
+    cup = tournament(club, user, players=shuffled, family="zoliky", rounds=2)
+    # Standings before the first round: everyone shares the first place, listed by name.
+    csv = client.get(f"/cs/t/{cup.public_id}/standings.csv").content.decode()
+    assert _order(csv, shuffled) == CZECH_ORDER
+    players = text(client.get(f"/cs/t/{cup.public_id}/players/").content)
+    assert _order(players, shuffled) == CZECH_ORDER
+    english = text(client.get(f"/en/t/{cup.public_id}/players/").content)
+    assert _order(english, shuffled) == ENGLISH_ORDER
+    round_seat(tournament=cup, number=1, user=user)
+    printed = client.get(f"/cs/t/{cup.public_id}/r/1/print/").content.decode()
+    by_name = printed.split('class="print-by-name"', 1)[1]
+    assert _order(by_name, shuffled) == CZECH_ORDER, by_name[:3000]
+    api = client.get(
+        f"/api/v1/tournaments/{cup.public_id}/entries/", HTTP_ACCEPT_LANGUAGE="cs"
+    ).json()
+    assert [e["name"] for e in api["entries"]] == CZECH_ORDER

@@ -6,15 +6,16 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cached_property, partial
-from itertools import pairwise
+from itertools import groupby, pairwise
 from typing import Any, cast
 
 from django.core.paginator import Paginator
 from django.db.models import Count, Q, QuerySet
 
+from games.collation import by_name
 from games.models import Change, Club, Game, Player
 from games.names import loose_key, name_key
 from games.services.access import edit_url
@@ -215,9 +216,9 @@ class TournamentView:
     def ranked(self) -> Ranked:
         return once(self.tournament, self.versions.standings, "standings", lambda: _ranked(self.data))
 
-    @property
+    @cached_property
     def standings(self) -> tuple[StandingRow, ...]:
-        return self.ranked.rows
+        return in_name_order(self.ranked.rows)
 
     @property
     def provisional(self) -> bool:
@@ -238,7 +239,7 @@ class TournamentView:
 
     @property
     def entries(self) -> list[EntryRow]:
-        return sorted(self.seating.entries.values(), key=lambda e: e.player.key)
+        return sorted(self.seating.entries.values(), key=lambda e: by_name(e.player.name))
 
     @property
     def registered(self) -> int:
@@ -354,14 +355,18 @@ def _entries(tournament: Tournament) -> QuerySet[Entry]:
     return Entry.objects.filter(tournament=tournament).select_related("player").order_by("player__key")
 
 
+def _by_name(entries: QuerySet[Entry]) -> list[Entry]:
+    return sorted(entries, key=lambda e: by_name(e.player.name))
+
+
 def tournament_entries(*, tournament: Tournament) -> EntryList:
-    """The players registered, by name (1 query)."""
-    return EntryList(list(_entries(tournament)))
+    """The players registered, by name in the reader's language (1 query)."""
+    return EntryList(_by_name(_entries(tournament)))
 
 
 def entries_of(*, tournament: Tournament, player_ids: Sequence[int], keys: Sequence[str]) -> EntryList:
     """The entries of these players (by id, or by name key), by name (1 query)."""
-    return EntryList(list(_entries(tournament).filter(Q(player_id__in=player_ids) | Q(player__key__in=keys))))
+    return EntryList(_by_name(_entries(tournament).filter(Q(player_id__in=player_ids) | Q(player__key__in=keys))))
 
 
 def tournament_entry(*, tournament: Tournament, entry_id: int) -> Entry | None:
@@ -442,7 +447,8 @@ def check_in_matches(*, tournament: Tournament, query: str, limit: int = 20) -> 
         .select_related("player")
         .order_by("player__key", "pk")
     )
-    return [e for e in entries if wanted in e.player.key or loose in e.player.loose_key][:limit]
+    found = [e for e in entries if wanted in e.player.key or loose in e.player.loose_key]
+    return sorted(found, key=lambda e: by_name(e.player.name))[:limit]
 
 
 @dataclass(frozen=True)
@@ -486,11 +492,10 @@ def door_view(*, tournament: Tournament) -> DoorView:
 
 def unregistered_players(*, tournament: Tournament) -> list[Player]:
     """The club's players not registered yet (for the organiser's registration page)."""
-    return list(
-        Player.objects.filter(club_id=tournament.club_id, merged_into=None)
-        .exclude(entries__tournament=tournament)
-        .order_by("key")
+    players = Player.objects.filter(club_id=tournament.club_id, merged_into=None).exclude(
+        entries__tournament=tournament
     )
+    return sorted(players, key=lambda p: by_name(p.name))
 
 
 @dataclass(frozen=True)
@@ -572,6 +577,24 @@ class TournamentHistory:
 def history_of(*, tournament: Tournament) -> TournamentHistory:
     """``tournament_history`` as one object (3 queries at most)."""
     return TournamentHistory(tournament_history(tournament=tournament))
+
+
+def in_name_order(rows: Sequence[StandingRow]) -> tuple[StandingRow, ...]:
+    """The standings with the players who share a rank, equal on every tie-break, listed by name
+    in the reader's language (a final's shared place keeps its players' standings order). The
+    tie-break that put the group below the row above stays on the group's first row."""
+    out: list[StandingRow] = []
+    for _rank, grouped in groupby(rows, key=lambda row: row.rank):
+        group = list(grouped)
+        if len(group) > 1 and group[0].standing.shared_by is None:
+            above = group[0].standing.separated_by
+            group = sorted(group, key=lambda row: by_name(row.name))
+            group = [
+                replace(row, standing=replace(row.standing, separated_by=above if i == 0 else None))
+                for i, row in enumerate(group)
+            ]
+        out.extend(group)
+    return tuple(out)
 
 
 def separations(rows: Sequence[StandingRow]) -> list[tuple[StandingRow, StandingRow]]:
