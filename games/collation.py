@@ -1,12 +1,12 @@
 """Names in a language's alphabetical order: one sort key for every list of names.
 
 ``name_sort_key`` is plain Python (no ICU, whose library a club's laptop may lack); ``by_name``
-is the same key in the language of the page being drawn. Unicode's code points put "Řehoř", "Šárka" and "Žofie" after
-"Zdeněk"; each language's alphabet puts them where its readers look for them. A key compares
-letters first (the language's own letters, such as Czech "č", "ch", "ř", "š", "ž", Polish "ł"
-or Norwegian "æ ø å", each after its base letter or the alphabet's end, as CLDR orders them),
-then accents (á after a, in languages where they are no letter of their own), then case, then
-the name as written (so no two different names compare equal and the order is total).
+is the same key in the language of the page being drawn. Unicode's code points put "Řehoř",
+"Šárka" and "Žofie" after "Zdeněk"; each language's alphabet puts them where its readers look
+for them. A key compares letters first (the language's own letters, such as Czech "č", "ch",
+"ř", "š", "ž", Polish "ł" or Norwegian "æ ø å", each after its base letter or the alphabet's
+end, as CLDR orders them), then accents (á after a, in languages where they are no letter of
+their own), then case, then the name as written (so the order is total).
 """
 
 from __future__ import annotations
@@ -91,7 +91,6 @@ def name_sort_key(name: str, language: str | None = None) -> tuple[object, ...]:
             accents.append("".join(c for c in decomposed if unicodedata.combining(c)))
             at += 1
     return (tuple(primary), tuple(accents), tuple(not c.islower() for c in text), text)
-
 
 
 def by_name(name: str) -> tuple[object, ...]:

@@ -32,8 +32,9 @@ Methods (the ``pinned`` players always sit at their 1-based table number, whatev
   and of the seatings with the least of it the one whose tables are closest in the standings:
   the least ``Σ |a - b|`` over the pairs at the same table, ``a`` and ``b`` being the players'
   places among those seated (a place is how many seated players rank strictly better, so
-  players who share a rank share its place and no gap separates them). So the top group sits together unless that repeats opponents, and
-  a repeat is taken only where no seating avoids it, at the top or the bottom alike. Up to
+  players who share a rank share its place and no gap separates them). So the top group sits
+  together unless that repeats opponents, and a repeat is taken only where no seating avoids
+  it, at the top or the bottom alike. Up to
   ``SWISS_EXACT_LIMIT`` seated players the search is exact (the branch and bound of
   ``balanced`` over both costs at once, one repeat outweighing any spread of places); above it
   the local search of ``balanced`` over both costs, its first start the tables filled top-down
@@ -417,7 +418,8 @@ def seat_round(
 
     ``history`` holds every table of the earlier rounds (player lists); ``standings`` the players
     best first (swiss, and who gets a bye); ``ranks`` their ranks beside them (players who share a
-    rank share its place for swiss; without ranks every place differs); ``byes_so_far`` and ``first_deals`` count per player;
+    rank share its place for swiss; without ranks every place differs); ``byes_so_far`` and
+    ``first_deals`` count per player;
     ``pinned`` maps a player to his 1-based table number (entries for players not checked in are
     ignored). Raises ``ScoringError`` (``seating_too_few``, ``seating_no_fit``,
     ``seating_pin_table``, ``seating_pin_full``) for arrangements the organiser must change.

@@ -504,4 +504,3 @@ def test_swiss_gives_players_who_share_a_rank_its_place(
         players, limits=lim, method="swiss", seed=seed, history=history, standings=standings, ranks=ranks
     )
     assert again == seating  # the same round seated again: the same tables
-

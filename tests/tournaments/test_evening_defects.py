@@ -17,7 +17,6 @@ from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.support import tournament
 from tests.tournaments.test_finals import play
 from tests.tournaments.test_settings_round_trip import _Form
-from tournaments.models import Tournament
 from tournaments.services.tournaments import final_seat, round_seat
 
 pytestmark = pytest.mark.django_db
@@ -148,7 +147,10 @@ def test_a_knockout_shows_who_went_through_and_where_the_losers_placed() -> None
     play(round_seat(tournament=cup, number=1, user=user), user, gin_first_wins)
     semi = final_seat(tournament=cup, user=user)
     play(semi, user, gin_first_wins)
-    tables = {t.number: list(t.seats.order_by("position").values_list("entry_id", flat=True)) for t in semi.tables.all()}
+    tables = {
+        t.number: list(t.seats.order_by("position").values_list("entry_id", flat=True))
+        for t in semi.tables.all()
+    }
     winner, loser = tables[1]
     assert "Through to the next stage" in _rows(client.get(f"/t/{cup.public_id}/p/{winner}/").content)[1]
     assert "Out" in _rows(client.get(f"/t/{cup.public_id}/p/{loser}/").content)[1]
@@ -185,7 +187,9 @@ def test_a_dropped_out_player_is_not_counted_as_checked_in() -> None:
     from tournaments.services.tournaments import entry_drop
 
     user, club, client = organiser_club()
-    cup = tournament(club, user, players=9, family="zoliky", rounds=2, table_min=3, table_max=3, table_preferred=3)
+    cup = tournament(
+        club, user, players=9, family="zoliky", rounds=2, table_min=3, table_max=3, table_preferred=3
+    )
     play(round_seat(tournament=cup, number=1, user=user), user, zoliky_order)
     entry = Entry.objects.filter(tournament=cup).first()
     assert entry is not None
@@ -221,7 +225,5 @@ def test_names_are_listed_in_the_page_language_s_alphabetical_order() -> None:
     printed = client.get(f"/cs/t/{cup.public_id}/r/1/print/").content.decode()
     by_name = printed.split('class="print-by-name"', 1)[1]
     assert _order(by_name, shuffled) == CZECH_ORDER, by_name[:3000]
-    api = client.get(
-        f"/api/v1/tournaments/{cup.public_id}/entries/", HTTP_ACCEPT_LANGUAGE="cs"
-    ).json()
+    api = client.get(f"/api/v1/tournaments/{cup.public_id}/entries/", HTTP_ACCEPT_LANGUAGE="cs").json()
     assert [e["name"] for e in api["entries"]] == CZECH_ORDER

@@ -366,7 +366,9 @@ def tournament_entries(*, tournament: Tournament) -> EntryList:
 
 def entries_of(*, tournament: Tournament, player_ids: Sequence[int], keys: Sequence[str]) -> EntryList:
     """The entries of these players (by id, or by name key), by name (1 query)."""
-    return EntryList(_by_name(_entries(tournament).filter(Q(player_id__in=player_ids) | Q(player__key__in=keys))))
+    return EntryList(
+        _by_name(_entries(tournament).filter(Q(player_id__in=player_ids) | Q(player__key__in=keys)))
+    )
 
 
 def tournament_entry(*, tournament: Tournament, entry_id: int) -> Entry | None:
