@@ -227,3 +227,22 @@ def test_names_are_listed_in_the_page_language_s_alphabetical_order() -> None:
     assert _order(by_name, shuffled) == CZECH_ORDER, by_name[:3000]
     api = client.get(f"/api/v1/tournaments/{cup.public_id}/entries/", HTTP_ACCEPT_LANGUAGE="cs").json()
     assert [e["name"] for e in api["entries"]] == CZECH_ORDER
+
+
+def test_the_merge_list_is_in_the_reader_s_alphabetical_order() -> None:
+    from django.utils import translation
+
+    from games.club_forms import MergeForm
+    from games.models import Player
+
+    _user, club, _client = organiser_club()
+    for name in ["Žofie", "Zdeněk", "Řehoř", "Radek", "Anna"]:
+        Player.objects.create(club=club, name=name, key=name.casefold(), loose_key=name.casefold())
+    drop = Player.objects.get(club=club, name="Anna")
+    with translation.override("cs"):
+        form = MergeForm(drop=drop)
+    keep = form.fields["keep"]
+    assert [label for _value, label in keep.choices][1:] == ["Radek", "Řehoř", "Zdeněk", "Žofie"]  # type: ignore[attr-defined]
+    chosen = MergeForm({"keep": Player.objects.get(name="Řehoř").pk}, drop=drop)
+    chosen.is_valid()
+    assert "keep" not in chosen.errors  # the queryset still accepts the choice
