@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
 from engine.errors import EngineError
+from games.collation import by_name
 from games.error_messages import error_message
 from games.forms import ASCII_NUMBER
 from games.models import ApiToken, Club, Membership, Player
@@ -132,6 +133,9 @@ class MergeForm(_Write):
             Player.objects.filter(club=drop.club_id, merged_into=None).exclude(pk=drop.pk).order_by("key")
         )
         keep.empty_label = _("Choose the player to keep")
+        # Listed by name in the reader's language; the queryset still checks the choice.
+        players = sorted(keep.queryset, key=lambda p: by_name(p.name))
+        keep.choices = [("", keep.empty_label), *((p.pk, keep.label_from_instance(p)) for p in players)]
 
 
 class AccountForm(forms.Form):

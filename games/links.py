@@ -130,7 +130,10 @@ class ShareLinks:
     def __init__(self, request: HttpRequest, game: Game, *, editable: bool) -> None:
         self._request = request
         self._game = game
-        self.editable = editable
+        # A game its event confirmed: the link no longer writes (the organisers correct it on
+        # the page itself), so it is neither shown nor shared.
+        self.locked = editable and game.results_locked
+        self.editable = editable and not game.results_locked
 
     @functools.cached_property
     def view_url(self) -> str:

@@ -31,8 +31,10 @@ Methods (the ``pinned`` players always sit at their 1-based table number, whatev
 - ``swiss``: by standings, fewest repeats first. A round costs ``Σ met²`` as for ``balanced``,
   and of the seatings with the least of it the one whose tables are closest in the standings:
   the least ``Σ |a - b|`` over the pairs at the same table, ``a`` and ``b`` being the players'
-  places among those seated. So the top group sits together unless that repeats opponents, and
-  a repeat is taken only where no seating avoids it, at the top or the bottom alike. Up to
+  places among those seated (a place is how many seated players rank strictly better, so
+  players who share a rank share its place and no gap separates them). So the top group sits
+  together unless that repeats opponents, and a repeat is taken only where no seating avoids
+  it, at the top or the bottom alike. Up to
   ``SWISS_EXACT_LIMIT`` seated players the search is exact (the branch and bound of
   ``balanced`` over both costs at once, one repeat outweighing any spread of places); above it
   the local search of ``balanced`` over both costs, its first start the tables filled top-down
@@ -62,6 +64,7 @@ ties in a seeded random order, so over the rounds the first deal passes to who h
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import math
 import random
@@ -418,6 +421,7 @@ def seat_round(
     seed: int,
     history: Sequence[Sequence[int]] = (),
     standings: Sequence[int] = (),
+    ranks: Sequence[int] = (),
     byes_so_far: Mapping[int, int] = _EMPTY,
     pinned: Mapping[int, int] = _EMPTY,
     first_deals: Mapping[int, int] = _EMPTY,
@@ -429,7 +433,9 @@ def seat_round(
     """Seat this round's checked-in ``players``.
 
     ``history`` holds every table of the earlier rounds (player lists); ``standings`` the players
-    best first (swiss, and who gets a bye); ``byes_so_far`` and ``first_deals`` count per player;
+    best first (swiss, and who gets a bye); ``ranks`` their ranks beside them (players who share a
+    rank share its place for swiss; without ranks every place differs); ``byes_so_far`` and
+    ``first_deals`` count per player;
     ``pinned`` maps a player to his 1-based table number (entries for players not checked in are
     ignored). Raises ``ScoringError`` (``seating_too_few``, ``seating_no_fit``,
     ``seating_pin_table``, ``seating_pin_full``) for arrangements the organiser must change.
@@ -500,9 +506,7 @@ def seat_round(
             ]
         if method == "swiss":
             by_place = sorted(range(len(seated)), key=lambda i: position[seated[i]])
-            place = [0] * len(seated)
-            for rank, i in enumerate(by_place):
-                place[i] = rank
+            place = _places(seated, position, dict(zip(standings, ranks, strict=True)) if ranks else {})
             unpinned = set(free)
             order = [i for i in by_place if i in unpinned]
             tables_idx = _swiss(order, sizes, fixed_idx, w, place, rng, effort)
@@ -570,6 +574,16 @@ def _serpentine(
         tables[lanes[step % len(lanes)]].append(player)
         step += 1
     return tables
+
+
+def _places(seated: Sequence[int], position: Mapping[int, int], rank: Mapping[int, int]) -> list[int]:
+    """Each seated player's place among the seated (0 best): how many seated players rank
+    strictly better. Players sharing a rank share its place; a player without a rank (not in
+    the standings) ranks below everyone listed, by ``position``."""
+    below = max(rank.values(), default=0) + 1
+    keys = [rank.get(p, below + position[p]) if rank else position[p] for p in seated]
+    ordered = sorted(keys)
+    return [bisect.bisect_left(ordered, key) for key in keys]
 
 
 def _weights(

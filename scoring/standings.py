@@ -37,6 +37,7 @@ Tiebreak = Literal[
     "head_to_head",
     "game_score_average",
 ]
+SharedBy = Literal["knockout", "final"]
 
 SCHEMES: tuple[Scheme, ...] = get_args(Scheme)
 TIEBREAKS: tuple[Tiebreak, ...] = get_args(Tiebreak)
@@ -231,6 +232,10 @@ class Standing:
     # The first tie-break that puts him below the row above; None on row 1 and a shared rank.
     separated_by: Tiebreak | None
     penalty: Fraction = Fraction(0)  # points taken off by the organiser (already out of ``points``)
+    # Why a final's players share a place: "knockout" (out in the same round of it), "final"
+    # (tied at the final table); None: not a final's shared place (a shared rank of the
+    # standings is equal on every tie-break).
+    shared_by: SharedBy | None = None
 
 
 def parse_tiebreaks(keys: Iterable[str]) -> tuple[Tiebreak, ...]:

@@ -18,7 +18,7 @@ from django.db.models import QuerySet
 from games.models import Result
 from scoring.families import family_info
 from scoring.finals import final_places, knockout_groups
-from scoring.standings import DEFAULT_TIEBREAKS, Standing, TableResult, standings
+from scoring.standings import DEFAULT_TIEBREAKS, SharedBy, Standing, TableResult, standings
 from tournaments.models import Bye, Entry, Round, TableSeat, Tournament
 
 
@@ -381,13 +381,19 @@ def compute_standings(data: TournamentData) -> tuple[Standing, ...]:
     by_player = {s.player: s for s in rows}
     finalists = {p for group in groups for p in group}
     placed = final_places(order, groups, counts="decides", ranks=[s.rank for s in rows])
+    # Players of one group share its place for the final's reason, not the tie-breaks'.
+    reason: SharedBy = "knockout" if tournament.final == Tournament.Final.KNOCKOUT else "final"
+    shared = {p for group in groups if len(group) > 1 for p in group}
     out = []
     for index, (player, place) in enumerate(placed):
         # The note "below X on ..." holds only between two players the standings ordered.
         keep = player not in finalists and index and placed[index - 1][0] not in finalists
         out.append(
             replace(
-                by_player[player], rank=place, separated_by=by_player[player].separated_by if keep else None
+                by_player[player],
+                rank=place,
+                separated_by=by_player[player].separated_by if keep else None,
+                shared_by=reason if player in shared else None,
             )
         )
     return tuple(out)

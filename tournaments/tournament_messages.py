@@ -25,6 +25,9 @@ MESSAGES: dict[str, str] = {
     "rounds_below_seated": gettext_noop(
         "{rounds} rounds are seated already: the tournament needs at least that many."
     ),
+    "rounds_after_final": gettext_noop(
+        "The final is seated, so the number of rounds is fixed: take back the final's seating first."
+    ),
     "stale_tournament": gettext_noop(
         "Someone changed the tournament's settings meanwhile. Check them and save again."
     ),

@@ -300,7 +300,9 @@ def _detail_context(
         # Only for those who may write: the link carries the token.
         "edit_url": edit_url(game) if editable else None,
         "share": ShareLinks(request, game, editable=editable),  # templates/games/_share.html
-        "can_renew_link": editable and can_renew_link(request=request, game=game, role=role),
+        "can_renew_link": editable
+        and not game.results_locked
+        and can_renew_link(request=request, game=game, role=role),
         "can_rematch": can_rematch(request=request, game=game, role=role, known=True),
         "rematch_request_id": uuid.uuid4(),
         "end_request_id": uuid.uuid4(),

@@ -39,6 +39,7 @@ from tournaments.services.tournaments import (
     apart_set,
     entries_add,
     entry_pin,
+    final_seat,
     penalty_give,
     round_confirm,
     round_seat,
@@ -163,6 +164,7 @@ def seed() -> dict[str, str]:
         kind="warning", points=None, round_number=None, reason="Telefon na stole během hry",
         version=tournament.version, user=organiser,
     )  # fmt: skip
+    knockout = _knockout(club, organiser, today)
     rebuild_club(club=club)
     season = season_create(
         club=club,
@@ -186,7 +188,7 @@ def seed() -> dict[str, str]:
     assert (
         Season.objects.filter(pk=season.pk).exists() and Tournament.objects.filter(pk=tournament.pk).exists()
     )
-    assert Game.objects.filter(club=club).count() == 4 + 1 + 6 + 2  # and the tables confirming
+    assert Game.objects.filter(club=club).count() == 4 + 1 + 6 + 2 + 5  # the tables confirming, the knockout
     slug, t, s = club.slug, tournament.public_id, season.public_id
     return {
         "club": f"/c/{slug}/",
@@ -206,6 +208,9 @@ def seed() -> dict[str, str]:
         "apart": f"/t/{t}/apart/",
         "tournament-player": f"/t/{t}/p/{entry.pk}/",
         "penalties": f"/t/{t}/penalties/",
+        # A knockout final: a stage's row says what it did, the shared third place says why.
+        "knockout-standings": f"/t/{knockout.public_id}/standings/",
+        "knockout-player": f"/t/{knockout.public_id}/p/{knockout.entries.get(player__name=LONG).pk}/",
         "sheet-six": f"/g/{sheet.public_id}/",
         # A round whose tables confirm their own result: a player's own page, its round.
         "own-table": asked["own"],
@@ -262,6 +267,44 @@ def _tables_confirming(club: Any, organiser: Any) -> dict[str, str]:
     table_answer(tournament=cup, entry_id=last, key=entry_key(cup, last), disputed=True, seen=seen, word=word)
     t = cup.public_id
     return {"own": own_path(cup, last), "round": f"/t/{t}/r/1/", "links": f"/t/{t}/r/1/links/"}
+
+
+def _knockout(club: Any, organiser: Any, today: Any) -> Tournament:
+    """A gin knockout of four, decided by its final: LONG wins his semi-final and loses the final."""
+    cup = tournament_create(
+        club=club,
+        settings=Settings.from_mapping(
+            {
+                "name": "Vyřazovací turnaj v ginu",
+                "date": today,
+                "family": "gin",
+                "rounds": 1,
+                "round_hands": 1,
+                "seating": "balanced",
+                "seat_order": "random",
+                "points": "table",
+                "final": "knockout",
+                "final_size": 4,
+                "final_counts": "decides",
+            }
+        ),
+        user=organiser,
+    )
+    entries_add(tournament=cup, names=ENTRANTS[:4], checked_in=True, user=organiser)
+    stages = [round_seat(tournament=cup, number=1, user=organiser), None, None]
+    for number, played in enumerate(stages):
+        played = played or final_seat(tournament=cup, user=organiser)
+        played = round_start(played=played, round_version=played.version, user=organiser)
+        for table in played.tables.select_related("game"):
+            assert table.game is not None
+            names = [seat.name for seat in table.game.seats.all()]
+            # LONG wins until the final (number 2); there the other player wins.
+            first = LONG if (LONG in names) == (number < 2) else next(n for n in names if n != LONG)
+            other = next(n for n in names if n != first)
+            outcome = {"knocker": first, "deadwood": {first: 0, other: 30}}
+            hand_record(game=table.game, outcome=outcome, request_id=None, user=organiser)
+        round_confirm(played=played, round_version=played.version, user=organiser)
+    return cup
 
 
 # What the club's organiser sees beside it: the hand form on the score sheet, the round's and
@@ -402,10 +445,10 @@ def test_every_table_and_list_reads_on_a_phone_in_every_language(
         finally:
             context.close()
     # The season, the rating list, the tournament's overview and standings, a player's rounds
-    # (on his public page and by his own link).
-    if opened != 6 * len(LANGUAGES) * len(WIDTHS):
+    # (on his public page and by his own link), the knockout's standings and a finalist's rounds.
+    if opened != 8 * len(LANGUAGES) * len(WIDTHS):
         failures.append(
-            f"{opened} page views had an 'all columns' toggle, not {6 * len(LANGUAGES) * len(WIDTHS)}"
+            f"{opened} page views had an 'all columns' toggle, not {8 * len(LANGUAGES) * len(WIDTHS)}"
         )
 
     # A wide screen keeps the whole table: no frame scrolls, nothing reaches past the screen.

@@ -204,14 +204,14 @@ def test_the_tournament_table_links_use_the_same_address_and_codes() -> None:
     from tests.tournaments.test_access import world
     from tournaments.models import Table
 
-    w = world(Club.Visibility.PUBLIC)
-    html = w.client("organiser").get(f"/t/{w.tournament.public_id}/r/1/links/", HTTP_HOST="localhost:8000")
+    w = world(Club.Visibility.PUBLIC, playing=True)  # round 2 is being played: its links write
+    html = w.client("organiser").get(f"/t/{w.tournament.public_id}/r/2/links/", HTTP_HOST="localhost:8000")
     page = html.content.decode()
     codes = re.findall(r'<svg class="qr-code".*?</svg>', page, re.S)
     fields = [unescape(v) for v in re.findall(r'type="text" readonly value="([^"]+)"', page)]
     games = [
         t.game
-        for t in Table.objects.filter(round__tournament=w.tournament, round__number=1).order_by("number")
+        for t in Table.objects.filter(round__tournament=w.tournament, round__number=2).order_by("number")
     ]
     assert fields == ["https://rummy.example.org" + edit_url(g) for g in games if g is not None]
     assert [qr_text(svg) for svg in codes] == fields

@@ -387,10 +387,17 @@ def test_swiss_does_not_leave_an_avoidable_repeat_to_the_last_table() -> None:
 
 
 def swiss_costs(
-    tables: Sequence[Sequence[int]], history: Sequence[Sequence[int]], standings: Sequence[int]
+    tables: Sequence[Sequence[int]],
+    history: Sequence[Sequence[int]],
+    standings: Sequence[int],
+    ranks: Sequence[int] | None = None,
 ) -> tuple[int, int]:
-    """What swiss minimises, written out: repeats (Σ met²) first, then Σ of place gaps."""
-    place = {p: i for i, p in enumerate(p for p in standings if any(p in t for t in tables))}
+    """What swiss minimises, written out: repeats (Σ met²) first, then Σ of place gaps. A place
+    is how many seated players rank strictly better (``ranks`` beside ``standings``; without
+    them every player his own rank)."""
+    seated = [p for p in standings if any(p in t for t in tables)]
+    rank = dict(zip(standings, ranks if ranks is not None else range(len(standings)), strict=True))
+    place = {p: sum(1 for q in seated if rank[q] < rank[p]) for p in seated}
     met = met_counts(history)
     pairs = [pair for table in tables for pair in itertools.combinations(table, 2)]
     return (
@@ -454,3 +461,46 @@ def test_random_seat_order_depends_on_the_seed() -> None:
         seat_round(players, limits=RUMMIKUB, method="random", seed=seed).tables[0] for seed in range(20)
     }
     assert len(orders) > 5
+
+
+def competition_ranks(levels: Sequence[int]) -> list[int]:
+    """Competition ranks ("1224") for players whose standing is ``levels`` (best first, equal
+    levels sharing a rank)."""
+    return [1 + sum(1 for other in levels if other < level) for level in levels]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.integers(4, 10),
+    limits(),
+    st.integers(0, 2**16),
+    st.integers(0, 3),
+    st.randoms(use_true_random=False),
+    st.data(),
+)
+def test_swiss_gives_players_who_share_a_rank_its_place(
+    count: int, lim: TableLimits, seed: int, past: int, shuffler: random.Random, data: st.DataObject
+) -> None:
+    """Players level in the standings are equally close to everyone: no gap between them, and
+    the gap to others counted from their shared place; the seating is the best by that measure."""
+    assume(count >= lim.minimum)
+    players = list(range(count))
+    history: list[tuple[int, ...]] = []
+    for number in range(past):
+        history += seat_round(
+            players, limits=lim, method="random", seed=seed + number, history=history
+        ).tables
+    standings = shuffler.sample(players, count)
+    levels = sorted(data.draw(st.lists(st.integers(0, 3), min_size=count, max_size=count)))
+    ranks = competition_ranks(levels)
+    seating = seat_round(
+        players, limits=lim, method="swiss", seed=seed, history=history, standings=standings, ranks=ranks
+    )
+    seated = sorted(p for table in seating.tables for p in table)
+    sizes = [len(table) for table in seating.tables]
+    best = min(swiss_costs(partition, history, standings, ranks) for partition in partitions(seated, sizes))
+    assert swiss_costs(seating.tables, history, standings, ranks) == best
+    again = seat_round(
+        players, limits=lim, method="swiss", seed=seed, history=history, standings=standings, ranks=ranks
+    )
+    assert again == seating  # the same round seated again: the same tables

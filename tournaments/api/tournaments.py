@@ -320,7 +320,9 @@ class TournamentSerializer(serializers.Serializer[Any]):
     version = serializers.IntegerField(source="tournament.version")
     etag = ETagField(tournament_etag, source="tournament")
     entries = serializers.IntegerField(source="view.registered", help_text="Players registered.")
-    checked_in = serializers.IntegerField(source="view.checked_in")
+    checked_in = serializers.IntegerField(
+        source="view.checked_in", help_text="Players checked in, those who dropped out left aside."
+    )
     check_in_open = serializers.BooleanField(
         source="tournament.check_in_open", help_text="Players may check themselves in at the door."
     )
@@ -571,6 +573,13 @@ class StandingSerializer(serializers.Serializer[Any]):
         help_text='Points taken off by penalties (already out of "points"): "0", "2".',
     )
     penalties = PenaltySerializer(many=True, help_text="His warnings and penalties in force.")
+    shared_by = serializers.ChoiceField(
+        source="standing.shared_by",
+        choices=["knockout", "final"],
+        allow_null=True,
+        help_text="Why a final's players share a place: knockout (out in the same round of it), "
+        "final (tied at the final table); null: a shared rank is equal on every tie-break.",
+    )
 
 
 # Reads a ``selectors.TournamentView``.
@@ -615,6 +624,14 @@ class PlayerRoundSerializer(serializers.Serializer[Any]):
     )
     points = serializers.CharField(allow_null=True, help_text='The table points earned, exact: "7", "9/2".')
     rank = serializers.IntegerField(allow_null=True, help_text="His rank in the standings after this round.")
+    final_result = serializers.ChoiceField(
+        choices=["place", "through", "out"],
+        allow_null=True,
+        help_text="What a stage of a final that decides the top places did (its table points count "
+        "for nothing, so points is null): place (it decided his place, final_place), through (won, "
+        "plays the next stage), out (lost; his place waits for the knockout's end). null: not such a stage.",
+    )
+    final_place = serializers.IntegerField(allow_null=True, help_text="The place the final decided.")
 
 
 # Reads a ``selectors.PlayerView``; without a standing yet, rank and points are null.
@@ -1321,6 +1338,7 @@ class Standings(APIView):
                             "tables": 2,
                             "byes": 0,
                             "separated_by": None,
+                            "shared_by": None,
                         },
                         {
                             "rank": 2,
@@ -1340,6 +1358,7 @@ class Standings(APIView):
                             "tables": 2,
                             "byes": 0,
                             "separated_by": "points",
+                            "shared_by": None,
                         },
                     ],
                 },

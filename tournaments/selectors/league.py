@@ -19,6 +19,7 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from engine.rules import FAMILIES
+from games.collation import by_name
 from games.models import Club, Game, Player
 from scoring.league import PRESET_PLACES, EventMark, event_marks, game_event_points, tournament_event_points
 from scoring.ratings import Rating, display, display_sigma
@@ -123,7 +124,7 @@ def rating_list(*, club: Club, family: str = "", now: datetime.datetime | None =
         value = display(rating)
         trend = evening_trend(mu, sigma, games, mu_then, sigma_then, games_then)
         shown.append((value, name, player_id, rating, played_at, games, trend))
-    shown.sort(key=lambda s: (-s[0], s[1].casefold(), s[2]))
+    shown.sort(key=lambda s: (-s[0], by_name(s[1]), s[2]))  # equal ratings by name
     rows: list[RatingListRow] = []
     for position, (value, name, player_id, rating, played_at, games, trend) in enumerate(shown, start=1):
         rank = rows[-1].rank if rows and rows[-1].rating == value else position

@@ -12,6 +12,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
+from games.collation import by_name
 from games.models import Club, Game, Player, Result
 from scoring.ranking import HeadToHead, head_to_head
 from scoring.ratings import START, Rating, display, display_sigma, win_chances
@@ -332,14 +333,14 @@ def club_opponents(*, player: Player) -> list[Player]:
     """The club's players he has sat with in a finished game, by name (1 query)."""
     if player.club_id is None:
         return []
-    return list(
+    opponents = (
         Player.objects.filter(
             results__game__results__player=player, results__finished=True, club_id=player.club_id
         )
         .exclude(pk=player.pk)
         .distinct()
-        .order_by("key")
     )
+    return sorted(opponents, key=lambda p: by_name(p.name))
 
 
 @dataclass(frozen=True)

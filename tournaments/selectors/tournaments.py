@@ -4,17 +4,18 @@ tests/tournaments pin the counts)."""
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property, partial
-from itertools import pairwise
+from itertools import groupby, pairwise
 from typing import Any, cast
 
 from django.core.paginator import Paginator
 from django.db.models import Count, Q, QuerySet
 
+from games.collation import by_name
 from games.models import Change, Club, Game, Player
 from games.names import loose_key, name_key
 from games.services.access import edit_url
@@ -37,6 +38,7 @@ from tournaments.tournament_data import (
     TournamentData,
     compute_standings,
     custom_points,
+    deciding,
     final_rounds,
     in_force,
     last_round,
@@ -201,8 +203,8 @@ class RoundReport:
         return bool(self.repeats or self.smaller_again or self.bigger_again or self.apart_met)
 
 
-def _by_name(names: Sequence[str]) -> tuple[str, ...]:
-    return tuple(sorted(names, key=lambda n: (n.casefold(), n)))
+def _sorted_names(names: Sequence[str]) -> tuple[str, ...]:
+    return tuple(sorted(names, key=by_name))
 
 
 def round_report(tournament: Tournament, seating: Seating, number: int) -> RoundReport:
@@ -216,7 +218,7 @@ def round_report(tournament: Tournament, seating: Seating, number: int) -> Round
     name = {pk: e.player.name for pk, e in seating.entries.items()}
 
     def two(a: int, b: int) -> tuple[str, str]:
-        first, second = _by_name([name[a], name[b]])
+        first, second = _sorted_names([name[a], name[b]])
         return first, second
 
     def sized(kind: str) -> list[tuple[str, int]]:
@@ -315,9 +317,9 @@ class TournamentView:
     def ranked(self) -> Ranked:
         return once(self.tournament, self.versions.standings, "standings", lambda: _ranked(self.data))
 
-    @property
+    @cached_property
     def standings(self) -> tuple[StandingRow, ...]:
-        return self.ranked.rows
+        return in_name_order(self.ranked.rows)
 
     @property
     def provisional(self) -> bool:
@@ -338,7 +340,7 @@ class TournamentView:
 
     @property
     def entries(self) -> list[EntryRow]:
-        return sorted(self.seating.entries.values(), key=lambda e: e.player.key)
+        return sorted(self.seating.entries.values(), key=lambda e: by_name(e.player.name))
 
     @property
     def registered(self) -> int:
@@ -346,7 +348,8 @@ class TournamentView:
 
     @property
     def checked_in(self) -> int:
-        return sum(1 for e in self.seating.entries.values() if e.checked_in)
+        """Checked in and still playing: a player who dropped out sits at no table any more."""
+        return sum(1 for e in self.seating.entries.values() if e.checked_in and e.dropped_after is None)
 
     @property
     def tiebreaks(self) -> tuple[str, ...]:
@@ -460,14 +463,20 @@ def _entries(tournament: Tournament) -> QuerySet[Entry]:
     return Entry.objects.filter(tournament=tournament).select_related("player").order_by("player__key")
 
 
+def _by_name(entries: QuerySet[Entry]) -> list[Entry]:
+    return sorted(entries, key=lambda e: by_name(e.player.name))
+
+
 def tournament_entries(*, tournament: Tournament) -> EntryList:
-    """The players registered, by name (1 query)."""
-    return EntryList(list(_entries(tournament)))
+    """The players registered, by name in the reader's language (1 query)."""
+    return EntryList(_by_name(_entries(tournament)))
 
 
 def entries_of(*, tournament: Tournament, player_ids: Sequence[int], keys: Sequence[str]) -> EntryList:
     """The entries of these players (by id, or by name key), by name (1 query)."""
-    return EntryList(list(_entries(tournament).filter(Q(player_id__in=player_ids) | Q(player__key__in=keys))))
+    return EntryList(
+        _by_name(_entries(tournament).filter(Q(player_id__in=player_ids) | Q(player__key__in=keys)))
+    )
 
 
 def tournament_entry(*, tournament: Tournament, entry_id: int) -> Entry | None:
@@ -548,7 +557,8 @@ def check_in_matches(*, tournament: Tournament, query: str, limit: int = 20) -> 
         .select_related("player")
         .order_by("player__key", "pk")
     )
-    return [e for e in entries if wanted in e.player.key or loose in e.player.loose_key][:limit]
+    found = [e for e in entries if wanted in e.player.key or loose in e.player.loose_key]
+    return sorted(found, key=lambda e: by_name(e.player.name))[:limit]
 
 
 @dataclass(frozen=True)
@@ -585,18 +595,17 @@ class DoorView:
 def door_view(*, tournament: Tournament) -> DoorView:
     """The door's state, with how many are registered and checked in (1 query)."""
     counts = Entry.objects.filter(tournament=tournament).aggregate(
-        entries=Count("pk"), checked_in=Count("pk", filter=Q(checked_in=True))
+        entries=Count("pk"), checked_in=Count("pk", filter=Q(checked_in=True, dropped_after=None))
     )
     return DoorView(tournament, door_path(tournament), counts["entries"], counts["checked_in"])
 
 
 def unregistered_players(*, tournament: Tournament) -> list[Player]:
     """The club's players not registered yet (for the organiser's registration page)."""
-    return list(
-        Player.objects.filter(club_id=tournament.club_id, merged_into=None)
-        .exclude(entries__tournament=tournament)
-        .order_by("key")
+    players = Player.objects.filter(club_id=tournament.club_id, merged_into=None).exclude(
+        entries__tournament=tournament
     )
+    return sorted(players, key=lambda p: by_name(p.name))
 
 
 @dataclass(frozen=True)
@@ -680,6 +689,24 @@ def history_of(*, tournament: Tournament) -> TournamentHistory:
     return TournamentHistory(tournament_history(tournament=tournament))
 
 
+def in_name_order(rows: Sequence[StandingRow]) -> tuple[StandingRow, ...]:
+    """The standings with the players who share a rank, equal on every tie-break, listed by name
+    in the reader's language (a final's shared place keeps its players' standings order). The
+    tie-break that put the group below the row above stays on the group's first row."""
+    out: list[StandingRow] = []
+    for _rank, grouped in groupby(rows, key=lambda row: row.rank):
+        group = list(grouped)
+        if len(group) > 1 and group[0].standing.shared_by is None:
+            above = group[0].standing.separated_by
+            group = sorted(group, key=lambda row: by_name(row.name))
+            group = [
+                replace(row, standing=replace(row.standing, separated_by=above if i == 0 else None))
+                for i, row in enumerate(group)
+            ]
+        out.extend(group)
+    return tuple(out)
+
+
 def separations(rows: Sequence[StandingRow]) -> list[tuple[StandingRow, StandingRow]]:
     """Neighbouring rows (above, below), for the page's "what separated them" notes."""
     return list(pairwise(rows))
@@ -699,8 +726,19 @@ class PlayerRound:
     counted: bool  # the table (or the bye) counts for the standings yet
     place: int | None
     total: int | None  # his total at the table, as the game counts it
-    points: Fraction | None  # the table points (or the bye's) he earned
+    points: Fraction | None  # the table points (or the bye's) he earned; None at a deciding final
     rank: int | None  # his rank in the standings after this round; None: nothing counted yet
+    # What a deciding final's stage did for him (its table points count for nothing): "place"
+    # (it decided his place, ``final_place``), "through" (won his match, plays the next stage),
+    # "out" (lost it; his place waits for the knockout's end); None: not such a stage.
+    final_result: str | None = None
+    final_place: int | None = None
+    final_place_shared: bool = False
+
+    @property
+    def final_place_text(self) -> str:
+        """The final's place as the standings show it ("3", "=3" when shared)."""
+        return f"={self.final_place}" if self.final_place_shared else str(self.final_place)
 
 
 @dataclass(frozen=True)
@@ -736,6 +774,8 @@ def player_rounds(*, tournament: Tournament, entry_id: int) -> PlayerView | None
         "ranks-after",
         lambda: {r.number: {s.player: s.rank for s in _standings_after(data, r.number)} for r in started},
     )
+    now = next((r.standing for r in view.standings if r.standing.player == entry_id), None)
+    shared = Counter(r.standing.rank for r in view.standings)
     rounds: list[PlayerRound] = []
     for played in data.rounds:
         number = played.number
@@ -751,6 +791,10 @@ def player_rounds(*, tournament: Tournament, entry_id: int) -> PlayerView | None
             seats = [p for t in data.tables_of(number) if data.counted(t) for p in earn(t.places, t.totals)]
             points, counted = bye_points(seats), True
         rank = ranks.get(number, {}).get(entry_id)
+        result = None
+        if played.final_stage and deciding(tournament) and table is not None and counted:
+            result = _final_result(data, number, table, entry_id)
+            points = None
         rounds.append(
             PlayerRound(
                 round=number,
@@ -765,11 +809,25 @@ def player_rounds(*, tournament: Tournament, entry_id: int) -> PlayerView | None
                 total=total,
                 points=points,
                 rank=rank,
+                final_result=result,
+                final_place=now.rank if result == "place" and now is not None else None,
+                final_place_shared=result == "place" and now is not None and shared[now.rank] > 1,
             )
         )
-    now = next((r.standing for r in view.standings if r.standing.player == entry_id), None)
     given = [p for p in in_force(data) if p.entry == entry_id]
     return PlayerView(entry=entry, rounds=rounds, standing=now, penalties=given)
+
+
+def _final_result(data: TournamentData, number: int, table: TableState, entry_id: int) -> str:
+    """What the counted stage ``number`` of a deciding final did for the player at ``table``."""
+    stages = final_rounds(data)
+    if any(entry_id in t.entries for r in stages if r.number > number for t in data.tables_of(r.number)):
+        return "through"
+    last = data.tables_of(stages[-1].number)
+    if len(last) == 1 and data.counted(last[0]):
+        return "place"  # the final table, or the knockout's last match, is decided
+    at = table.entries.index(entry_id)
+    return "through" if table.places[at] < max(table.places) else "out"
 
 
 def _standings_after(data: TournamentData, number: int) -> tuple[Standing, ...]:

@@ -396,11 +396,15 @@ def tournament_update(
         changed = {k: v for k, v in fields.items() if getattr(locked, k) != v}
         if started and any(k in PLAY_SETTINGS for k in changed):
             raise ServiceError("settings_locked", "the games are made; these settings are fixed")
-        seated = Round.objects.filter(tournament=locked).count()
+        # The final's stages are numbered after the rounds but are not rounds of the settings.
+        seated = Round.objects.filter(tournament=locked, final_stage=0).count()
         if fields["rounds"] < seated:
             raise ServiceError(
                 "rounds_below_seated", "fewer rounds than seated", field="rounds", rounds=seated
             )
+        if "rounds" in changed and Round.objects.filter(tournament=locked, final_stage__gt=0).exists():
+            # The final is numbered after the rounds: more rounds would play after it.
+            raise ServiceError("rounds_after_final", "the final is seated", field="rounds")
         if not changed:
             return locked
         before = {k: _plain(getattr(locked, k)) for k in changed}
@@ -687,7 +691,8 @@ def _seat(data: TournamentData, number: int, seed: int) -> tuple[list[list[int]]
     # Best first; players level on every tie-break (everyone, before round 1) in a seeded
     # random order, so neither a Swiss first round nor the byes follow the alphabet.
     shuffle = random.Random(seed)
-    order = [s.player for s in sorted(compute_standings(data), key=lambda s: (s.rank, shuffle.random()))]
+    ranked = sorted(compute_standings(data), key=lambda s: (s.rank, shuffle.random()))
+    order = [s.player for s in ranked]
     method = tournament.seating if tournament.seating != Tournament.Seating.MANUAL else "balanced"
     if number == 1 and tournament.seed_by_rating:
         method, order = "rating", rating_order(tournament, list(data.entries.values()))
@@ -698,6 +703,7 @@ def _seat(data: TournamentData, number: int, seed: int) -> tuple[list[list[int]]
         seed=seed,
         history=[t.entries for t in earlier],
         standings=order,
+        ranks=[s.rank for s in ranked],
         byes_so_far=byes,
         pinned={e.pk: e.pinned_table for e in players if e.pinned_table},
         first_deals=firsts,

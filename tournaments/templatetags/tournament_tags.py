@@ -338,14 +338,21 @@ def standings_rows(items: Sequence[StandingItem]) -> SafeString:
     """The standings' rows, drawn here rather than by a template loop: a hundred rows of a
     template cost more than everything else the page does (bench/bench_tournament.py)."""
     dropped = _("dropped out")
-    shared = _("Shared place: equal on every tie-break")
+    # Why players share a place: the standings' tie, or a final's (nobody tie-breaks there).
+    shared_notes = {
+        None: _("Shared place: equal on every tie-break"),
+        "knockout": _("Shared place: out in the same round of the knockout"),
+        "final": _("Shared place: tied at the final table"),
+    }
     rows = []
     for item in items:
         standing = item.row.standing
         badge = format_html(' <span class="badge out">{}</span>', dropped) if item.row.dropped else ""
         notes = [
             format_html('<small class="tiebreak">{}</small>', item.note) if item.note else "",
-            format_html('<small class="tiebreak shared">{}</small>', shared) if item.first_shared else "",
+            format_html('<small class="tiebreak shared">{}</small>', shared_notes[standing.shared_by])
+            if item.first_shared
+            else "",
             _penalty_notes(item.row.penalties),
         ]
         note = format_html(NOTE_ROW, format_html("{}{}{}", *notes)) if any(notes) else ""

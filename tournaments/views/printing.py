@@ -11,6 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
+from games.collation import by_name as name_order
 from games.links import absolute_url, qr_svg
 from games.services.access import edit_url
 from tournaments.selectors import tournaments as selectors
@@ -39,7 +40,7 @@ def pairings(request: HttpRequest, public_id: str, number: int) -> HttpResponse:
             for table in played.tables
             for position, seat in enumerate(table.seats, 1)
         ),
-        key=lambda row: row[0].casefold(),
+        key=lambda row: name_order(row[0]),
     )
     context = {"tournament": tournament, "played": played, "by_name": by_name}
     return render(request, "tournaments/print_pairings.html", context)

@@ -598,9 +598,13 @@ def round_links(request: HttpRequest, public_id: str, number: int) -> HttpRespon
     played = view.round(number)
     if played is None:
         raise Http404
-    links = []
+    links: list[tuple[selectors.TableView, str, str, list[tuple[selectors.SeatView, str]]]] = []
+    locked = played.round.status == Round.Status.CONFIRMED  # the links no longer write
     for table in played.tables:
         if table.game is None:
+            continue
+        if locked:
+            links.append((table, "", "", []))
             continue
         url = absolute_url(request, edit_url(table.game))  # the address the tables' phones reach
         svg = qr_svg(url, label=_("QR code of table %(number)d's link") % {"number": table.number})
