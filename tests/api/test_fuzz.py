@@ -65,7 +65,9 @@ STEPS = int(os.environ.get("FUZZ_STEPS", "5"))
 SCENARIOS = int(os.environ.get("FUZZ_SCENARIOS", str(6 * EXAMPLES)))
 # Writes whose bodies mean more than their types: cards and tiles to read, a hand that must
 # score for these players, a user by name, a game or round in the right state for the step, a
-# player merged into another one of the club, an export document to import. A schema-valid
+# player merged into another one of the club, an export document to import, a game's date
+# (not in the future), a penalty's reason, a pair kept apart (two players, both registered), a
+# player's answer for his table (while it is finished and unconfirmed). A schema-valid
 # body may rightly be refused there (400 with its code); every other operation must accept
 # what its schema allows.
 DOMAIN_CHECKED = "|".join(
@@ -87,6 +89,10 @@ DOMAIN_CHECKED = "|".join(
         r"^/api/v1/clubs/\{slug\}/(tournaments|seasons)/$",
         r"^/api/v1/(tournaments|seasons)/\{public_id\}/$",
         r"/players/\{player_id\}/versus/",
+        r"/date/$",
+        r"/penalties/",
+        r"/apart/$",
+        r"/own/",
         # The JSON reader refuses an integer beyond 2**53 anywhere in a body (games/input.py).
         # The schema bounds the fields it names but cannot bound properties it does not name,
         # where the generator puts such numbers: here, in the invite join's body.
