@@ -59,6 +59,10 @@ class Tournament(models.Model):
         DECIDES = "decides", _("The final decides the top places")
         ADDS = "adds", _("The final adds its points to the standings")
 
+    class FrozenShows(models.TextChoices):
+        STOOD = "stood", _("The standings as they stood before the frozen rounds")
+        HIDDEN = "hidden", _("No standings")
+
     public_id = models.CharField(max_length=16, unique=True, default=new_public_id, editable=False)
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")
     name = models.CharField(_("name"), max_length=80)
@@ -96,6 +100,17 @@ class Tournament(models.Model):
     # closes, so the code printed for the door works again when it reopens.
     check_in_open = models.BooleanField(_("self check-in open"), default=False)
     check_in_key = models.CharField(max_length=32, blank=True, default="", editable=False)
+    # Release gates. A round seated while ``hide_seating`` is set is seen by its organisers
+    # only, until they publish it (``Round.published``).
+    hide_seating = models.BooleanField(_("publish each round's seating myself"), default=False)
+    # The public standings stop after the rounds before the last ``freeze_rounds`` (and before
+    # the final, with ``freeze_final``) until the organisers reveal them.
+    freeze_rounds = models.PositiveSmallIntegerField(_("freeze the standings for the last rounds"), default=0)
+    freeze_final = models.BooleanField(_("freeze the standings before the final"), default=False)
+    frozen_shows = models.CharField(
+        _("while frozen, players see"), max_length=8, choices=FrozenShows.choices, default=FrozenShows.STOOD
+    )
+    standings_revealed = models.BooleanField(default=False, editable=False)
     seed = models.BigIntegerField(default=new_seed)
     version = models.PositiveIntegerField(default=1)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
@@ -158,6 +173,8 @@ class Round(models.Model):
     # that every server and screen counts down to the same moment; None: no clock.
     ends_at = models.DateTimeField(null=True, blank=True)
     confirmed_at = models.DateTimeField(null=True, blank=True)
+    # False: seated, its tables seen by the organisers only (the tournament's hide_seating).
+    published = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -233,6 +250,10 @@ class TournamentChange(models.Model):
         CONFIRMED = "confirmed", _("confirmed a round's results")
         FINAL = "final", _("seated the final")
         FINAL_UNDONE = "final_undone", _("took back the final's seating")
+        PUBLISHED = "published", _("published a round's seating")
+        UNPUBLISHED = "unpublished", _("hid a round's seating again")
+        REVEALED = "revealed", _("revealed the frozen standings")
+        REFROZEN = "refrozen", _("froze the standings again")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="changes")
     action = models.CharField(max_length=12, choices=Action.choices)
