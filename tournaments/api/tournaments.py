@@ -1457,7 +1457,7 @@ class History(APIView):
     )
     def get(self, request: Request, public_id: str) -> Response:
         tournament, role = _tournament(request, public_id)
-        found = selectors.history_of(tournament=tournament)
+        found = selectors.history_of(tournament=tournament, organiser=can_manage(role=role))
         return Response(HistorySerializer(found, context={"organiser": can_manage(role=role)}).data)
 
 

@@ -115,6 +115,8 @@ class TablePage:
         """(page, first table, last table) for every page: the links between them."""
         states = self.paginator.object_list
         size = self.paginator.per_page
+        if not states:  # a round whose seating the reader may not see yet
+            return []
         return [
             (n, states[(n - 1) * size].number, states[min(n * size, len(states)) - 1].number)
             for n in self.paginator.page_range
@@ -568,6 +570,9 @@ class HistoryItem:
     correction: Change | None  # a change at a table after its round was confirmed
     round: int | None = None
     table: int | None = None
+    # A seating of a round not published yet, read by someone else than its organisers: its
+    # tables are left out (the round's number stays).
+    hidden: bool = False
 
     @property
     def _item(self) -> TournamentChange | Change:
@@ -594,6 +599,8 @@ class HistoryItem:
 
     @property
     def details(self) -> dict[str, object]:
+        if self.change is not None and self.hidden:
+            return {"round": self.round_number}
         if self.change is not None:
             return cast(dict[str, object], self.change.data)
         assert self.correction is not None
@@ -613,10 +620,32 @@ class HistoryItem:
         return self.round
 
 
-def tournament_history(*, tournament: Tournament, limit: int = 200) -> list[HistoryItem]:
+# The changes that name who sits where in a round.
+SEATING_ACTIONS = (
+    TournamentChange.Action.SEATED,
+    TournamentChange.Action.MOVED,
+    TournamentChange.Action.FINAL,
+)
+
+
+def tournament_history(
+    *, tournament: Tournament, limit: int = 200, organiser: bool = False
+) -> list[HistoryItem]:
     """The tournament's changes, with every change made at a table after its round's results
-    were confirmed (a correction that changed the standings), newest first (3 queries)."""
-    items = [HistoryItem(c, None) for c in tournament.changes.select_related("user")[:limit]]
+    were confirmed (a correction that changed the standings), newest first (3 queries; 4
+    for anyone but the organisers while seatings are published by hand: the seatings of the
+    rounds not published yet are left out)."""
+    hidden: set[int] = set()
+    if not organiser and tournament.hide_seating:
+        hidden = hidden_rounds(tournament, tournament_rounds(tournament))
+    items = [
+        HistoryItem(
+            c,
+            None,
+            hidden=c.action in SEATING_ACTIONS and isinstance(c.data, dict) and c.data.get("round") in hidden,
+        )
+        for c in tournament.changes.select_related("user")[:limit]
+    ]
     confirmed = {r.pk: r for r in Round.objects.filter(tournament=tournament, status=Round.Status.CONFIRMED)}
     if confirmed:
         late = (
@@ -638,9 +667,9 @@ class TournamentHistory:
     items: list[HistoryItem]
 
 
-def history_of(*, tournament: Tournament) -> TournamentHistory:
-    """``tournament_history`` as one object (3 queries at most)."""
-    return TournamentHistory(tournament_history(tournament=tournament))
+def history_of(*, tournament: Tournament, organiser: bool = False) -> TournamentHistory:
+    """``tournament_history`` as one object (4 queries at most)."""
+    return TournamentHistory(tournament_history(tournament=tournament, organiser=organiser))
 
 
 def separations(rows: Sequence[StandingRow]) -> list[tuple[StandingRow, StandingRow]]:

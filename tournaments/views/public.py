@@ -189,7 +189,9 @@ def screen(request: HttpRequest, public_id: str) -> HttpResponse:
 
 def history(request: HttpRequest, public_id: str) -> HttpResponse:
     context = _context(request, public_id, "history")
-    context["items"] = selectors.tournament_history(tournament=context["tournament"])
+    context["items"] = selectors.tournament_history(
+        tournament=context["tournament"], organiser=context["can_manage"]
+    )
     return render(request, "tournaments/history.html", context)
 
 
