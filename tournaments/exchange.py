@@ -236,6 +236,11 @@ def _export_tournaments(
                 "final_size": t.final_size,
                 "final_counts": t.final_counts,
                 "final_season": season_ref.get(t.final_season_id) if t.final_season_id else None,
+                "hide_seating": t.hide_seating,
+                "freeze_rounds": t.freeze_rounds,
+                "freeze_final": t.freeze_final,
+                "frozen_shows": t.frozen_shows,
+                "standings_revealed": t.standings_revealed,
                 "seed": t.seed,
                 "created_at": _when(t.created_at),
                 "entries": [
@@ -269,6 +274,7 @@ def _export_tournaments(
                         "started_at": _when(r.started_at),
                         "ends_at": _when(r.ends_at),
                         "confirmed_at": _when(r.confirmed_at),
+                        "published": r.published,
                         "tables": [
                             {
                                 "number": table.number,
@@ -574,7 +580,8 @@ def _check_games(
 
 
 def _tournament_settings(t: Mapping[str, Any], date: datetime.date) -> Settings:
-    # A document from before the clock and the finals leaves them out. The final's season is
+    # A document from before the clock, the finals and the release gates leaves them out
+    # (nothing hidden, nothing frozen). The final's season is
     # set once the seasons are written.
     return Settings.from_mapping({**t, "date": date, "final_season": None})
 
@@ -882,7 +889,13 @@ def _write_tournament(
     club: Club, t: Mapping[str, Any], players: Mapping[str, Player], games: Mapping[str, Game], user: User
 ) -> Tournament:
     fields = checked_settings(_tournament_settings(t, datetime.date.fromisoformat(t["date"])))
-    tournament = Tournament.objects.create(club=club, created_by=user, seed=t["seed"], **fields)
+    tournament = Tournament.objects.create(
+        club=club,
+        created_by=user,
+        seed=t["seed"],
+        standings_revealed=t.get("standings_revealed", False),
+        **fields,
+    )
     Tournament.objects.filter(pk=tournament.pk).update(created_at=_moment(t["created_at"]))
     TournamentChange.objects.create(
         tournament=tournament,
@@ -916,6 +929,7 @@ def _write_tournament(
             started_at=_moment(r["started_at"]),
             ends_at=_moment(r.get("ends_at")),
             confirmed_at=_moment(r["confirmed_at"]),
+            published=r.get("published", True),
         )
         for table in r["tables"]:
             game = games[table["game"]] if table["game"] is not None else None

@@ -153,6 +153,35 @@ class TournamentForm(forms.Form):
         choices=[],
     )
 
+    # What the players see, and when (a form without these, an older page, keeps none).
+    hide_seating = forms.BooleanField(
+        label=_("Publish each round's seating myself"),
+        help_text=_(
+            'A new round\'s tables are hidden from the players (pages, "where do I sit", the '
+            "screen) until you publish them on the round's page. Starting a round publishes it."
+        ),
+        required=False,
+    )
+    freeze_rounds = forms.IntegerField(
+        label=_("Freeze the standings for the last rounds"),
+        help_text=_(
+            "How many of the last rounds the players' standings leave out, until you reveal them. 0: none."
+        ),
+        min_value=0,
+        max_value=MAX_ROUNDS,
+        initial=0,
+        required=False,
+        widget=numeric(),
+    )
+    freeze_final = forms.BooleanField(label=_("Freeze the standings before the final"), required=False)
+    frozen_shows = forms.ChoiceField(
+        label=_("While the standings are frozen, players see"),
+        choices=Tournament.FrozenShows.choices,
+        widget=forms.RadioSelect,
+        initial=Tournament.FrozenShows.STOOD,
+        required=False,
+    )
+
     def __init__(
         self, *args: Any, family: str, seasons: Sequence[tuple[int, str]] = (), **kwargs: Any
     ) -> None:
@@ -228,6 +257,9 @@ class TournamentForm(forms.Form):
 
     def final_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in ("final", "final_size", "final_counts", "final_season")]
+
+    def release_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in ("hide_seating", "freeze_rounds", "freeze_final", "frozen_shows")]
 
     def table_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in ("table_min", "table_preferred", "table_max", "byes_allowed")]

@@ -59,6 +59,10 @@ class Tournament(models.Model):
         DECIDES = "decides", _("The final decides the top places")
         ADDS = "adds", _("The final adds its points to the standings")
 
+    class FrozenShows(models.TextChoices):
+        STOOD = "stood", _("The standings as they stood before the frozen rounds")
+        HIDDEN = "hidden", _("No standings")
+
     public_id = models.CharField(max_length=16, unique=True, default=new_public_id, editable=False)
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")
     name = models.CharField(_("name"), max_length=80)
@@ -109,6 +113,17 @@ class Tournament(models.Model):
     # which every standings read has already, and changed only by services.penalty_give and
     # penalty_undo, each a recorded change.
     penalties = models.JSONField(default=list, blank=True)
+    # Release gates. A round seated while ``hide_seating`` is set is seen by its organisers
+    # only, until they publish it (``Round.published``).
+    hide_seating = models.BooleanField(_("publish each round's seating myself"), default=False)
+    # The public standings stop after the rounds before the last ``freeze_rounds`` (and before
+    # the final, with ``freeze_final``) until the organisers reveal them.
+    freeze_rounds = models.PositiveSmallIntegerField(_("freeze the standings for the last rounds"), default=0)
+    freeze_final = models.BooleanField(_("freeze the standings before the final"), default=False)
+    frozen_shows = models.CharField(
+        _("while frozen, players see"), max_length=8, choices=FrozenShows.choices, default=FrozenShows.STOOD
+    )
+    standings_revealed = models.BooleanField(default=False, editable=False)
     seed = models.BigIntegerField(default=new_seed)
     version = models.PositiveIntegerField(default=1)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
@@ -171,6 +186,8 @@ class Round(models.Model):
     # that every server and screen counts down to the same moment; None: no clock.
     ends_at = models.DateTimeField(null=True, blank=True)
     confirmed_at = models.DateTimeField(null=True, blank=True)
+    # False: seated, its tables seen by the organisers only (the tournament's hide_seating).
+    published = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -252,6 +269,10 @@ class TournamentChange(models.Model):
         RESULT_DISPUTED = "disputed", _("a player disputed his table's result")
         PENALTY = "penalty", _("gave a penalty or a warning")
         PENALTY_UNDONE = "penalty_undone", _("took back a penalty or a warning")
+        PUBLISHED = "published", _("published a round's seating")
+        UNPUBLISHED = "unpublished", _("hid a round's seating again")
+        REVEALED = "revealed", _("revealed the frozen standings")
+        REFROZEN = "refrozen", _("froze the standings again")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="changes")
     action = models.CharField(max_length=20, choices=Action.choices)

@@ -9,6 +9,7 @@ does not depend on the number of players, rounds or tables (tests/tournaments pi
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import NamedTuple
@@ -397,3 +398,45 @@ def compute_standings(data: TournamentData) -> tuple[Standing, ...]:
             )
         )
     return tuple(out)
+
+
+def hidden_rounds(tournament: Tournament, rounds: Sequence[Round]) -> set[int]:
+    """The rounds whose seating the players do not see yet: seated while the tournament's
+    organisers publish each seating themselves, and not published (a started round is)."""
+    if not tournament.hide_seating:
+        return set()
+    return {r.number for r in rounds if not r.published and r.status == Round.Status.SEATED}
+
+
+def frozen_from(tournament: Tournament, rounds: Sequence[Round]) -> int | None:
+    """The first round the public standings leave out while they are frozen: the first of the
+    last ``freeze_rounds`` rounds (else, with ``freeze_final``, the final's first stage), once
+    it has started and until the organisers reveal the standings; None: not frozen."""
+    if tournament.standings_revealed:
+        return None
+    if tournament.freeze_rounds:
+        first = max(1, tournament.rounds - tournament.freeze_rounds + 1)
+    elif tournament.freeze_final and tournament.final != Tournament.Final.NONE:
+        first = tournament.rounds + 1
+    else:
+        return None
+    if any(r.number >= first and r.status != Round.Status.SEATED for r in rounds):
+        return first
+    return None
+
+
+def standings_after(data: TournamentData, number: int) -> tuple[Standing, ...]:
+    """The standings counting the rounds up to ``number`` only (the standings as they stood
+    then)."""
+    return compute_standings(data_upto(data, number))
+
+
+def data_upto(data: TournamentData, number: int) -> TournamentData:
+    """The tournament's data as it stood after round ``number``: the later rounds left out."""
+    return TournamentData(
+        tournament=data.tournament,
+        entries=data.entries,
+        rounds=[r for r in data.rounds if r.number <= number],
+        tables=[t for t in data.tables if t.round <= number],
+        byes={n: ids for n, ids in data.byes.items() if n <= number},
+    )

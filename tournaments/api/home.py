@@ -63,6 +63,9 @@ class HomeTournamentSerializer(serializers.Serializer[Any]):
         help_text="His table's page (the game's sheet once started, else his rounds); null: not seated.",
     )
     bye = serializers.BooleanField(help_text="He sits this round out.")
+    published = serializers.BooleanField(
+        help_text="The round's seating is published; false: not yet, so no table, seat or bye is given."
+    )
     check_in_url = SiteLink(
         source="door",
         allow_null=True,

@@ -80,12 +80,16 @@ from tournaments.services.tournaments import (
     penalty_target,
     penalty_undo,
     penalty_undo_target,
+    publish_target,
     resent,
+    reveal_target,
     round_confirm,
     round_move,
+    round_publish,
     round_seat,
     round_start,
     round_target,
+    standings_reveal,
     tournament_create,
     tournament_update,
 )
@@ -193,6 +197,24 @@ class SettingsSerializer(serializers.Serializer[Any]):
         min_value=1,
         help_text="A season of the club (its id) whose qualifiers play the final; null: the standings.",
     )
+    hide_seating = serializers.BooleanField(
+        default=False,
+        help_text="Each round's seating is hidden from players until the organisers publish it.",
+    )
+    freeze_rounds = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_ROUNDS,
+        default=0,
+        help_text="Freeze the public standings for the last this many rounds (until revealed); 0: none.",
+    )
+    freeze_final = serializers.BooleanField(
+        default=False, help_text="Freeze the public standings before the final too (until revealed)."
+    )
+    frozen_shows = serializers.ChoiceField(
+        choices=Tournament.FrozenShows.choices,
+        default=Tournament.FrozenShows.STOOD,
+        help_text="While frozen, players see the standings as they stood before the frozen rounds, or none.",
+    )
 
 
 class SettingsPatchSerializer(SettingsSerializer):
@@ -264,6 +286,9 @@ class RoundSummarySerializer(serializers.Serializer[Any]):
         help_text="When the round's clock runs out (the hand in play is the last); null: no clock.",
     )
     confirmed_at = serializers.DateTimeField(source="round.confirmed_at", allow_null=True)
+    published = serializers.BooleanField(
+        help_text="Players see the round's seating; false: only the organisers see its tables and byes."
+    )
 
 
 class TournamentListSerializer(serializers.Serializer[Any]):
@@ -317,6 +342,15 @@ class TournamentSerializer(serializers.Serializer[Any]):
         allow_null=True,
         help_text="The season whose qualifiers play the final (its id); null: the standings.",
     )
+    hide_seating = serializers.BooleanField(source="settings.hide_seating")
+    freeze_rounds = serializers.IntegerField(source="settings.freeze_rounds")
+    freeze_final = serializers.BooleanField(source="settings.freeze_final")
+    frozen_shows = serializers.ChoiceField(
+        source="settings.frozen_shows", choices=Tournament.FrozenShows.choices
+    )
+    standings_revealed = serializers.BooleanField(
+        source="tournament.standings_revealed", help_text="The organisers revealed the frozen standings."
+    )
     version = serializers.IntegerField(source="tournament.version")
     etag = ETagField(tournament_etag, source="tournament")
     entries = serializers.IntegerField(source="view.registered", help_text="Players registered.")
@@ -334,8 +368,10 @@ class TournamentSerializer(serializers.Serializer[Any]):
     )
 
 
-def _tournament_json(tournament: Tournament) -> Any:
-    return TournamentSerializer(selectors.tournament_overview(tournament=tournament)).data
+def _tournament_json(tournament: Tournament, *, organiser: bool = True) -> Any:
+    return TournamentSerializer(
+        selectors.tournament_overview(tournament=tournament, organiser=organiser)
+    ).data
 
 
 # Reads an ``Entry`` (its player read with it).
@@ -481,8 +517,8 @@ def _round_json(request: Request, view: selectors.RoundView, *, organiser: bool)
     return RoundSerializer(view, context={"request": request, "organiser": organiser}).data
 
 
-def _round_view(tournament: Tournament, number: int) -> selectors.RoundView:
-    found = selectors.tournament_view(tournament=tournament).round(number)
+def _round_view(tournament: Tournament, number: int, *, organiser: bool = True) -> selectors.RoundView:
+    found = selectors.tournament_view(tournament=tournament, organiser=organiser).round(number)
     if found is None:
         raise Http404
     return found
@@ -585,6 +621,16 @@ class StandingSerializer(serializers.Serializer[Any]):
 # Reads a ``selectors.TournamentView``.
 class StandingsSerializer(serializers.Serializer[Any]):
     provisional = serializers.BooleanField(help_text="Counts a table of a round not confirmed yet.")
+    public = serializers.BooleanField(
+        help_text="The players see these standings; false: the organisers' live standings while frozen."
+    )
+    hidden = serializers.BooleanField(
+        source="standings_hidden", help_text="Frozen: the players see no standings until revealed."
+    )
+    stood_after = serializers.IntegerField(
+        allow_null=True,
+        help_text="Frozen: the players' standings as they stood after this round (0: none played).",
+    )
     tiebreaks = serializers.ListField(child=serializers.CharField())
     rows = StandingSerializer(source="standings", many=True)
 
@@ -600,6 +646,7 @@ class FoundSeatSerializer(serializers.Serializer[Any]):
     dropped_after = serializers.IntegerField(
         allow_null=True, help_text="The round after which the player dropped out; null while he plays."
     )
+    published = serializers.BooleanField(help_text="false: the round's seating is not published yet.")
 
 
 # Reads a ``selectors.SeatSearch``.
@@ -618,6 +665,7 @@ class PlayerRoundSerializer(serializers.Serializer[Any]):
     game = serializers.CharField(allow_null=True, help_text="The public id of the table's game.")
     bye = serializers.BooleanField()
     counted = serializers.BooleanField(help_text="The table (or bye) counts for the standings yet.")
+    published = serializers.BooleanField(help_text="false: the round's seating is not published yet.")
     place = serializers.IntegerField(allow_null=True)
     total = serializers.IntegerField(
         allow_null=True, help_text="His total at the table, as the game counts it."
@@ -750,8 +798,12 @@ class TournamentDetail(APIView):
         responses={200: TournamentSerializer, **problems(404)},
     )
     def get(self, request: Request, public_id: str) -> Response:
-        tournament, _role = _tournament(request, public_id)
-        return with_etag(_tournament_json(tournament), tournament_etag(tournament))
+        tournament, role = _tournament(request, public_id)
+        organiser = can_manage(role=role)
+        response = with_etag(_tournament_json(tournament, organiser=organiser), tournament_etag(tournament))
+        if organiser:
+            response["Cache-Control"] = "private, no-store"
+        return response
 
     @extend_schema(
         operation_id="tournaments_partial_update",
@@ -1057,8 +1109,9 @@ class Rounds(APIView):
         responses={200: RoundListSerializer, **problems(404)},
     )
     def get(self, request: Request, public_id: str) -> Response:
-        tournament, _role = _tournament(request, public_id)
-        return Response(RoundListSerializer(selectors.tournament_view(tournament=tournament)).data)
+        tournament, role = _tournament(request, public_id)
+        view = selectors.tournament_view(tournament=tournament, organiser=can_manage(role=role))
+        return Response(RoundListSerializer(view).data)
 
 
 class RoundDetail(APIView):
@@ -1072,7 +1125,7 @@ class RoundDetail(APIView):
     )
     def get(self, request: Request, public_id: str, number: int) -> Response:
         tournament, role = _tournament(request, public_id)
-        view = _round_view(tournament, number)
+        view = _round_view(tournament, number, organiser=can_manage(role=role))
         response = with_etag(
             _round_json(request, view, organiser=can_manage(role=role)), round_etag(view.round)
         )
@@ -1306,6 +1359,87 @@ class FinalUndo(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+class PublishSerializer(serializers.Serializer[Any]):
+    published = serializers.BooleanField(
+        default=True, help_text="true: publish the seating; false: hide it again (before the round starts)."
+    )
+
+
+class RoundPublish(APIView):
+    @extend_schema(
+        operation_id="tournament_round_publish",
+        summary="Publish a round's seating to the players, or hide it again (organisers)",
+        description="With hide_seating, a round is seated hidden: only the organisers see its tables "
+        "until they publish it. Starting a round publishes it.",
+        tags=TAGS,
+        parameters=[PUBLIC_ID, NUMBER, IF_MATCH, IDEMPOTENCY_KEY],
+        request=PublishSerializer,
+        responses={200: RoundSerializer, **problems(400, 401, 403, 404, 412, 428)},
+    )
+    def post(self, request: Request, public_id: str, number: int) -> Response:
+        tournament, _role = _tournament(request, public_id, manage=True)
+        played = _round_or_404(tournament, number)
+        form = PublishSerializer(data=request.data or {})
+        form.is_valid(raise_exception=True)
+        published = form.validated_data["published"]
+        key = idempotency_key(request)
+        current = _round_current(request, tournament, number)
+        if not _replayed(tournament, key, publish_target(number, published)):
+            if_match(request, current=round_etag(played), body=current()[1])
+        seen = played.version
+        guarded(
+            lambda: round_publish(
+                played=played, published=published, round_version=seen, user=request.user, request_id=key
+            ),
+            current,
+        )
+        return _round_answer(request, tournament, number)
+
+
+class RevealSerializer(serializers.Serializer[Any]):
+    revealed = serializers.BooleanField(
+        default=True, help_text="true: reveal the frozen standings; false: freeze them again."
+    )
+
+
+def _standings_json(tournament: Tournament) -> Any:
+    return StandingsSerializer(selectors.tournament_view(tournament=tournament, organiser=True)).data
+
+
+class StandingsReveal(APIView):
+    @extend_schema(
+        operation_id="tournament_standings_reveal",
+        summary="Reveal the frozen standings to the players, or freeze them again (organisers)",
+        tags=TAGS,
+        parameters=[PUBLIC_ID, IF_MATCH, IDEMPOTENCY_KEY],
+        request=RevealSerializer,
+        responses={200: StandingsSerializer, **problems(400, 401, 403, 404, 412, 428)},
+    )
+    def post(self, request: Request, public_id: str) -> Response:
+        tournament, _role = _tournament(request, public_id, manage=True)
+        form = RevealSerializer(data=request.data or {})
+        form.is_valid(raise_exception=True)
+        revealed = form.validated_data["revealed"]
+        key = idempotency_key(request)
+        if not _replayed(tournament, key, reveal_target(revealed)):
+            if_match(request, current=tournament_etag(tournament), body=_standings_json(tournament))
+        seen = tournament.version
+
+        def current() -> tuple[str, Any]:
+            now = _stored(tournament)
+            return tournament_etag(now), _standings_json(now)
+
+        done = guarded(
+            lambda: standings_reveal(
+                tournament=tournament, revealed=revealed, version=seen, user=request.user, request_id=key
+            ),
+            current,
+        )
+        response = with_etag(_standings_json(done), tournament_etag(done))
+        response["Cache-Control"] = "private, no-store"
+        return response
+
+
 class Standings(APIView):
     @extend_schema(
         operation_id="tournament_standings",
@@ -1368,8 +1502,9 @@ class Standings(APIView):
         ],
     )
     def get(self, request: Request, public_id: str) -> Response:
-        tournament, _role = _tournament(request, public_id)
-        return Response(StandingsSerializer(selectors.tournament_view(tournament=tournament)).data)
+        tournament, role = _tournament(request, public_id)
+        view = selectors.tournament_view(tournament=tournament, organiser=can_manage(role=role))
+        return Response(StandingsSerializer(view).data)
 
 
 NAME_QUERY = OpenApiParameter(
@@ -1401,9 +1536,9 @@ class FindSeat(APIView):
         responses={200: FoundSeatsSerializer, **problems(400, 404)},
     )
     def get(self, request: Request, public_id: str) -> Response:
-        tournament, _role = _tournament(request, public_id)
+        tournament, role = _tournament(request, public_id)
         query = _name_query(request)
-        found = selectors.seat_search(tournament=tournament, query=query)
+        found = selectors.seat_search(tournament=tournament, query=query, organiser=can_manage(role=role))
         return Response(FoundSeatsSerializer(found).data)
 
 
@@ -1699,8 +1834,10 @@ class PlayerRounds(APIView):
         responses={200: PlayerRoundsSerializer, **problems(404)},
     )
     def get(self, request: Request, public_id: str, entry: int) -> Response:
-        tournament, _role = _tournament(request, public_id)
-        found = selectors.player_rounds(tournament=tournament, entry_id=entry)
+        tournament, role = _tournament(request, public_id)
+        found = selectors.player_rounds(
+            tournament=tournament, entry_id=entry, organiser=can_manage(role=role)
+        )
         if found is None:
             raise Http404
         return Response(PlayerRoundsSerializer(found).data)
@@ -1716,7 +1853,7 @@ class History(APIView):
     )
     def get(self, request: Request, public_id: str) -> Response:
         tournament, role = _tournament(request, public_id)
-        found = selectors.history_of(tournament=tournament)
+        found = selectors.history_of(tournament=tournament, organiser=can_manage(role=role))
         return Response(HistorySerializer(found, context={"organiser": can_manage(role=role)}).data)
 
 
@@ -1764,7 +1901,17 @@ urlpatterns = [
         FinalUndo.as_view(),
         name="tournament-final-undo",
     ),
+    path(
+        "tournaments/<str:public_id>/rounds/<int:number>/publish/",
+        RoundPublish.as_view(),
+        name="tournament-round-publish",
+    ),
     path("tournaments/<str:public_id>/standings/", Standings.as_view(), name="tournament-standings"),
+    path(
+        "tournaments/<str:public_id>/standings/reveal/",
+        StandingsReveal.as_view(),
+        name="tournament-standings-reveal",
+    ),
     path("tournaments/<str:public_id>/seat/", FindSeat.as_view(), name="tournament-find-seat"),
     path("tournaments/<str:public_id>/door/", Door.as_view(), name="tournament-door"),
     path("tournaments/<str:public_id>/penalties/", Penalties.as_view(), name="tournament-penalties"),

@@ -57,6 +57,7 @@ class HomeTournament:
     game: Game | None  # his table's game (its page is the table's phone page), once started
     bye: bool
     door: str | None  # the self check-in link while the door is open and he is not checked in
+    published: bool = True  # False: the round's seating is not published yet (no seat shown)
 
     @property
     def path(self) -> str:
@@ -198,6 +199,7 @@ def _tournaments(
             current_id=Subquery(latest.values("pk")[:1]),
             current_number=Subquery(latest.values("number")[:1]),
             current_status=Subquery(latest.values("status")[:1]),
+            current_published=Subquery(latest.values("published")[:1]),
         )
         .order_by("club__name", "name", "pk")
     )
@@ -220,7 +222,12 @@ def _tournaments(
             )
         )
     }
-    current = [t.current_id for t in tournaments if t.current_id is not None]  # type: ignore[attr-defined]
+    # A round whose seating is not published shows nobody's seat (nor his bye) before it is.
+    current = [
+        t.current_id  # type: ignore[attr-defined]
+        for t in tournaments
+        if t.current_id is not None and _published(t)  # type: ignore[attr-defined]
+    ]
     seats = {
         s.entry_id: s
         for s in TableSeat.objects.filter(
@@ -249,11 +256,19 @@ def _tournaments(
                 table=seat.table.number if seat is not None else None,
                 seat=seat.position + 1 if seat is not None else None,
                 game=seat.table.game if seat is not None else None,
-                bye=bool(entry is not None and entry.bye),  # type: ignore[attr-defined]
+                bye=bool(entry is not None and entry.bye and _published(t)),  # type: ignore[attr-defined]
+                published=_published(t),
                 door=door,
             )
         )
     return found
+
+
+def _published(tournament: Tournament) -> bool:
+    """The players see the current round's seating (annotated by ``_tournaments``)."""
+    status = tournament.current_status  # type: ignore[attr-defined]
+    hidden = tournament.hide_seating and status == Round.Status.SEATED and not tournament.current_published  # type: ignore[attr-defined]
+    return not hidden
 
 
 def _games(user: User, roles: dict[int, str]) -> list[HomeGame]:

@@ -38,12 +38,16 @@ from tournaments.tournament_data import (
     TournamentData,
     compute_standings,
     custom_points,
+    data_upto,
     deciding,
     final_rounds,
+    frozen_from,
+    hidden_rounds,
     in_force,
     last_round,
     penalties,
     round_states,
+    standings_after,
     tiebreaks,
     tournament_data,
     tournament_rounds,
@@ -122,6 +126,8 @@ class TablePage:
         """(page, first table, last table) for every page: the links between them."""
         states = self.paginator.object_list
         size = self.paginator.per_page
+        if not states:  # a round whose seating the reader may not see yet
+            return []
         return [
             (n, states[(n - 1) * size].number, states[min(n * size, len(states)) - 1].number)
             for n in self.paginator.page_range
@@ -168,6 +174,11 @@ class RoundView:
 
     def page(self, number: int | str | None, size: int) -> TablePage:
         return TablePage(self, number, size)
+
+    @property
+    def published(self) -> bool:
+        """The players see the round's seating."""
+        return self.round.number not in self._view.unpublished
 
     @property
     def table_count(self) -> int:
@@ -289,10 +300,16 @@ class TournamentView:
     shared cache for this version (0 or 1), else from the tournament's data; the seating, kept
     alike (0 or 1, else 3 and the cache's write); a round's tables, with the results of that
     round only (1); the games of the tables a page draws (1); the whole data, when the
-    standings or the organiser's tools need it (the seating and every table's results: 1)."""
+    standings or the organiser's tools need it (the seating and every table's results: 1).
 
-    def __init__(self, tournament: Tournament) -> None:
+    Anyone but the organisers (``organiser`` False) sees what is released: no table or bye of
+    a round whose seating is not published, and while the standings are frozen, the standings
+    as they stood before the frozen rounds (or none). The organisers see everything, and the
+    page marks what the players do not see."""
+
+    def __init__(self, tournament: Tournament, *, organiser: bool = False) -> None:
         self.tournament = tournament
+        self.organiser = organiser
 
     @cached_property
     def _rounds(self) -> list[Round]:
@@ -303,10 +320,24 @@ class TournamentView:
         return tournament_versions(self.tournament, self._rounds)
 
     @cached_property
+    def unpublished(self) -> set[int]:
+        """The rounds whose seating the players do not see yet."""
+        return hidden_rounds(self.tournament, self._rounds)
+
+    @cached_property
     def seating(self) -> Seating:
-        """Who is registered and who sits where (kept per seating version, like the standings)."""
-        return once(
+        """Who is registered and who sits where (kept per seating version, like the standings);
+        without the rounds not published, for anyone but the organisers."""
+        full = once(
             self.tournament, self.versions.seating, "seating", partial(tournament_seating, self.tournament)
+        )
+        hidden = set() if self.organiser else self.unpublished
+        if not hidden:
+            return full
+        return Seating(
+            full.entries,
+            [t for t in full.tables if t.round not in hidden],
+            {n: ids for n, ids in full.byes.items() if n not in hidden},
         )
 
     @cached_property
@@ -314,10 +345,48 @@ class TournamentView:
         return tournament_data(self.tournament, rounds=self._rounds, seating=self.seating)
 
     @cached_property
-    def ranked(self) -> Ranked:
+    def live(self) -> Ranked:
+        """The standings as they are (what the organisers see)."""
         return once(self.tournament, self.versions.standings, "standings", lambda: _ranked(self.data))
 
     @cached_property
+    def frozen(self) -> int | None:
+        """The first round the public standings leave out (frozen); None: they are live."""
+        return frozen_from(self.tournament, self._rounds)
+
+    @property
+    def standings_hidden(self) -> bool:
+        """The players see no standings (frozen, hidden until revealed)."""
+        return self.frozen is not None and self.tournament.frozen_shows == Tournament.FrozenShows.HIDDEN
+
+    @property
+    def public(self) -> bool:
+        """The players see the standings this reader sees (false: the organisers' live
+        standings while they are frozen)."""
+        return not (self.organiser and self.frozen is not None)
+
+    @property
+    def stood_after(self) -> int | None:
+        """The round the players' frozen standings stand after (0: before the first)."""
+        return self.frozen - 1 if self.frozen is not None and not self.standings_hidden else None
+
+    @cached_property
+    def ranked(self) -> Ranked:
+        """The standings this reader sees: the organisers the live ones; others, while they are
+        frozen, none or the standings as they stood before the frozen rounds."""
+        first = self.frozen
+        if self.organiser or first is None:
+            return self.live
+        if self.standings_hidden:
+            return Ranked((), False, False)
+        return once(
+            self.tournament,
+            self.versions.standings,
+            f"stood-{first}",
+            lambda: _ranked(data_upto(self.data, first - 1)),
+        )
+
+    @property
     def standings(self) -> tuple[StandingRow, ...]:
         return in_name_order(self.ranked.rows)
 
@@ -429,9 +498,10 @@ def _table_view(
     )
 
 
-def tournament_view(*, tournament: Tournament) -> TournamentView:
-    """The whole tournament as its pages show it, read as they ask for it."""
-    return TournamentView(tournament)
+def tournament_view(*, tournament: Tournament, organiser: bool = False) -> TournamentView:
+    """The whole tournament as its pages show it, read as they ask for it (``organiser``: all
+    of it, else what is released to the players)."""
+    return TournamentView(tournament, organiser=organiser)
 
 
 @dataclass(frozen=True)
@@ -444,9 +514,11 @@ class TournamentOverview:
     view: TournamentView
 
 
-def tournament_overview(*, tournament: Tournament) -> TournamentOverview:
+def tournament_overview(*, tournament: Tournament, organiser: bool = False) -> TournamentOverview:
     """The tournament, its settings and its view, read as asked for (no query until then)."""
-    return TournamentOverview(tournament, current_settings(tournament), TournamentView(tournament))
+    return TournamentOverview(
+        tournament, current_settings(tournament), TournamentView(tournament, organiser=organiser)
+    )
 
 
 def tournament_round(*, tournament: Tournament, number: int) -> Round | None:
@@ -499,6 +571,7 @@ class SeatFound:
     bye: bool = False  # sits this round out
     dropped_after: int | None = None  # dropped out after this round (then never seated again)
     entry_id: int = 0  # his entry (his own page in the tournament)
+    published: bool = True  # False: the round's seating is not published yet
 
 
 def find_seat(*, view: TournamentView, query: str, limit: int = 20) -> list[SeatFound]:
@@ -530,6 +603,7 @@ def find_seat(*, view: TournamentView, query: str, limit: int = 20) -> list[Seat
                 bye,
                 entry.dropped_after,
                 entry.pk,
+                current.published if current is not None else True,
             )
         )
     return found
@@ -541,9 +615,9 @@ class SeatSearch:
     results: list[SeatFound]
 
 
-def seat_search(*, tournament: Tournament, query: str) -> SeatSearch:
+def seat_search(*, tournament: Tournament, query: str, organiser: bool = False) -> SeatSearch:
     """ "Where do I sit?" for ``query`` (``find_seat`` on the tournament's view)."""
-    return SeatSearch(query, find_seat(view=TournamentView(tournament), query=query))
+    return SeatSearch(query, find_seat(view=TournamentView(tournament, organiser=organiser), query=query))
 
 
 def check_in_matches(*, tournament: Tournament, query: str, limit: int = 20) -> list[Entry]:
@@ -614,6 +688,9 @@ class HistoryItem:
     correction: Change | None  # a change at a table after its round was confirmed
     round: int | None = None
     table: int | None = None
+    # A seating of a round not published yet, read by someone else than its organisers: its
+    # tables are left out (the round's number stays).
+    hidden: bool = False
 
     @property
     def _item(self) -> TournamentChange | Change:
@@ -640,6 +717,8 @@ class HistoryItem:
 
     @property
     def details(self) -> dict[str, object]:
+        if self.change is not None and self.hidden:
+            return {"round": self.round_number}
         if self.change is not None:
             return cast(dict[str, object], self.change.data)
         assert self.correction is not None
@@ -659,10 +738,32 @@ class HistoryItem:
         return self.round
 
 
-def tournament_history(*, tournament: Tournament, limit: int = 200) -> list[HistoryItem]:
+# The changes that name who sits where in a round.
+SEATING_ACTIONS = (
+    TournamentChange.Action.SEATED,
+    TournamentChange.Action.MOVED,
+    TournamentChange.Action.FINAL,
+)
+
+
+def tournament_history(
+    *, tournament: Tournament, limit: int = 200, organiser: bool = False
+) -> list[HistoryItem]:
     """The tournament's changes, with every change made at a table after its round's results
-    were confirmed (a correction that changed the standings), newest first (3 queries)."""
-    items = [HistoryItem(c, None) for c in tournament.changes.select_related("user")[:limit]]
+    were confirmed (a correction that changed the standings), newest first (3 queries; 4
+    for anyone but the organisers while seatings are published by hand: the seatings of the
+    rounds not published yet are left out)."""
+    hidden: set[int] = set()
+    if not organiser and tournament.hide_seating:
+        hidden = hidden_rounds(tournament, tournament_rounds(tournament))
+    items = [
+        HistoryItem(
+            c,
+            None,
+            hidden=c.action in SEATING_ACTIONS and isinstance(c.data, dict) and c.data.get("round") in hidden,
+        )
+        for c in tournament.changes.select_related("user")[:limit]
+    ]
     confirmed = {r.pk: r for r in Round.objects.filter(tournament=tournament, status=Round.Status.CONFIRMED)}
     if confirmed:
         late = (
@@ -684,9 +785,9 @@ class TournamentHistory:
     items: list[HistoryItem]
 
 
-def history_of(*, tournament: Tournament) -> TournamentHistory:
-    """``tournament_history`` as one object (3 queries at most)."""
-    return TournamentHistory(tournament_history(tournament=tournament))
+def history_of(*, tournament: Tournament, organiser: bool = False) -> TournamentHistory:
+    """``tournament_history`` as one object (4 queries at most)."""
+    return TournamentHistory(tournament_history(tournament=tournament, organiser=organiser))
 
 
 def in_name_order(rows: Sequence[StandingRow]) -> tuple[StandingRow, ...]:
@@ -724,6 +825,7 @@ class PlayerRound:
     game: str | None  # the public id of the table's game (its score sheet)
     bye: bool
     counted: bool  # the table (or the bye) counts for the standings yet
+    published: bool  # the players see the round's seating (else no table, no bye shown)
     place: int | None
     total: int | None  # his total at the table, as the game counts it
     points: Fraction | None  # the table points (or the bye's) he earned; None at a deciding final
@@ -745,16 +847,18 @@ class PlayerRound:
 class PlayerView:
     entry: EntryRow
     rounds: list[PlayerRound]
-    standing: Standing | None  # his line in the standings now
+    standing: Standing | None  # his line in the standings now (the frozen one, while frozen)
+    view: TournamentView = field(compare=False)  # what the reader sees (frozen standings, hidden rounds)
     penalties: list[Penalty] = field(default_factory=list)  # his warnings and penalties in force
 
 
-def player_rounds(*, tournament: Tournament, entry_id: int) -> PlayerView | None:
+def player_rounds(*, tournament: Tournament, entry_id: int, organiser: bool = False) -> PlayerView | None:
     """A player's tournament round by round: table, seat, place, table points and the rank
     after each round (the standings as they stood then); None if he is not registered (a
     fixed number of queries, whatever the number of players and rounds; the ranks come from the
-    shared cache once any page computed them for this version of the tournament)."""
-    view = TournamentView(tournament)
+    shared cache once any page computed them for this version of the tournament). Others than
+    the organisers see no seat in a round not published, and no rank after a frozen round."""
+    view = TournamentView(tournament, organiser=organiser)
     data = view.data
     entry = data.entries.get(entry_id)
     if entry is None:
@@ -772,7 +876,7 @@ def player_rounds(*, tournament: Tournament, entry_id: int) -> PlayerView | None
         tournament,
         view.versions.standings,
         "ranks-after",
-        lambda: {r.number: {s.player: s.rank for s in _standings_after(data, r.number)} for r in started},
+        lambda: {r.number: {s.player: s.rank for s in standings_after(data, r.number)} for r in started},
     )
     now = next((r.standing for r in view.standings if r.standing.player == entry_id), None)
     shared = Counter(r.standing.rank for r in view.standings)
@@ -790,7 +894,8 @@ def player_rounds(*, tournament: Tournament, entry_id: int) -> PlayerView | None
         elif bye and played in started:
             seats = [p for t in data.tables_of(number) if data.counted(t) for p in earn(t.places, t.totals)]
             points, counted = bye_points(seats), True
-        rank = ranks.get(number, {}).get(entry_id)
+        frozen = not organiser and view.frozen is not None and number >= view.frozen
+        rank = None if frozen else ranks.get(number, {}).get(entry_id)
         result = None
         if played.final_stage and deciding(tournament) and table is not None and counted:
             result = _final_result(data, number, table, entry_id)
@@ -805,6 +910,7 @@ def player_rounds(*, tournament: Tournament, entry_id: int) -> PlayerView | None
                 game=games.get(table.game_id) if table is not None and table.game_id else None,
                 bye=bye,
                 counted=counted,
+                published=organiser or number not in view.unpublished,
                 place=place,
                 total=total,
                 points=points,
@@ -815,7 +921,7 @@ def player_rounds(*, tournament: Tournament, entry_id: int) -> PlayerView | None
             )
         )
     given = [p for p in in_force(data) if p.entry == entry_id]
-    return PlayerView(entry=entry, rounds=rounds, standing=now, penalties=given)
+    return PlayerView(entry=entry, rounds=rounds, standing=now, view=view, penalties=given)
 
 
 def _final_result(data: TournamentData, number: int, table: TableState, entry_id: int) -> str:
@@ -828,18 +934,6 @@ def _final_result(data: TournamentData, number: int, table: TableState, entry_id
         return "place"  # the final table, or the knockout's last match, is decided
     at = table.entries.index(entry_id)
     return "through" if table.places[at] < max(table.places) else "out"
-
-
-def _standings_after(data: TournamentData, number: int) -> tuple[Standing, ...]:
-    """The standings counting the rounds up to ``number`` only."""
-    upto = TournamentData(
-        tournament=data.tournament,
-        entries=data.entries,
-        rounds=[r for r in data.rounds if r.number <= number],
-        tables=[t for t in data.tables if t.round <= number],
-        byes={n: ids for n, ids in data.byes.items() if n <= number},
-    )
-    return compute_standings(upto)
 
 
 @dataclass(frozen=True)

@@ -187,6 +187,10 @@ class Settings:
     round_minutes: int = 0  # the round clock; 0: none
     table_confirm: bool = False  # each player confirms his table's result from his phone
     seed_by_rating: bool = False  # round 1 by the club's rating list
+    hide_seating: bool = False  # each round's seating is published by the organisers
+    freeze_rounds: int = 0  # the public standings stop before the last this many rounds
+    freeze_final: bool = False  # ... and before the final
+    frozen_shows: str = "stood"  # while frozen: the standings as they stood, or none
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> Settings:
@@ -218,6 +222,10 @@ class Settings:
             round_minutes=data.get("round_minutes") or 0,
             table_confirm=bool(data.get("table_confirm", False)),
             seed_by_rating=bool(data.get("seed_by_rating", False)),
+            hide_seating=bool(data.get("hide_seating", False)),
+            freeze_rounds=data.get("freeze_rounds") or 0,
+            freeze_final=bool(data.get("freeze_final", False)),
+            frozen_shows=data.get("frozen_shows") or Tournament.FrozenShows.STOOD,
         )
 
 
@@ -263,6 +271,10 @@ def current_settings(tournament: Tournament) -> dict[str, Any]:
         "final_counts": tournament.final_counts,
         "final_season": tournament.final_season_id,
         "table_confirm": tournament.table_confirm,
+        "hide_seating": tournament.hide_seating,
+        "freeze_rounds": tournament.freeze_rounds,
+        "freeze_final": tournament.freeze_final,
+        "frozen_shows": tournament.frozen_shows,
     }
 
 
@@ -304,8 +316,23 @@ def checked_settings(settings: Settings) -> dict[str, Any]:
         custom = {str(size): [str(p) for p in points] for size, points in parsed.items()}
     final = _checked_final(settings, low, high)
     check_day(settings.date, "date")
+    if not 0 <= settings.freeze_rounds <= settings.rounds:
+        raise ServiceError(
+            "freeze_rounds_range",
+            "more frozen rounds than rounds",
+            field="freeze_rounds",
+            rounds=settings.rounds,
+        )
+    if settings.frozen_shows not in Tournament.FrozenShows.values:
+        raise ServiceError(
+            "frozen_shows", "no such choice", field="frozen_shows", value=settings.frozen_shows
+        )
     return {
         **final,
+        "hide_seating": settings.hide_seating,
+        "freeze_rounds": settings.freeze_rounds,
+        "freeze_final": settings.freeze_final,
+        "frozen_shows": settings.frozen_shows,
         "name": name[:80],
         "date": settings.date,
         "family": settings.family,
@@ -835,11 +862,14 @@ def round_seat(
         # Reproducible: the seed is stored with the round; seating again draws a new one from it.
         seed = (locked.seed * 1_000_003 + number * 7_919 + (existing.version if existing else 0)) % 2**31
         tables, byes = _seat(data, number, seed)
+        # Seated again, a round is hidden again: its players have not seen these tables.
+        published = not locked.hide_seating
         if existing is None:
-            played = Round.objects.create(tournament=locked, number=number, seed=seed)
+            played = Round.objects.create(tournament=locked, number=number, seed=seed, published=published)
         else:
             played = existing
             played.seed = seed
+            played.published = published
             played.version += 1
             played.save()
         _write_seating(played, tables, byes)
@@ -981,19 +1011,93 @@ def round_start(
                 ) from None
             table.game = game
             table.save(update_fields=["game"])
+        # The players sit down as it starts: starting publishes the seating (the history says so).
+        shown = {} if current.published else {"published": True}
         current.status = Round.Status.PLAYING
+        current.published = True
         current.started_at = now
         current.ends_at = ends
         current.version += 1
         current.save()
         clock = {"minutes": length} if length else {}
-        _record(locked, Action.STARTED, user, request_id, target=target, round=current.number, **clock)
+        _record(
+            locked, Action.STARTED, user, request_id, target=target, round=current.number, **clock, **shown
+        )
         return current
 
     target = round_target(played.number, "start")
     _once(played.tournament, request_id, target, write)
     played.refresh_from_db()
     return played
+
+
+def publish_target(number: int, published: bool) -> str:
+    return round_target(number, "publish" if published else "unpublish")
+
+
+def round_publish(
+    *,
+    played: Round,
+    published: bool,
+    round_version: int | None,
+    user: Actor,
+    request_id: uuid.UUID | None = None,
+) -> Round:
+    """Publish a round's seating to the players (its tables on the public pages, "where do I
+    sit", the projector and the API), or hide it again before it starts (the organisers took
+    it back to rearrange). Started rounds are always published."""
+
+    def write(locked: Tournament) -> Round:
+        current = Round.objects.select_for_update().get(pk=played.pk)
+        if current.status != Round.Status.SEATED:
+            raise ServiceError("round_started", "the round has started", round=current.number)
+        check_version("round", current.version, round_version)
+        if current.published == published:
+            return current
+        current.published = published
+        current.version += 1
+        current.save()
+        action = Action.PUBLISHED if published else Action.UNPUBLISHED
+        _record(locked, action, user, request_id, target=target, round=current.number)
+        return current
+
+    target = publish_target(played.number, published)
+    _once(played.tournament, request_id, target, write)
+    played.refresh_from_db()
+    return played
+
+
+def reveal_target(revealed: bool) -> str:
+    return "standings:reveal" if revealed else "standings:freeze"
+
+
+def standings_reveal(
+    *,
+    tournament: Tournament,
+    revealed: bool,
+    version: int | None,
+    user: Actor,
+    request_id: uuid.UUID | None = None,
+) -> Tournament:
+    """Reveal the frozen standings to the players (the live standings from now on), or freeze
+    them again."""
+
+    def write(locked: Tournament) -> Tournament:
+        check_version("tournament", locked.version, version)
+        if not revealed and not (locked.freeze_rounds or locked.freeze_final):
+            raise ServiceError("freeze_none", "the settings freeze no standings")
+        if locked.standings_revealed == revealed:
+            return locked
+        locked.standings_revealed = revealed
+        locked.version += 1
+        locked.save(update_fields=["standings_revealed", "version", "updated_at"])
+        action = Action.REVEALED if revealed else Action.REFROZEN
+        _record(locked, action, user, request_id, target=reveal_target(revealed))
+        return locked
+
+    _once(tournament, request_id, reveal_target(revealed), write)
+    tournament.refresh_from_db()
+    return tournament
 
 
 def _event_path(tournament: Tournament) -> str:
@@ -1155,7 +1259,9 @@ def final_seat(*, tournament: Tournament, user: Actor, request_id: uuid.UUID | N
         tables = _final_tables(data, stage)
         number = max(r.number for r in data.rounds) + 1
         seed = (locked.seed * 1_000_003 + number * 7_919) % 2**31
-        played = Round.objects.create(tournament=locked, number=number, seed=seed, final_stage=stage)
+        played = Round.objects.create(
+            tournament=locked, number=number, seed=seed, final_stage=stage, published=not locked.hide_seating
+        )
         _write_seating(played, tables, [])
         _record(
             locked,

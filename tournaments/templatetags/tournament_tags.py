@@ -261,8 +261,12 @@ def change_summary(change: TournamentChange) -> list[str]:
                 "target": _table_words(data.get("to")),
             }
         )
+    elif action in (Action.PUBLISHED, Action.UNPUBLISHED):
+        parts.append(_round_words(data.get("round")))
     elif action == Action.STARTED:
         parts.append(_round_words(data.get("round")))
+        if data.get("published"):
+            parts.append(_("the seating published as it started"))
         minutes = data.get("minutes")
         if isinstance(minutes, int) and minutes:
             parts.append(

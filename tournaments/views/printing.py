@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from games.collation import by_name as name_order
 from games.links import absolute_url, qr_svg
 from games.services.access import edit_url
+from tournaments.access import can_manage
 from tournaments.selectors import tournaments as selectors
 from tournaments.tournament_data import tiebreaks
 from tournaments.views.public import _tournament
@@ -31,8 +32,8 @@ def _round_of(view: selectors.TournamentView, number: int) -> selectors.RoundVie
 
 
 def pairings(request: HttpRequest, public_id: str, number: int) -> HttpResponse:
-    tournament, _role = _tournament(request, public_id)
-    view = selectors.tournament_view(tournament=tournament)
+    tournament, role = _tournament(request, public_id)
+    view = selectors.tournament_view(tournament=tournament, organiser=can_manage(role=role))
     played = _round_of(view, number)
     by_name = sorted(
         (
@@ -48,7 +49,7 @@ def pairings(request: HttpRequest, public_id: str, number: int) -> HttpResponse:
 
 def slips(request: HttpRequest, public_id: str, number: int) -> HttpResponse:
     tournament, _role = _managed(request, public_id, manage=True)
-    view = selectors.tournament_view(tournament=tournament)
+    view = selectors.tournament_view(tournament=tournament, organiser=True)
     played = _round_of(view, number)
     rows = range(1, (tournament.round_hands or SLIP_ROWS) + 1)
     tables = []
@@ -66,7 +67,7 @@ def standings(request: HttpRequest, public_id: str) -> HttpResponse:
     tournament, role = _tournament(request, public_id)
     context = {
         "tournament": tournament,
-        "view": selectors.tournament_view(tournament=tournament),
+        "view": selectors.tournament_view(tournament=tournament, organiser=can_manage(role=role)),
         "tiebreaks": [key for key in tiebreaks(tournament) if key != "points"],
         "role": role,
     }

@@ -60,7 +60,7 @@ def _context(request: HttpRequest, public_id: str, section: str) -> dict[str, An
     tournament, role = _tournament(request, public_id)
     return {
         "tournament": tournament,
-        "view": selectors.tournament_view(tournament=tournament),
+        "view": selectors.tournament_view(tournament=tournament, organiser=access.can_manage(role=role)),
         "role": role,
         "can_manage": access.can_manage(role=role),
         "section": section,
@@ -127,6 +127,7 @@ def _screen_etag(view: selectors.TournamentView, page: int, rows: int) -> str:
         release_id(),
         get_language(),
         view.versions.live,
+        view.organiser,
         page,
         rows,
         # Drawn anew as the clock's minutes change, for a projector without JavaScript.
@@ -189,7 +190,9 @@ def screen(request: HttpRequest, public_id: str) -> HttpResponse:
 
 def history(request: HttpRequest, public_id: str) -> HttpResponse:
     context = _context(request, public_id, "history")
-    context["items"] = selectors.tournament_history(tournament=context["tournament"])
+    context["items"] = selectors.tournament_history(
+        tournament=context["tournament"], organiser=context["can_manage"]
+    )
     return render(request, "tournaments/history.html", context)
 
 
@@ -197,7 +200,8 @@ def player(request: HttpRequest, public_id: str, entry_id: int) -> HttpResponse:
     """One player's tournament, round by round (linked from the standings and "Where do I
     sit?")."""
     tournament, role = _tournament(request, public_id)
-    found = selectors.player_rounds(tournament=tournament, entry_id=entry_id)
+    organiser = access.can_manage(role=role)
+    found = selectors.player_rounds(tournament=tournament, entry_id=entry_id, organiser=organiser)
     if found is None:
         raise Http404
     context = {
@@ -206,6 +210,7 @@ def player(request: HttpRequest, public_id: str, entry_id: int) -> HttpResponse:
         "can_manage": access.can_manage(role=role),
         "section": "standings",
         "found": found,
+        "view": found.view,
     }
     return render(request, "tournaments/player.html", context)
 

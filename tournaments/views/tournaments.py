@@ -7,6 +7,7 @@ club's organisers. Everything works without JavaScript."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -62,8 +63,10 @@ from tournaments.services.tournaments import (
     penalty_undo,
     round_confirm,
     round_move,
+    round_publish,
     round_seat,
     round_start,
+    standings_reveal,
     tournament_create,
     tournament_update,
 )
@@ -172,7 +175,7 @@ def _fit_note(tournament: Tournament, players: int) -> str | None:
 
 def detail(request: HttpRequest, public_id: str) -> HttpResponse:
     tournament, role = _tournament(request, public_id)
-    view = selectors.tournament_view(tournament=tournament)
+    view = selectors.tournament_view(tournament=tournament, organiser=can_manage(role=role))
     upcoming = view.next_round
     context = {
         "tournament": tournament,
@@ -212,7 +215,7 @@ def settings_view(request: HttpRequest, public_id: str) -> HttpResponse:
         form.add_error(None, " ".join(str(e) for e in versioned.non_field_errors()))
     context = {
         "tournament": tournament,
-        "view": selectors.tournament_view(tournament=tournament),
+        "view": selectors.tournament_view(tournament=tournament, organiser=True),
         "role": role,
         "form": form,
         "versioned": versioned,
@@ -261,7 +264,7 @@ def players(request: HttpRequest, public_id: str) -> HttpResponse:
                 return redirect(
                     reverse("tournaments:players", kwargs={"public_id": tournament.public_id}) + "#"
                 )
-    view = selectors.tournament_view(tournament=tournament)
+    view = selectors.tournament_view(tournament=tournament, organiser=True)
     upcoming = view.next_round
     context = {
         "tournament": tournament,
@@ -405,7 +408,7 @@ def _players_url(tournament: Tournament) -> str:
 
 def round_view(request: HttpRequest, public_id: str, number: int) -> HttpResponse:
     tournament, role = _tournament(request, public_id)
-    view = selectors.tournament_view(tournament=tournament)
+    view = selectors.tournament_view(tournament=tournament, organiser=can_manage(role=role))
     played = view.round(number)
     if played is None:
         raise Http404
@@ -550,6 +553,65 @@ def _round_step(
 
 @require_POST
 @login_required
+def round_publish_view(request: HttpRequest, public_id: str, number: int) -> HttpResponse:
+    done = _("Round %(number)d's seating is published: the players see their tables.")
+    step = partial(round_publish, published=True)
+    return _round_step(request, public_id, number, step, done, _round_url_of(public_id, number))
+
+
+@require_POST
+@login_required
+def round_unpublish_view(request: HttpRequest, public_id: str, number: int) -> HttpResponse:
+    done = _("Round %(number)d's seating is hidden from the players again.")
+    step = partial(round_publish, published=False)
+    return _round_step(request, public_id, number, step, done, _round_url_of(public_id, number))
+
+
+def _round_url_of(public_id: str, number: int) -> str:
+    return reverse("tournaments:round", kwargs={"public_id": public_id, "number": number})
+
+
+def _reveal(request: HttpRequest, public_id: str, revealed: bool) -> HttpResponse:
+    tournament, _role = _tournament(request, public_id, manage=True)
+    form = VersionedForm(request.POST)
+    then = reverse("tournaments:standings", kwargs={"public_id": tournament.public_id})
+    if not form.is_valid():
+        _form_errors(request, form)
+        return redirect(then)
+    try:
+        standings_reveal(
+            tournament=tournament,
+            revealed=revealed,
+            version=form.cleaned_data["version"],
+            user=request.user,
+            request_id=form.cleaned_data["request_id"],
+        )
+    except EngineError as error:
+        _error(request, error)
+    else:
+        messages.success(
+            request,
+            _("The standings are revealed to the players.")
+            if revealed
+            else _("The standings are frozen again for the players."),
+        )
+    return redirect(then)
+
+
+@require_POST
+@login_required
+def standings_reveal_view(request: HttpRequest, public_id: str) -> HttpResponse:
+    return _reveal(request, public_id, True)
+
+
+@require_POST
+@login_required
+def standings_freeze_view(request: HttpRequest, public_id: str) -> HttpResponse:
+    return _reveal(request, public_id, False)
+
+
+@require_POST
+@login_required
 def round_start_view(request: HttpRequest, public_id: str, number: int) -> HttpResponse:
     links = reverse("tournaments:round_links", kwargs={"public_id": public_id, "number": number})
     done = _("Round %(number)d started: give each table its link.")
@@ -564,7 +626,7 @@ def round_confirm_view(request: HttpRequest, public_id: str, number: int) -> Htt
         # Tables still playing would be ended: name them and ask first (the same request id
         # and version go back with the answer, so the confirmed post stays idempotent).
         tournament, role = _tournament(request, public_id, manage=True)
-        view = selectors.tournament_view(tournament=tournament)
+        view = selectors.tournament_view(tournament=tournament, organiser=True)
         played = view.round(number)
         if played is None:
             raise Http404
@@ -594,7 +656,7 @@ def round_confirm_view(request: HttpRequest, public_id: str, number: int) -> Htt
 def round_links(request: HttpRequest, public_id: str, number: int) -> HttpResponse:
     """Each table's private link, with its QR code, for the table's phone (no account needed)."""
     tournament, role = _tournament(request, public_id, manage=True)
-    view = selectors.tournament_view(tournament=tournament)
+    view = selectors.tournament_view(tournament=tournament, organiser=True)
     played = view.round(number)
     if played is None:
         raise Http404
