@@ -47,6 +47,8 @@ from tournaments.models import (
     Round,
     Season,
     SeasonDirty,
+    TableAnswer,
+    TableSeat,
     Tournament,
     TournamentChange,
 )
@@ -97,6 +99,9 @@ def populated(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[str
         entry = round_.tournament.entries.first()
         assert entry is not None
         Bye.objects.create(round=round_, entry=entry)
+        seat = TableSeat.objects.select_related("table").first()
+        assert seat is not None
+        TableAnswer.objects.create(table=seat.table, entry_id=seat.entry_id, disputed=True, seen="1")
         audit_record(club=club, action=AuditEntry.Action.INVITE_CREATED, actor=boss, target="invite")
         member = user_model.objects.create_user("member", password="member-Secret-1")
         Membership.objects.create(club=club, user=member, role=Membership.Role.MEMBER)

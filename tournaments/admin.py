@@ -1,4 +1,5 @@
-"""Admin: every tournament, round, table, season, standing and rating, to look up and search.
+"""Admin: every tournament, round, table (and its players' answers), season, standing and rating,
+to look up and search.
 
 Read-only, as in games/admin.py: a tournament's rounds and results, a season's settings and the
 derived numbers (standings, ratings) change through the site's services, which keep the history
@@ -33,6 +34,7 @@ from tournaments.models import (
     SeasonDirty,
     SeasonStanding,
     Table,
+    TableAnswer,
     TableSeat,
     Tournament,
     TournamentChange,
@@ -74,6 +76,14 @@ class TableAdmin(ReadOnlyAdmin):
 class TableSeatAdmin(ReadOnlyAdmin):
     list_display = ("table", "position", "entry")
     search_fields = ("table__round__tournament__name", "entry__player__name")
+    list_select_related = ("table__round__tournament", "entry__player")
+
+
+@admin.register(TableAnswer)
+class TableAnswerAdmin(ReadOnlyAdmin):
+    list_display = ("table", "entry", "disputed", "word", "answered_at")
+    list_filter = ("disputed",)
+    search_fields = ("table__round__tournament__name", "entry__player__name", "word")
     list_select_related = ("table__round__tournament", "entry__player")
 
 
