@@ -16,6 +16,7 @@ from games.models import Club
 from games.spreadsheet import csv_text
 from tournaments.models import Season, SeasonStanding
 from tournaments.selectors import league as league_selectors
+from tournaments.selectors.seasons import standing_order
 
 
 def _csv(
@@ -71,11 +72,8 @@ def season_file(season: Season, family: str) -> HttpResponse:
     """Every row of the season's standings (not a page of them) as a CSV download."""
     if family not in season.families or len(season.families) == 1:
         family = ""
-    standings = (
-        SeasonStanding.objects.filter(season=season, family=family)
-        .select_related("player")
-        .order_by("-ranked", "rank", "player__key")
-    )
+    rows_stored = SeasonStanding.objects.filter(season=season, family=family).select_related("player")
+    standings = sorted(rows_stored, key=standing_order)  # players sharing a rank by name
     fields = ["rank", "name", "points", "games", "wins", "average_place", "events", "rating"]
     labels = [
         _("Rank"),

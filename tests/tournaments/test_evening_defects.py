@@ -246,3 +246,26 @@ def test_the_merge_list_is_in_the_reader_s_alphabetical_order() -> None:
     chosen = MergeForm({"keep": Player.objects.get(name="Řehoř").pk}, drop=drop)
     chosen.is_valid()
     assert "keep" not in chosen.errors  # the queryset still accepts the choice
+
+
+def test_a_season_lists_players_sharing_a_rank_in_the_page_language_s_order() -> None:
+    from decimal import Decimal
+
+    from games.models import Player
+    from tests.tournaments.support import season_settings
+    from tournaments.models import SeasonStanding
+    from tournaments.services.seasons import season_create
+
+    user, club, client = organiser_club()
+    season = season_create(club=club, settings=season_settings(), user=user)
+    shuffled = ["Žofie", "Zdeněk", "Šárka", "Řehoř", "Chrudoš", "Sára", "Radek", "Hana", "Cyril"]
+    # Stored as the worker leaves them: everyone shares the first place (no game counted yet).
+    for name in shuffled:
+        player = Player.objects.create(club=club, name=name, key=name.casefold(), loose_key=name.casefold())
+        SeasonStanding.objects.create(season=season, player=player, rank=1, points=Decimal(0))
+    page = text(client.get(f"/cs/s/{season.public_id}/").content)
+    assert _order(page, shuffled) == CZECH_ORDER
+    english = text(client.get(f"/en/s/{season.public_id}/").content)
+    assert _order(english, shuffled) == ENGLISH_ORDER
+    csv = client.get(f"/cs/s/{season.public_id}/csv/").content.decode()
+    assert _order(csv, shuffled) == CZECH_ORDER

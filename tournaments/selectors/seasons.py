@@ -122,8 +122,14 @@ def season_view(
             start : start + SEASON_PAGE
         ]
     )
+    rows.sort(key=standing_order)  # players sharing a rank by name, in the reader's language
     fresh = freshness(season.club_id)
     return SeasonView(season, family, rows, fresh.pending, fresh.as_of, page, pages, days)
+
+
+def standing_order(row: SeasonStanding) -> tuple[bool, int, tuple[object, ...]]:
+    """The standings' order: the ranked first, by rank, players sharing one by name."""
+    return (not row.ranked, row.rank, by_name(row.player.name))
 
 
 def _evening_view(
@@ -133,7 +139,7 @@ def _evening_view(
     players = Player.objects.in_bulk([r.player_id for r in rows])
     for row in rows:
         row.player = players[row.player_id]
-    rows.sort(key=lambda r: (not r.ranked, r.rank, r.player.key))
+    rows.sort(key=standing_order)
     pages = max(1, -(-len(rows) // SEASON_PAGE))
     page = min(max(page, 1), pages)
     start = (page - 1) * SEASON_PAGE
