@@ -53,8 +53,14 @@ from games.spreadsheet import SafeDictWriter
 from scoring.game import score_game
 from tournaments import derived
 from tournaments.models import Bye, Entry, Round, Season, Table, TableSeat, Tournament, TournamentChange
+from tournaments.services.penalties import (
+    checked_penalty_points,
+)
 from tournaments.services.seasons import SeasonSettings, checked_season
-from tournaments.services.tournaments import Settings, checked_penalty_points, checked_settings
+from tournaments.services.tournaments import (
+    Settings,
+    checked_settings,
+)
 from tournaments.tournament_data import penalties
 from tournaments.tournament_messages import tournament_error
 

@@ -26,6 +26,9 @@ from scoring.league import DEFAULT_LEAGUE_TIEBREAKS, LEAGUE_TIEBREAKS
 from scoring.standings import DEFAULT_TIEBREAKS, TIEBREAKS, place_points
 from tournaments.models import Season, Tournament
 from tournaments.services.common import MAX_CUSTOM_POINTS, MAX_EVENTS, MAX_MIN_GAMES, MAX_QUALIFY
+from tournaments.services.penalties import (
+    MAX_REASON as PENALTY_REASON_MAX,
+)
 from tournaments.services.seasons import SeasonSettings, current_season_settings
 from tournaments.services.tournaments import (
     MAX_HANDS,
@@ -33,9 +36,6 @@ from tournaments.services.tournaments import (
     MAX_ROUNDS,
     Settings,
     current_settings,
-)
-from tournaments.services.tournaments import (
-    MAX_REASON as PENALTY_REASON_MAX,
 )
 from tournaments.tournament_messages import tournament_error
 

@@ -110,7 +110,7 @@ class Tournament(models.Model):
     # The warnings and point penalties given, in order, each as the organiser gave it: {"id",
     # "entry", "player", "kind" ("warning" or "points"), "points" (a fraction as text, "3/2"),
     # "round" (None: the tournament's total), "reason", "undone"}. Kept on the tournament's row,
-    # which every standings read has already, and changed only by services.penalty_give and
+    # which every standings read has already, and changed only by services.penalties.penalty_give and
     # penalty_undo, each a recorded change.
     penalties = models.JSONField(default=list, blank=True)
     # Release gates. A round seated while ``hide_seating`` is set is seen by its organisers

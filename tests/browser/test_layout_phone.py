@@ -32,6 +32,9 @@ from tests.tournaments.support import season_settings
 from tournaments import derived
 from tournaments.models import Entry, Season, Tournament
 from tournaments.rating_history import rebuild_club
+from tournaments.services.penalties import (
+    penalty_give,
+)
 from tournaments.services.seasons import season_create
 from tournaments.services.table_answers import table_answer
 from tournaments.services.tournaments import (
@@ -40,7 +43,6 @@ from tournaments.services.tournaments import (
     entries_add,
     entry_pin,
     final_seat,
-    penalty_give,
     round_confirm,
     round_seat,
     round_start,

@@ -28,8 +28,8 @@ from tests.tournaments.support import play_round, season_settings, tournament
 from tournaments.exchange import export_club, import_club
 from tournaments.models import SeasonStanding, Tournament, TournamentChange
 from tournaments.selectors.tournaments import tournament_view
+from tournaments.services.penalties import penalty_give, penalty_undo
 from tournaments.services.seasons import season_create
-from tournaments.services.tournaments import penalty_give, penalty_undo
 from tournaments.tournament_data import compute_standings, tournament_data
 
 pytestmark = pytest.mark.django_db

@@ -51,13 +51,19 @@ from tournaments.access import can_manage, can_view, tournament_role
 from tournaments.models import Entry, Round, Tournament
 from tournaments.selectors import tournaments as selectors
 from tournaments.services.common import MAX_CUSTOM_POINTS
+from tournaments.services.penalties import (
+    MAX_PENALTY,
+    MAX_REASON,
+    PENALTY_KINDS,
+    penalty_give,
+    penalty_target,
+    penalty_undo,
+    penalty_undo_target,
+)
 from tournaments.services.tournaments import (
     MAX_HANDS,
     MAX_MINUTES,
-    MAX_PENALTY,
-    MAX_REASON,
     MAX_ROUNDS,
-    PENALTY_KINDS,
     SETTINGS_TARGET,
     Settings,
     apart_set,
@@ -76,10 +82,6 @@ from tournaments.services.tournaments import (
     final_seat,
     final_undo,
     move_target,
-    penalty_give,
-    penalty_target,
-    penalty_undo,
-    penalty_undo_target,
     publish_target,
     resent,
     reveal_target,

@@ -47,6 +47,10 @@ from tournaments.forms import (
 from tournaments.models import Round, Tournament
 from tournaments.selectors import seasons as season_selectors
 from tournaments.selectors import tournaments as selectors
+from tournaments.services.penalties import (
+    penalty_give,
+    penalty_undo,
+)
 from tournaments.services.tournaments import (
     apart_set,
     check_in_door,
@@ -59,8 +63,6 @@ from tournaments.services.tournaments import (
     final_seat,
     final_undo,
     limits,
-    penalty_give,
-    penalty_undo,
     round_confirm,
     round_move,
     round_publish,
