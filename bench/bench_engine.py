@@ -4,8 +4,8 @@
 
 Each hand is timed once (no result caching across hands; the per-rule-set tables and the
 per-suit candidate caches are warm, as in a running site). ``--best-of 3`` keeps each hand's
-fastest of three runs, which filters out scheduler noise on a busy machine. Goals (issue 3, CPython, this
-machine): 10-card gin arrange median <= 50 us; 14-card Žolíky with up to 4 jokers
+fastest of three runs, which filters out scheduler noise on a busy machine. Goals (CPython,
+this machine): 10-card gin arrange median <= 50 us; 14-card Žolíky with up to 4 jokers
 p99 <= 5 ms; no hand over 50 ms.
 """
 

@@ -1,4 +1,4 @@
-"""Leagues and ratings at scale (issue 10): a club with 500 players, 5,000 games and 100,000
+"""Leagues and ratings at scale: a club with 500 players, 5,000 games and 100,000
 hands over two seasons (``manage.py generate_club``), then
 
 - a full rating rebuild of every game (goal: at most 5 s), and a correction of last week's

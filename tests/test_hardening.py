@@ -1,4 +1,4 @@
-"""Hardening (issue 14, item 4): the Content Security Policy header and templates it allows,
+"""Hardening: the Content Security Policy header and templates it allows,
 pages with secrets not stored, the edit token kept out of URLs the server sees, and quiet 403s.
 (The browser side of the policy: tests/browser/test_csp_browser.py.)"""
 

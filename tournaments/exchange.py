@@ -1,4 +1,4 @@
-"""Export and import of a club's recorded data (issue 11): one versioned JSON document
+"""Export and import of a club's recorded data: one versioned JSON document
 (docs/design/export-format.md, schema in ``tournaments/exchange_schema.json``) and a CSV of the
 score sheets.
 

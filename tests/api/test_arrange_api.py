@@ -1,4 +1,4 @@
-"""The arrange page's API: a hand arranged under a game's house rules (issue 13, item 7)."""
+"""The arrange page's API: a hand arranged under a game's house rules."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Export and import of a club's data (issue 11): the round trip (export, import into a new
+"""Export and import of a club's data: the round trip (export, import into a new
 club, export again: the same document, and every derived number the same) on the demo data and
 on hypothesis-made clubs; an invalid document writes nothing and says what is wrong where; the
 commands; and the API's access rules and error shapes."""

@@ -1,4 +1,4 @@
-"""After a save, what happened, confirmations (issue 13 items 1, 4, 5), in Chromium at 390 × 844:
+"""After a save, what happened, confirmations, in Chromium at 390 × 844:
 the saved line with its Undo and the next hand's first choice in view, a sticky Save, the kind
 of each hand on the sheet, an elimination read out, the end and an old undo asked first; and
 an ordinary four-player Žolíky hand in five taps, none of them needing a scroll."""

@@ -1,4 +1,4 @@
-"""Cards and tiles on a 390 × 844 phone in Chromium (issue 13, items 6, 7 and 10): the picker's
+"""Cards and tiles on a 390 × 844 phone in Chromium: the picker's
 count and "Done" stay on screen while tapping, tiles and cards are named for screen readers,
 melds are checked and hands arranged by tapping, and the history shows cards as cards."""
 

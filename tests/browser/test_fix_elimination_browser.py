@@ -1,4 +1,4 @@
-"""A wrong elimination fixed in place, in real Chromium on a 390 × 844 phone (issue 14, item 10):
+"""A wrong elimination fixed in place, in real Chromium on a 390 × 844 phone:
 Bob's 15 typed as 150 puts him out; three hands are recorded without him; correcting hand 1
 shows his counts missing and the totals incomplete; one page fills the three counts (one by
 tapping cards) with one save, and the totals are complete."""

@@ -1,7 +1,7 @@
-"""Issue 13, items 2, 3 and 8, in Chromium on a 390 × 844 phone: the outcome is a choice to
-make and a game-ending hand says so before it is saved; gin needs no typed 0; the new-game
-form names the seats and sums up its house rules; six long names fit the sheet's header; every
-link, button and tick is at least 44 × 44 px."""
+"""The hand form and the new-game form in Chromium on a 390 × 844 phone: the outcome is a
+choice to make and a game-ending hand says so before it is saved; gin needs no typed 0; the
+new-game form names the seats and sums up its house rules; six long names fit the sheet's
+header; every link, button and tick is at least 44 × 44 px."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Share and join, and the charts, in real Chromium on a 390 × 844 phone (issue 12): the share
+"""Share and join, and the charts, in real Chromium on a 390 × 844 phone: the share
 card with its QR codes and copy buttons (the clipboard, or the phone's share sheet), the chart
 of the evening under the sheet and the settlement's bars, all within the screen's width."""
 

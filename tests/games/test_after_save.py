@@ -1,4 +1,4 @@
-"""After a save and confirmations, server side (issue 13 items 1, 4, 5): the kind of each
+"""After a save and confirmations, server side: the kind of each
 family's hands, the saved line (with htmx and across the redirect), the end asked first, and
 the undo of an old change previewed from two scorings."""
 

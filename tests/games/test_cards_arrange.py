@@ -1,5 +1,5 @@
 """Cards and tiles as people read and hear them, the arrange page and the history's cards
-(issue 13, items 6, 7 and 10; docs/design/cards.md)."""
+(docs/design/cards.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The charts of a game (issue 12, "Charts"): the evening's running totals under the score sheet,
+"""The charts of a game: the evening's running totals under the score sheet,
 with Žolíky's elimination limit or the gin/Carousel target as a line, and the settlement's
 crowns as bars. The SVG is read back: its points, mapped through its own axis numbers, must be
 the running totals the sheet shows."""

@@ -138,7 +138,7 @@ def test_an_edit_that_eliminates_a_player_of_later_hands_names_that_hand() -> No
 
 def test_deleting_the_hand_that_eliminated_a_player_brings_him_back_with_his_count_missing() -> None:
     """Without hand 1, Bob is back in the game: hand 2 was recorded without him, so it is kept
-    and marked as missing his count (issue 14, item 10); undoing the deletion unmarks it."""
+    and marked as missing his count; undoing the deletion unmarks it."""
     client, game = zoliky_with_bob_out()
     recorded = outcomes(game)
     response = client.post(f"/g/{game.public_id}/hands/1/delete/", {"version": "1"}, follow=True)

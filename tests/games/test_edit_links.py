@@ -1,5 +1,5 @@
 """Edit links can be replaced, which ends the old one at once, also in the browsers that opened
-it; who may replace them; and who sees whose name in a game's history (issue 14, items 2, 5)."""
+it; who may replace them; and who sees whose name in a game's history."""
 
 from __future__ import annotations
 

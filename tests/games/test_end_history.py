@@ -1,5 +1,5 @@
 """Ending and reopening the evening are in the game's history and can be undone; the end form
-accepts only its documented values (issue 14, items 8 and 11)."""
+accepts only its documented values."""
 
 from __future__ import annotations
 

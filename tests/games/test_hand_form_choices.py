@@ -1,6 +1,6 @@
-"""Issue 13, items 2, 3 and 8 (server side): no silent default outcome, a hand that ends the
-game says so before it is saved, gin needs no typed 0, and the new-game form names the seats
-and sums up its house rules."""
+"""The hand form and the new-game form, server side: no silent default outcome, a hand that
+ends the game says so before it is saved, gin needs no typed 0, and the new-game form names the
+seats and sums up its house rules."""
 
 from __future__ import annotations
 

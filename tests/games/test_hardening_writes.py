@@ -1,4 +1,4 @@
-"""Issue 14, writes: corrections and deletes must name the version they change, and a damaged
+"""Guarded writes: corrections and deletes must name the version they change, and a damaged
 hidden field is said, not silently re-rendered."""
 
 import uuid

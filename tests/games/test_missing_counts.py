@@ -1,4 +1,4 @@
-"""A wrong elimination is fixable in place (issue 14, item 10).
+"""A wrong elimination is fixable in place.
 
 Žolíky to 100: Bob's 15 typed as 150 in hand 1 put him out, and hands 2-4 were recorded without
 him although he kept playing. Correcting hand 1 is accepted; hands 2-4 are kept and marked as

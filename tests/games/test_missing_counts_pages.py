@@ -1,4 +1,4 @@
-"""The wrong elimination fixed through the pages, as a scorekeeper would (issue 14, item 10):
+"""The wrong elimination fixed through the pages, as a scorekeeper would:
 correct hand 1, see Bob's counts missing and the totals incomplete, open the page that fills
 them in, fill three counts with one save, see the totals complete; the history shows it all."""
 

@@ -1,4 +1,4 @@
-"""The game page's share card (issue 12, "Share and join"): a QR code and a link to watch for
+"""The game page's share card: a QR code and a link to watch for
 everyone, and for those who may write a separate link to record hands; the links name the
 address other phones reach (PUBLIC_URL, the LAN address), never the organiser's localhost."""
 

@@ -1,4 +1,4 @@
-"""Missing counts (issue 14, item 10): a correction brings back a Žolíky player who had dropped
+"""Missing counts: a correction brings back a Žolíky player who had dropped
 out; the hands recorded without him miss his count. Per family, worked by hand, plus a property:
 marking is what undo relies on (restoring the corrected hand gives back exactly the hands as
 they were recorded)."""

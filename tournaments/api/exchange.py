@@ -1,4 +1,4 @@
-"""Export and import of a club's data through the API (issue 11; docs/design/export-format.md):
+"""Export and import of a club's data through the API (docs/design/export-format.md):
 
 - ``GET clubs/{slug}/export/``: the club's document (JSON), or its score sheets as CSV with
   ``?format=csv`` (or ``Accept: text/csv``). Organisers only: a members-only club answers 404

@@ -1,5 +1,5 @@
 """Generate a big club's history, fast: a club, its players and its finished games over the
-last two years (issue 10, "Scale"), for trying the club's pages and standings at size.
+last two years, for trying the club's pages and standings at size.
 
     manage.py generate_club --players 500 --games 5000 --hands 100000 [--name "Big club"]
         [--seed 1] [--family zoliky|gin|carousel|rummikub|mixed] [--organiser USERNAME]
