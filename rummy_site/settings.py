@@ -373,7 +373,7 @@ SPECTACULAR_SETTINGS = {
     # One name for the rule families wherever they are listed (a game's family, a season's).
     "ENUM_NAME_OVERRIDES": {
         "FamilyEnum": "engine.rules.FAMILIES",
-        "PenaltyKindEnum": "tournaments.services.tournaments.PENALTY_KINDS",
+        "PenaltyKindEnum": "tournaments.services.penalties.PENALTY_KINDS",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -102,18 +102,33 @@ def season_file(season: Season, family: str) -> HttpResponse:
 
 
 def league_card_file(card: league_selectors.LeagueCard) -> HttpResponse:
-    """A player's league card as a CSV download, its total in the last row."""
-    fields = ["date", "event", "place", "players", "points", "counted"]
-    labels = [_("Date"), _("Game or tournament"), _("Place"), _("Players"), _("Points"), _("Counted")]
+    """A player's league card as a CSV download, its total in the last row; every row names the
+    player, the season and (but the total) the event, so that rows pasted together still say
+    whose and which they are."""
+    fields = ["player", "season", "date", "event", "event_id", "place", "players", "points", "counted"]
+    labels = [
+        _("Player"),
+        _("Season"),
+        _("Date"),
+        _("Game or tournament"),
+        _("Game or tournament id"),
+        _("Place"),
+        _("Players"),
+        _("Points"),
+        _("Counted"),
+    ]
     why = {
         "counted": _("yes"),
         "dropped_worst": _("no: among the worst, dropped"),
         "not_best": _("no: not among the best"),
     }
+    whose = {"player": card.player.name, "season": card.season.name}
     rows = [
         {
+            **whose,
             "date": timezone.localdate(e.when).isoformat(),
             "event": e.name or _("Club game"),
+            "event_id": e.public_id,
             "place": e.place,
             "players": e.players,
             "points": league_selectors.exact_text(e.points),
@@ -123,6 +138,7 @@ def league_card_file(card: league_selectors.LeagueCard) -> HttpResponse:
     ]
     rows.append(
         {
+            **whose,
             "date": "",
             "event": _("Total of the counted events"),
             "points": league_selectors.exact_text(card.total),

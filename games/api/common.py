@@ -176,7 +176,7 @@ class CursorPage(CursorPagination):
     page_size = 50
     max_page_size = 200
     page_size_query_param = "page_size"
-    ordering = "-pk"
+    ordering: str | tuple[str, ...] = "-pk"
 
     def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
         # The bounds the API enforces, so that the schema says them (a client, and the fuzzing

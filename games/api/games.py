@@ -36,6 +36,7 @@ from games.api.common import (
     IDEMPOTENCY_KEY,
     IF_MATCH,
     ApiError,
+    CursorPage,
     SiteLink,
     StrictJSONParser,
     etag,
@@ -418,10 +419,17 @@ class GameFilter(django_filters.FilterSet):
         return queryset if value is None else by_finished(queryset, bool(value))
 
 
+class GamePage(CursorPage):
+    # Newest by the date of play, which a scorekeeper may set back after the game was entered;
+    # the id orders games played at the same moment, so that a cursor never skips nor repeats.
+    ordering = ("-played_at", "-pk")
+
+
 class GameListCreate(generics.ListAPIView[Game]):
     serializer_class = GameItemSerializer
     filterset_class = GameFilter
     filter_backends = [django_filters.rest_framework.DjangoFilterBackend]
+    pagination_class = GamePage
 
     def get_queryset(self) -> QuerySet[Game]:
         if getattr(self, "swagger_fake_view", False):
@@ -438,7 +446,7 @@ class GameListCreate(generics.ListAPIView[Game]):
         operation_id="games_list",
         summary="The games you may see",
         description="Club games of the clubs you see (public clubs, or yours), your private games, and "
-        "the game whose edit link you bear. Newest first, by cursor.",
+        "the game whose edit link you bear. Newest first by `played_at` (then by id), by cursor.",
         responses={200: GameItemSerializer(many=True), **problems(400)},
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:

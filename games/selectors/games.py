@@ -250,7 +250,7 @@ def game_view(*, game: Game, user: AnyUser) -> GameView:
 
 def listed_games(*, seen: Q, user: AnyUser) -> QuerySet[Game]:
     """The games ``seen`` lets a list show (``access.visible_games``), deleted ones left out,
-    newest first, each with its hand count and whether ``user`` sees its club; a page of it
+    newest played first, each with its hand count and whether ``user`` sees its club; a page of it
     reads its results in one more query (:func:`game_lines` needs nothing else)."""
     results = Prefetch("results", queryset=Result.objects.select_related("seat").order_by("seat__position"))
     club_seen = Exists(Club.objects.filter(visible_clubs(user=user), pk=OuterRef("club_id")))
@@ -259,7 +259,7 @@ def listed_games(*, seen: Q, user: AnyUser) -> QuerySet[Game]:
         .select_related("club")
         .prefetch_related(results)
         .annotate(hand_count=Count("hands"), club_seen=club_seen)
-        .order_by("-pk")
+        .order_by("-played_at", "-pk")
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import uuid
 from typing import Any
 
@@ -105,6 +106,38 @@ def test_an_unknown_game_or_hand_is_a_404_problem_never_html() -> None:
     assert_problem(APIClient().get(url(game, "hands/99999999999999999999/")), 404)
     assert_problem(APIClient().get("/api/v1/games/nope/history/"), 404)
     assert_problem(APIClient().get("/api/v1/no-such-thing/"), 404)
+
+
+def test_the_list_is_by_date_of_play_newest_first_through_every_page() -> None:
+    owner = UserFactory.create()
+    club = ClubFactory.create(organiser=owner)
+    day = datetime.datetime(2026, 11, 20, 19, 0, tzinfo=datetime.UTC)
+    # Entered in this order, played in another; two at the same moment, ordered by id.
+    played = [
+        day,
+        day - datetime.timedelta(days=7),
+        day + datetime.timedelta(days=3),
+        day,
+        day - datetime.timedelta(days=1),
+    ]
+    games = [GameFactory.create(owner=owner, club=club) for _ in played]
+    for game, when in zip(games, played, strict=True):
+        Game.objects.filter(pk=game.pk).update(played_at=when)
+    expected = [
+        g.public_id for g in sorted(games, key=lambda g: (played[games.index(g)], g.pk), reverse=True)
+    ]
+    assert expected != [g.public_id for g in reversed(games)]  # not the order of entry
+    client = client_for(owner)
+    seen: list[str] = []
+    page = f"/api/v1/games/?club={club.slug}&page_size=2"
+    while page:
+        answer = client.get(page)
+        assert answer.status_code == 200, answer.content
+        seen += [g["public_id"] for g in answer.json()["results"]]
+        page = answer.json()["next"]
+    assert seen == expected
+    listed = client.get(f"/api/v1/games/?club={club.slug}").json()["results"]
+    assert [g["played_at"] for g in listed] == sorted((g["played_at"] for g in listed), reverse=True)
 
 
 def test_the_list_shows_only_the_games_the_caller_may_see() -> None:

@@ -14,8 +14,9 @@ from games.models import ApiToken, Club, Membership
 from games.services.hands import hand_record
 from games.services.tokens import token_create
 from tests.factories import ClubFactory, UserFactory, add_member
-from tests.tournaments.support import NAMES, play_round, rummikub_hand, tournament
+from tests.tournaments.support import NAMES, play_round, rummikub_hand, season_settings, tournament
 from tournaments.models import Entry, Round, Table, Tournament, TournamentChange
+from tournaments.services.seasons import season_create
 
 pytestmark = pytest.mark.django_db
 PROBLEM = "application/problem+json"
@@ -325,6 +326,43 @@ def test_the_final_settings_are_answered_as_set(club: Club, organiser: User) -> 
             "adds",
             None,
         )
+
+
+def test_the_final_season_is_named_by_its_public_id(club: Club, organiser: User) -> None:
+    spring = season_create(club=club, settings=season_settings(name="Spring"), user=organiser)
+    autumn = season_create(club=club, settings=season_settings(name="Autumn"), user=organiser)
+    elsewhere = season_create(
+        club=ClubFactory.create(organiser=organiser), settings=season_settings(name="Theirs"), user=organiser
+    )
+    client = _client(organiser)
+    body = {**BODY, "final": "table", "final_season": spring.public_id}
+    made = client.post(f"{API}/clubs/{club.slug}/tournaments/", body, format="json")
+    assert made.status_code == 201, made.content
+    url = f"{API}/tournaments/{made.json()['public_id']}/"
+    assert made.json()["final_season"] == _client().get(url).json()["final_season"] == spring.public_id
+    assert Tournament.objects.get(public_id=made.json()["public_id"]).final_season == spring
+    tag = made["ETag"]
+    changed = client.patch(url, {"final_season": autumn.public_id}, format="json", HTTP_IF_MATCH=tag)
+    assert changed.status_code == 200, changed.content
+    assert changed.json()["final_season"] == _client().get(url).json()["final_season"] == autumn.public_id
+    tag = changed["ETag"]
+    # Another club's season, an unknown one, or an integer id (which the API never gave): a
+    # coded field error, nothing changed.
+    for wrong in (elsewhere.public_id, "nope", spring.pk):
+        for response in (
+            client.patch(url, {"final_season": wrong}, format="json", HTTP_IF_MATCH=tag),
+            client.post(
+                f"{API}/clubs/{club.slug}/tournaments/", {**body, "final_season": wrong}, format="json"
+            ),
+        ):
+            problem = _problem(response, 400)
+            assert list(problem["fields"]) == ["final_season"], problem
+            assert problem["code"] == ("invalid" if wrong == spring.pk else "final_season")
+    assert _client().get(url).json()["final_season"] == autumn.public_id
+    assert Tournament.objects.filter(club=club).count() == 1
+    # Null seeds the final from the tournament's standings again.
+    cleared = client.patch(url, {"final_season": None}, format="json", HTTP_IF_MATCH=tag)
+    assert cleared.status_code == 200 and cleared.json()["final_season"] is None
 
 
 def test_the_history_names_who_did_it_to_the_clubs_organisers_only(club: Club, organiser: User) -> None:

@@ -4,16 +4,19 @@ events add up to his points in the standings; the page, its CSV and the API."""
 
 from __future__ import annotations
 
+import csv
+import io
 import itertools
 from fractions import Fraction
 from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.models import Club, Membership
+from games.models import Club, Game, Membership
 from scoring.league import counted_points, event_marks
 from tests.factories import ClubFactory, UserFactory, add_member
 from tests.tournaments.support import play_round, season_settings, tournament
@@ -133,8 +136,8 @@ def test_the_card_page_csv_and_api_and_the_link_from_the_standings(
     page = client.get(urls[0]).content.decode()
     assert page.count('class="counted"') == card.counted
     assert page.count('class="not-counted"') == len(card.events) - card.counted
-    csv = client.get(urls[1]).content.decode("utf-8")
-    assert csv.startswith("\ufeff") and len(csv.splitlines()) == len(card.events) + 2
+    card_csv = client.get(urls[1]).content.decode("utf-8")
+    assert card_csv.startswith("\ufeff") and len(card_csv.splitlines()) == len(card.events) + 2
     season_csv = client.get(urls[2]).content.decode("utf-8")
     assert season_csv.startswith("\ufeff") and "Ann" in season_csv
     # The API offers the same files.
@@ -186,3 +189,33 @@ def test_odd_addresses_answer_404_not_500(league: tuple[Club, Season], client: C
         assert client.get(url).status_code == 404, url
     assert client.get(f"/c/{club.slug}/ratings/?family=nope").status_code == 200
     assert client.get(f"/s/{season.public_id}/csv/?family=nope").status_code == 200
+
+
+@pytest.mark.django_db
+def test_each_row_of_the_card_csv_names_the_player_the_season_and_the_event(
+    league: tuple[Club, Season], client: Client
+) -> None:
+    club, season = league
+    ann = club.players.get(name="Ann")
+    card = league_card(season=season, player=ann)
+    games = {g.public_id: g for g in Game.objects.filter(club=club, seats__player=ann)}
+    for url in (
+        f"/s/{season.public_id}/players/{ann.pk}/csv/",
+        f"/api/v1/seasons/{season.public_id}/players/{ann.pk}/csv/",
+    ):
+        rows = list(csv.reader(io.StringIO(client.get(url).content.decode("utf-8-sig"))))
+        header, events, total = rows[0], rows[1:-1], rows[-1]
+        assert header[:5] == ["Player", "Season", "Date", "Game or tournament", "Game or tournament id"]
+        assert len(events) == len(card.events) == 4
+        for row, event in zip(events, card.events, strict=True):
+            assert row[:2] == ["Ann", season.name]
+            game = games[row[4]]  # the event's public id names the game she played
+            assert game.public_id == event.public_id
+            assert row[2] == timezone.localdate(game.played_at).isoformat()
+            assert row[3] == "Club game"
+        assert total[:2] == ["Ann", season.name] and total[3] == "Total of the counted events"
+        assert {r[4] for r in events} == set(games)
+    # The header speaks the reader's language.
+    czech = client.get(f"/api/v1/seasons/{season.public_id}/players/{ann.pk}/csv/", HTTP_ACCEPT_LANGUAGE="cs")
+    header = next(csv.reader(io.StringIO(czech.content.decode("utf-8-sig"))))
+    assert header[1] != "Season" and header[4] != "Game or tournament id"

@@ -14,7 +14,7 @@ without checking If-Match again (the service recognises the request id and chang
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.db.models import QuerySet
@@ -44,12 +44,14 @@ from games.api.common import (
 )
 from games.api.lookups import refuse, visible_club
 from games.client import client_ip
+from games.models import Club
 from games.names import name_key
 from games.services.service_errors import ServiceError
 from scoring.standings import DEFAULT_TIEBREAKS, TIEBREAKS
 from tournaments.access import can_manage, can_view, tournament_role
 from tournaments.models import Entry, Round, Tournament
 from tournaments.selectors import tournaments as selectors
+from tournaments.selectors.seasons import season_by_public_id
 from tournaments.services.common import MAX_CUSTOM_POINTS
 from tournaments.services.penalties import (
     MAX_PENALTY,
@@ -193,11 +195,12 @@ class SettingsSerializer(serializers.Serializer[Any]):
     final_counts = serializers.ChoiceField(
         choices=Tournament.FinalCounts.choices, default=Tournament.FinalCounts.DECIDES
     )
-    final_season = serializers.IntegerField(
+    final_season = serializers.CharField(
         allow_null=True,
         default=None,
-        min_value=1,
-        help_text="A season of the club (its id) whose qualifiers play the final; null: the standings.",
+        max_length=16,
+        help_text="A season of the club (its `public_id`) whose qualifiers play the final; null: the "
+        "standings.",
     )
     hide_seating = serializers.BooleanField(
         default=False,
@@ -228,6 +231,26 @@ class SettingsPatchSerializer(SettingsSerializer):
             field.required = False
             field.default = serializers.empty
         return fields
+
+
+class SeasonPublicId(serializers.CharField):
+    """A season named by its public id, the only name the API gives a season."""
+
+    def to_representation(self, value: Any) -> str:
+        return str(value.public_id)
+
+
+def with_season_id(club: Club, data: Mapping[str, Any]) -> dict[str, Any]:
+    """Settings as the API takes them, ``final_season`` a season's public id, as the service
+    takes them (the season's id); a season that is not the club's is refused at the field with
+    the service's own code and message."""
+    wanted = data.get("final_season")
+    if wanted is None:
+        return dict(data)
+    season = season_by_public_id(public_id=wanted)
+    if season is None or season.club_id != club.pk:
+        raise ServiceError("final_season", "not a season of the club", field="final_season", season=wanted)
+    return {**data, "final_season": season.pk}
 
 
 def round_etag(played: Round) -> str:
@@ -339,10 +362,10 @@ class TournamentSerializer(serializers.Serializer[Any]):
     final_counts = serializers.ChoiceField(
         source="settings.final_counts", choices=Tournament.FinalCounts.choices
     )
-    final_season = serializers.IntegerField(
-        source="settings.final_season",
+    final_season = SeasonPublicId(
+        source="tournament.final_season",
         allow_null=True,
-        help_text="The season whose qualifiers play the final (its id); null: the standings.",
+        help_text="The season whose qualifiers play the final (its `public_id`); null: the standings.",
     )
     hide_seating = serializers.BooleanField(source="settings.hide_seating")
     freeze_rounds = serializers.IntegerField(source="settings.freeze_rounds")
@@ -786,7 +809,9 @@ class ClubTournaments(generics.ListAPIView[Tournament]):
         form = SettingsSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         tournament = tournament_create(
-            club=club, settings=Settings.from_mapping(form.validated_data), user=request.user
+            club=club,
+            settings=Settings.from_mapping(with_season_id(club, form.validated_data)),
+            user=request.user,
         )
         return with_etag(_tournament_json(tournament), tournament_etag(tournament), status.HTTP_201_CREATED)
 
@@ -830,7 +855,7 @@ class TournamentDetail(APIView):
         form.is_valid(raise_exception=True)
         if not _replayed(tournament, key, SETTINGS_TARGET):
             if_match(request, current=tournament_etag(tournament), body=_tournament_json(tournament))
-        changed = changed_settings(tournament, form.validated_data)
+        changed = changed_settings(tournament, with_season_id(tournament.club, form.validated_data))
         seen = tournament.version
 
         def current() -> tuple[str, Any]:
