@@ -4,6 +4,7 @@ for optimistic concurrency. The error handler itself is ``rummy_site.api.problem
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -84,17 +85,21 @@ IF_MATCH = OpenApiParameter(
 )
 
 
+UUID_TEXT = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+
+
 def idempotency_key(request: Request) -> uuid.UUID | None:
     """The request's ``Idempotency-Key`` (a UUID), None if absent; 400 if malformed."""
     raw = request.headers.get("Idempotency-Key")
-    if raw is None or raw == "":
+    if raw is None:
         return None
-    try:
-        return uuid.UUID(raw)
-    except ValueError:
+    # Exactly what the schema names (format uuid: 8-4-4-4-12 hex digits). Python would also read
+    # braces, a URN or bare hex, and an empty header; the schema refuses them, so does the site.
+    if not UUID_TEXT.fullmatch(raw):
         raise ApiError(
             status_code=400, code="idempotency_key", message=_("The Idempotency-Key header must be a UUID.")
-        ) from None
+        )
+    return uuid.UUID(raw)
 
 
 def etag(kind: str, pk: object, version: object) -> str:

@@ -62,7 +62,7 @@ def url(game: Game, tail: str = "") -> str:
 def record(
     client: APIClient, game: Game, outcome: dict[str, Any] | None = None, key: str | None = None
 ) -> Any:
-    headers: dict[str, Any] = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
+    headers: dict[str, Any] = {"HTTP_IDEMPOTENCY_KEY": key} if key is not None else {}
     return client.post(url(game, "hands/"), ZOLIKY if outcome is None else outcome, format="json", **headers)
 
 
@@ -360,6 +360,12 @@ def test_a_resend_with_the_same_idempotency_key_records_one_hand() -> None:
     assert first.json() == again.json()
     assert game.hands.count() == 1 and Change.objects.filter(game=game).count() == 1
     assert_problem(record(client, game, key="not-a-uuid"), 400, "idempotency_key")
+    # Only the schema's form of a UUID: bare hex, braces, a URN or an empty header are refused
+    # and record nothing.
+    bare = uuid.uuid4()
+    for malformed in (bare.hex, f"{{{bare}}}", bare.urn, ""):
+        assert_problem(record(client, game, key=malformed), 400, "idempotency_key")
+    assert game.hands.count() == 1
 
 
 def test_corrections_need_a_current_if_match() -> None:
