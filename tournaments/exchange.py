@@ -57,10 +57,7 @@ from tournaments.services.penalties import (
     checked_penalty_points,
 )
 from tournaments.services.seasons import SeasonSettings, checked_season
-from tournaments.services.tournaments import (
-    Settings,
-    checked_settings,
-)
+from tournaments.services.tournament_settings import Settings, checked_settings
 from tournaments.tournament_data import penalties
 from tournaments.tournament_messages import tournament_error
 

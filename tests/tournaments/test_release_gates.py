@@ -24,16 +24,9 @@ from tournaments.exchange import export_club, import_club
 from tournaments.models import Round, TableSeat, Tournament, TournamentChange
 from tournaments.selectors.home import home_of
 from tournaments.selectors.tournaments import player_rounds, tournament_view
-from tournaments.services.tournaments import (
-    changed_settings,
-    checked_settings,
-    round_move,
-    round_publish,
-    round_seat,
-    round_start,
-    standings_reveal,
-    tournament_update,
-)
+from tournaments.services.round_seating import round_move, round_seat
+from tournaments.services.rounds import round_publish, round_start, standings_reveal
+from tournaments.services.tournament_settings import changed_settings, checked_settings, tournament_update
 from tournaments.tournament_data import compute_standings, data_upto, frozen_from, tournament_data
 
 pytestmark = pytest.mark.django_db

@@ -28,7 +28,8 @@ from tournaments.models import (
     Tournament,
     TournamentChange,
 )
-from tournaments.services.tournaments import current_settings, door_path
+from tournaments.services.entries import door_path
+from tournaments.services.tournament_settings import current_settings
 from tournaments.table_answers import CONFIRMED, DISPUTED, WAITING, Agreement, round_agreements
 from tournaments.tournament_data import (
     EntryRow,

@@ -14,7 +14,7 @@ from games.client import client_ip
 from games.services.service_errors import ServiceError
 from tournaments.forms import SelfCheckInForm
 from tournaments.selectors import tournaments as selectors
-from tournaments.services.tournaments import check_in_key_matches, check_in_try, entry_self_check_in
+from tournaments.services.entries import check_in_key_matches, check_in_try, entry_self_check_in
 from tournaments.tournament_messages import tournament_error
 
 

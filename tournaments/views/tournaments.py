@@ -47,31 +47,22 @@ from tournaments.forms import (
 from tournaments.models import Round, Tournament
 from tournaments.selectors import seasons as season_selectors
 from tournaments.selectors import tournaments as selectors
-from tournaments.services.penalties import (
-    penalty_give,
-    penalty_undo,
-)
-from tournaments.services.tournaments import (
-    apart_set,
+from tournaments.services.entries import (
     check_in_door,
     door_path,
-    eligible,
     entries_add,
     entry_check_in,
     entry_drop,
     entry_pin,
-    final_seat,
-    final_undo,
-    limits,
-    round_confirm,
-    round_move,
-    round_publish,
-    round_seat,
-    round_start,
-    standings_reveal,
-    tournament_create,
-    tournament_update,
 )
+from tournaments.services.final_stages import final_seat, final_undo
+from tournaments.services.penalties import (
+    penalty_give,
+    penalty_undo,
+)
+from tournaments.services.round_seating import apart_set, eligible, limits, round_move, round_seat
+from tournaments.services.rounds import round_confirm, round_publish, round_start, standings_reveal
+from tournaments.services.tournament_settings import tournament_create, tournament_update
 from tournaments.table_answers import own_path
 from tournaments.tournament_messages import tournament_error
 
