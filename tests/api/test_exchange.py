@@ -36,7 +36,9 @@ from tests.factories import ClubFactory, UserFactory, add_member
 from tests.tournaments.pipeline import drain
 from tests.tournaments.support import season_settings, tournament
 from tournaments.api import exchange as exchange_api
-from tournaments.exchange import ImportInvalid, export_club, export_csv, export_user, import_club, validate
+from tournaments.exchange.exporting import export_club, export_csv, export_user
+from tournaments.exchange.importing import import_club
+from tournaments.exchange.validation import ImportInvalid, validate
 from tournaments.models import RatingEvent, Round, Season, SeasonStanding, Tournament
 from tournaments.rating_history import rebuild_club
 from tournaments.seasons import rebuild_seasons

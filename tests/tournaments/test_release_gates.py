@@ -20,7 +20,8 @@ from games.services.players import player_claim
 from games.services.service_errors import ServiceError
 from tests.factories import ClubFactory, UserFactory, add_member
 from tests.tournaments.support import play_round, settings, tournament
-from tournaments.exchange import export_club, import_club
+from tournaments.exchange.exporting import export_club
+from tournaments.exchange.importing import import_club
 from tournaments.models import Round, TableSeat, Tournament, TournamentChange
 from tournaments.selectors.home import home_of
 from tournaments.selectors.tournaments import player_rounds, tournament_view
