@@ -147,3 +147,18 @@ def test_its_hands_go_out_and_come_back_in_the_clubs_export() -> None:
     again = Game.objects.get(club=copy)
     assert again.family == "plain" and again.hands.get().outcome == RUMMY
     assert export_csv(copy) == sheets
+
+
+def test_two_phones_at_once_see_both_versions_in_its_words() -> None:
+    game = GameFactory.create(family="plain", players=PLAYERS)
+    a, b = editor(game), editor(game)
+    shown = {"request_id": str(uuid.uuid4()), "for_hand": "1"}
+    mine = {"declarer": "Ann", "rummy": "on", "points_1": "5", "cards_2": "KH"}
+    assert a.post(f"/g/{game.public_id}/hands/", {**shown, **mine}).status_code == 302
+    theirs = {**shown, "request_id": str(uuid.uuid4()), "declarer": "Bob", "points_0": "4", "points_2": "6"}
+    response = b.post(f"/g/{game.public_id}/hands/", theirs)
+    assert response.status_code == 409
+    table = re.search(r'<table class="conflict-table">(.*?)</table>', response.content.decode(), re.S)
+    assert table is not None
+    compared = text(table.group(1))
+    assert "Who declared?" in compared and "Went rummy (all cards at once)" in compared
