@@ -20,7 +20,7 @@ from games.services.hands import hand_edit, hand_record
 from scoring.standings import DEFAULT_TIEBREAKS
 from tests.factories import ClubFactory, UserFactory, add_member
 from tournaments.models import Round, Table, Tournament
-from tournaments.selectors import tournaments as selectors
+from tournaments.selectors import view as selectors
 from tournaments.services.tournaments import (
     Settings,
     entries_add,

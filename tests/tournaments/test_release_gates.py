@@ -23,7 +23,8 @@ from tests.tournaments.support import play_round, settings, tournament
 from tournaments.exchange import export_club, import_club
 from tournaments.models import Round, TableSeat, Tournament, TournamentChange
 from tournaments.selectors.home import home_of
-from tournaments.selectors.tournaments import player_rounds, tournament_view
+from tournaments.selectors.player import player_rounds
+from tournaments.selectors.view import tournament_view
 from tournaments.services.tournaments import (
     changed_settings,
     checked_settings,
