@@ -90,7 +90,7 @@ from games.services.hands import change_undo, hand_delete, hand_edit, hand_find,
 from games.services.service_errors import HandTaken, ServiceError, StaleEdit
 from games.sheet import game_rules
 from scoring import reading
-from scoring.families import family_info
+from scoring.families import every_word, families, family_info
 from scoring.roles import unstated_roles
 from scoring.scoring_errors import ScoringError
 
@@ -151,7 +151,7 @@ class GameHandSerializer(serializers.Serializer[Any]):
     kind = serializers.CharField(
         source="kind.kind",
         allow_null=True,
-        help_text="How the hand ended: closed, from_hand, knock, undercut, gin, void, out, stock, pool_dry.",
+        help_text=f"How the hand ended: {', '.join(kind.name for kind in every_word().kinds)}.",
     )
     ended_by = serializers.CharField(allow_null=True, help_text="Who closed, knocked or went out, if anyone.")
     created_at = serializers.DateTimeField(source="hand.created_at")
@@ -659,28 +659,11 @@ NOTATION_HELP = (
 )
 
 
+# Each family's example outcomes (scoring.families), in the registry's order.
 OUTCOME_EXAMPLES = [
-    OpenApiExample(
-        "Žolíky",
-        value={"closer": "Ann", "from_hand": False, "left": {"Bob": 23, "Cid": "KH 5S JK"}},
-        request_only=True,
-    ),
-    OpenApiExample(
-        "Žolíky, cards in Czech letters",
-        value={"closer": "Ann", "from_hand": False, "left": {"Bob": 23, "Cid": "KS 5P Ž"}, "notation": "cs"},
-        request_only=True,
-    ),
-    OpenApiExample(
-        "Gin", value={"knocker": "Ann", "gin": False, "deadwood": {"Ann": 7, "Bob": 12}}, request_only=True
-    ),
-    OpenApiExample(
-        "Carousel",
-        value={"knocker": "Ann", "out": None, "left": {"Ann": 3, "Bob": 12, "Cid": "7H JK"}},
-        request_only=True,
-    ),
-    OpenApiExample(
-        "Rummikub", value={"winner": "Ann", "left": {"Bob": 24, "Cid": "R7 B13 JK"}}, request_only=True
-    ),
+    OpenApiExample(title, value=dict(value), request_only=True)
+    for fam in families()
+    for title, value in fam.api_examples
 ]
 
 

@@ -17,7 +17,7 @@ from games.services.service_errors import ServiceError
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.support import tournament
 from tournaments.models import Round, Season, SeasonStanding, Table, Tournament, TournamentChange
-from tournaments.selectors.tournaments import tournament_view
+from tournaments.selectors.view import tournament_view
 from tournaments.services.final_stages import final_seat, final_undo
 from tournaments.services.round_seating import round_seat
 from tournaments.services.rounds import round_confirm, round_start

@@ -13,7 +13,7 @@ from games.models import Club
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.support import play_round, tournament
 from tournaments.models import Entry, Table, TableSeat, Tournament
-from tournaments.selectors.tournaments import player_rounds
+from tournaments.selectors.player import player_rounds
 from tournaments.services.round_seating import round_seat
 from tournaments.versions import forget_kept
 

@@ -24,7 +24,8 @@ from tournaments.exchange.exporting import export_club
 from tournaments.exchange.importing import import_club
 from tournaments.models import Round, TableSeat, Tournament, TournamentChange
 from tournaments.selectors.home import home_of
-from tournaments.selectors.tournaments import player_rounds, tournament_view
+from tournaments.selectors.player import player_rounds
+from tournaments.selectors.view import tournament_view
 from tournaments.services.round_seating import round_move, round_seat
 from tournaments.services.rounds import round_publish, round_start, standings_reveal
 from tournaments.services.tournament_settings import changed_settings, checked_settings, tournament_update

@@ -15,7 +15,8 @@ from games.services.hands import hand_edit, hand_record
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.support import play_round, rummikub_hand, settings, tournament
 from tournaments.models import Bye, Entry, Round, Table, TableSeat, TournamentChange
-from tournaments.selectors.tournaments import tournament_history, tournament_view
+from tournaments.selectors.history import tournament_history
+from tournaments.selectors.view import tournament_view
 from tournaments.services.entries import entries_add, entry_check_in, entry_drop
 from tournaments.services.round_seating import round_seat
 from tournaments.services.rounds import round_confirm, round_start

@@ -22,7 +22,7 @@ from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.support import play_round, rummikub_hand, settings
 from tournaments.models import Round, Table, TableAnswer, Tournament, TournamentChange
 from tournaments.selectors import table_answers as answer_selectors
-from tournaments.selectors import tournaments as selectors
+from tournaments.selectors import view as selectors
 from tournaments.services.entries import entries_add
 from tournaments.services.rounds import round_confirm
 from tournaments.services.tournament_settings import tournament_create, tournament_update
