@@ -27,7 +27,8 @@ from scoring.kinds import HandKind
 from tests.clients import editor
 from tests.factories import ClubFactory, GameFactory, UserFactory
 from tests.plain_family import Plain, plain  # noqa: F401 (the fixture)
-from tournaments.exchange import export_club, export_csv, import_club
+from tournaments.exchange.exporting import export_club, export_csv
+from tournaments.exchange.importing import import_club
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("plain")]
 

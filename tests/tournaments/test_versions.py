@@ -18,14 +18,10 @@ from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.support import rummikub_hand, settings, tournament
 from tournaments.models import Entry, Round, Table, TableSeat, Tournament
 from tournaments.selectors import view as selectors
-from tournaments.services.tournaments import (
-    entry_drop,
-    round_confirm,
-    round_move,
-    round_seat,
-    round_start,
-    tournament_update,
-)
+from tournaments.services.entries import entry_drop
+from tournaments.services.round_seating import round_move, round_seat
+from tournaments.services.rounds import round_confirm, round_start
+from tournaments.services.tournament_settings import tournament_update
 from tournaments.tournament_data import compute_standings, tournament_data, tournament_rounds
 from tournaments.versions import forget_kept, tournament_versions
 

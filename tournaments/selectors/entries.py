@@ -14,7 +14,7 @@ from games.names import loose_key, name_key
 from tournaments.models import Entry, Tournament
 from tournaments.selectors.rounds import table_games
 from tournaments.selectors.view import TournamentView
-from tournaments.services.tournaments import door_path
+from tournaments.services.entries import door_path
 from tournaments.tournament_data import EntryRow
 
 

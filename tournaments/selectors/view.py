@@ -16,7 +16,7 @@ from scoring.families import family_info
 from tournaments.models import Round, Tournament
 from tournaments.selectors.rounds import RoundReport, TableView, round_report, table_games, table_view
 from tournaments.selectors.standings import Ranked, StandingRow, in_name_order, ranked_from
-from tournaments.services.tournaments import current_settings
+from tournaments.services.tournament_settings import current_settings
 from tournaments.table_answers import CONFIRMED, DISPUTED, WAITING, Agreement, round_agreements
 from tournaments.tournament_data import (
     EntryRow,

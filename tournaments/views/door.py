@@ -15,7 +15,7 @@ from games.services.service_errors import ServiceError
 from tournaments.forms import SelfCheckInForm
 from tournaments.selectors.entries import check_in_matches, tournament_entry
 from tournaments.selectors.tournaments import tournament_by_public_id
-from tournaments.services.tournaments import check_in_key_matches, check_in_try, entry_self_check_in
+from tournaments.services.entries import check_in_key_matches, check_in_try, entry_self_check_in
 from tournaments.tournament_messages import tournament_error
 
 

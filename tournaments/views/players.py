@@ -29,17 +29,15 @@ from tournaments.selectors.entries import (
     unregistered_players,
 )
 from tournaments.selectors.view import tournament_view
-from tournaments.services.tournaments import (
-    apart_set,
+from tournaments.services.entries import (
     check_in_door,
     door_path,
-    eligible,
     entries_add,
     entry_check_in,
     entry_drop,
     entry_pin,
-    limits,
 )
+from tournaments.services.round_seating import apart_set, eligible, limits
 from tournaments.tournament_messages import tournament_error
 from tournaments.views.common import form_errors, form_post, tournament_of, versioned
 

@@ -26,15 +26,9 @@ from tournaments.models import Round, Tournament
 from tournaments.selectors.entries import tournament_entry
 from tournaments.selectors.rounds import SeatView, TableView, tournament_round
 from tournaments.selectors.view import tournament_view
-from tournaments.services.tournaments import (
-    final_seat,
-    final_undo,
-    round_confirm,
-    round_move,
-    round_publish,
-    round_seat,
-    round_start,
-)
+from tournaments.services.final_stages import final_seat, final_undo
+from tournaments.services.round_seating import round_move, round_seat
+from tournaments.services.rounds import round_confirm, round_publish, round_start
 from tournaments.table_answers import own_path
 from tournaments.views.common import form_errors, form_post, say_error, tournament_of
 

@@ -20,7 +20,7 @@ from tournaments.forms import PenaltyForm, PenaltyUndoForm, VersionedForm
 from tournaments.selectors import standings as standing_selectors
 from tournaments.selectors.view import tournament_view
 from tournaments.services.penalties import penalty_give, penalty_undo
-from tournaments.services.tournaments import standings_reveal
+from tournaments.services.rounds import standings_reveal
 from tournaments.views.common import form_post, tournament_of, versioned
 
 

@@ -25,7 +25,8 @@ from tournaments.forms import TournamentForm, VersionedForm
 from tournaments.selectors import seasons as season_selectors
 from tournaments.selectors.tournaments import club_tournaments
 from tournaments.selectors.view import tournament_view
-from tournaments.services.tournaments import eligible, tournament_create, tournament_update
+from tournaments.services.round_seating import eligible
+from tournaments.services.tournament_settings import tournament_create, tournament_update
 from tournaments.views.common import tournament_of
 from tournaments.views.players import fit_note
 
