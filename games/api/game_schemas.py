@@ -20,6 +20,7 @@ from games.api.game_serializers import (
     GameSerializer,
     GameTransferSerializer,
 )
+from scoring.families import families
 
 GAME_EXAMPLE: dict[str, Any] = {
     "public_id": "k3F9xQ2m",
@@ -86,28 +87,11 @@ NOTATION_HELP = (
 )
 
 
+# Each family's example outcomes (scoring.families), in the registry's order.
 OUTCOME_EXAMPLES = [
-    OpenApiExample(
-        "Žolíky",
-        value={"closer": "Ann", "from_hand": False, "left": {"Bob": 23, "Cid": "KH 5S JK"}},
-        request_only=True,
-    ),
-    OpenApiExample(
-        "Žolíky, cards in Czech letters",
-        value={"closer": "Ann", "from_hand": False, "left": {"Bob": 23, "Cid": "KS 5P Ž"}, "notation": "cs"},
-        request_only=True,
-    ),
-    OpenApiExample(
-        "Gin", value={"knocker": "Ann", "gin": False, "deadwood": {"Ann": 7, "Bob": 12}}, request_only=True
-    ),
-    OpenApiExample(
-        "Carousel",
-        value={"knocker": "Ann", "out": None, "left": {"Ann": 3, "Bob": 12, "Cid": "7H JK"}},
-        request_only=True,
-    ),
-    OpenApiExample(
-        "Rummikub", value={"winner": "Ann", "left": {"Bob": 24, "Cid": "R7 B13 JK"}}, request_only=True
-    ),
+    OpenApiExample(title, value=dict(value), request_only=True)
+    for fam in families()
+    for title, value in fam.api_examples
 ]
 
 

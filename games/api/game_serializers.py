@@ -12,6 +12,7 @@ from rest_framework import serializers
 from engine.rules import FAMILIES
 from games.api.common import SiteLink
 from games.services.games import CLOCK_SLACK
+from scoring.families import every_word
 
 # Not an enum in the schema: other resources name the same choices differently.
 FAMILY_HELP = "The rule family: " + ", ".join(FAMILIES) + "."
@@ -68,7 +69,7 @@ class GameHandSerializer(serializers.Serializer[Any]):
     kind = serializers.CharField(
         source="kind.kind",
         allow_null=True,
-        help_text="How the hand ended: closed, from_hand, knock, undercut, gin, void, out, stock, pool_dry.",
+        help_text=f"How the hand ended: {', '.join(kind.name for kind in every_word().kinds)}.",
     )
     ended_by = serializers.CharField(allow_null=True, help_text="Who closed, knocked or went out, if anyone.")
     created_at = serializers.DateTimeField(source="hand.created_at")
