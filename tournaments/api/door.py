@@ -30,7 +30,7 @@ from tournaments.api.tournaments_serializers import tournament_etag
 from tournaments.api.writes import tournament_write
 from tournaments.models import Tournament
 from tournaments.selectors import tournaments as selectors
-from tournaments.services.tournaments import (
+from tournaments.services.entries import (
     check_in_door,
     check_in_key_matches,
     check_in_try,

@@ -34,15 +34,9 @@ from tournaments.api.tournaments_serializers import tournament_etag
 from tournaments.api.writes import tournament_write
 from tournaments.models import Entry, Tournament
 from tournaments.selectors import tournaments as selectors
-from tournaments.services.tournaments import (
-    apart_set,
-    apart_target,
-    entries_add,
-    entry_check_in,
-    entry_drop,
-    entry_pin,
-    entry_target,
-)
+from tournaments.services.entries import entries_add, entry_check_in, entry_drop, entry_pin
+from tournaments.services.round_seating import apart_set, apart_target
+from tournaments.services.writes import entry_target
 
 
 def _entry_json(entry: Entry) -> Any:

@@ -34,7 +34,9 @@ from games.models import AuditEntry
 from games.services.audit import record
 from tournaments.api import exchange_schema as schema
 from tournaments.api.exchange_serializers import ImportedSerializer, ImportRequestSerializer
-from tournaments.exchange import ImportInvalid, export_club, export_csv, export_user, import_club
+from tournaments.exchange.exporting import export_club, export_csv, export_user
+from tournaments.exchange.importing import import_club
+from tournaments.exchange.validation import ImportInvalid
 
 
 class CsvRenderer(renderers.BaseRenderer):

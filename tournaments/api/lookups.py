@@ -19,7 +19,7 @@ from tournaments.access import can_manage, can_view, tournament_role
 from tournaments.models import Entry, Round, Season, Tournament
 from tournaments.selectors import seasons as season_selectors
 from tournaments.selectors import tournaments as selectors
-from tournaments.services.tournaments import resent
+from tournaments.services.writes import resent
 
 
 def visible_tournament(

@@ -34,18 +34,10 @@ from tournaments.api.rounds_serializers import (
 )
 from tournaments.models import Round, Tournament
 from tournaments.selectors import tournaments as selectors
-from tournaments.services.tournaments import (
-    final_seat,
-    final_undo,
-    move_target,
-    publish_target,
-    round_confirm,
-    round_move,
-    round_publish,
-    round_seat,
-    round_start,
-    round_target,
-)
+from tournaments.services.final_stages import final_seat, final_undo
+from tournaments.services.round_seating import move_target, round_move, round_seat
+from tournaments.services.rounds import publish_target, round_confirm, round_publish, round_start
+from tournaments.services.writes import round_target
 from tournaments.tournament_messages import tournament_error
 
 

@@ -16,9 +16,7 @@ from games.api.common import (
 )
 from tournaments.models import Round
 from tournaments.selectors import tournaments as selectors
-from tournaments.services.tournaments import (
-    MAX_MINUTES,
-)
+from tournaments.services.tournament_settings import MAX_MINUTES
 
 
 def round_etag(played: Round) -> str:

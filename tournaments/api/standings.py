@@ -27,10 +27,7 @@ from tournaments.api.tournaments_serializers import tournament_etag
 from tournaments.api.writes import tournament_write
 from tournaments.models import Tournament
 from tournaments.selectors import tournaments as selectors
-from tournaments.services.tournaments import (
-    reveal_target,
-    standings_reveal,
-)
+from tournaments.services.rounds import reveal_target, standings_reveal
 
 
 def _standings_json(tournament: Tournament) -> Any:

@@ -32,7 +32,7 @@ from tournaments.api.writes import tournament_write
 from tournaments.models import Tournament
 from tournaments.selectors import tournaments as selectors
 from tournaments.selectors.seasons import season_by_public_id
-from tournaments.services.tournaments import (
+from tournaments.services.tournament_settings import (
     SETTINGS_TARGET,
     Settings,
     changed_settings,

@@ -17,11 +17,7 @@ from scoring.standings import DEFAULT_TIEBREAKS, TIEBREAKS
 from tournaments.api.rounds_serializers import RoundSummarySerializer
 from tournaments.models import Tournament
 from tournaments.services.common import MAX_CUSTOM_POINTS
-from tournaments.services.tournaments import (
-    MAX_HANDS,
-    MAX_MINUTES,
-    MAX_ROUNDS,
-)
+from tournaments.services.tournament_settings import MAX_HANDS, MAX_MINUTES, MAX_ROUNDS
 
 
 class SettingsSerializer(serializers.Serializer[Any]):
