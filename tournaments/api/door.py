@@ -17,7 +17,7 @@ from games.api.common import (
     with_etag,
 )
 from games.client import client_ip
-from tournaments.api import door_schema as schema
+from tournaments.api import door_schemas as schemas
 from tournaments.api.door_serializers import (
     DoorEntrySerializer,
     DoorFoundSerializer,
@@ -26,7 +26,7 @@ from tournaments.api.door_serializers import (
     SelfCheckInSerializer,
 )
 from tournaments.api.lookups import name_query, visible_tournament
-from tournaments.api.tournaments_serializers import tournament_etag
+from tournaments.api.tournament_serializers import tournament_etag
 from tournaments.api.writes import tournament_write
 from tournaments.models import Tournament
 from tournaments.selectors import tournaments as selectors
@@ -44,12 +44,12 @@ def _door_json(request: Request, tournament: Tournament) -> Any:
 
 
 class Door(APIView):
-    @schema.TOURNAMENT_DOOR_RETRIEVE
+    @schemas.tournament_door_retrieve
     def get(self, request: Request, public_id: str) -> Response:
         tournament, _role = visible_tournament(request, public_id, manage=True)
         return with_etag(_door_json(request, tournament), tournament_etag(tournament))
 
-    @schema.TOURNAMENT_DOOR_SET
+    @schemas.tournament_door_set
     def post(self, request: Request, public_id: str) -> Response:
         tournament, _role = visible_tournament(request, public_id, manage=True)
         form = DoorSetSerializer(data=request.data)
@@ -93,14 +93,14 @@ class SelfCheckIn(APIView):
     authentication_classes: list[Any] = []
     permission_classes: list[Any] = []
 
-    @schema.TOURNAMENT_SELF_CHECK_IN_FIND
+    @schemas.tournament_self_check_in_find
     def get(self, request: Request, public_id: str, key: str) -> Response:
         query = name_query(request)
         tournament = _door(request, public_id, key)
         found = selectors.door_search(tournament=tournament, query=query)
         return Response(DoorFoundSerializer(found).data)
 
-    @schema.TOURNAMENT_SELF_CHECK_IN
+    @schemas.tournament_self_check_in
     def post(self, request: Request, public_id: str, key: str) -> Response:
         form = SelfCheckInSerializer(data=request.data)
         form.is_valid(raise_exception=True)

@@ -10,7 +10,7 @@ from games.api.common import (
     ETagField,
     SiteLink,
 )
-from tournaments.api.tournaments_serializers import tournament_etag
+from tournaments.api.tournament_serializers import tournament_etag
 
 
 # Reads a ``selectors.DoorView``.

@@ -19,8 +19,8 @@ from games.api.common import (
     with_etag,
 )
 from games.names import name_key
-from tournaments.api import entries_schema as schema
-from tournaments.api.entries_serializers import (
+from tournaments.api import entry_schemas as schemas
+from tournaments.api.entry_serializers import (
     ApartChangeSerializer,
     ApartListSerializer,
     EntriesAddSerializer,
@@ -30,7 +30,7 @@ from tournaments.api.entries_serializers import (
     entry_etag,
 )
 from tournaments.api.lookups import replayed, stored_entry, visible_tournament
-from tournaments.api.tournaments_serializers import tournament_etag
+from tournaments.api.tournament_serializers import tournament_etag
 from tournaments.api.writes import tournament_write
 from tournaments.models import Entry, Tournament
 from tournaments.selectors import tournaments as selectors
@@ -79,12 +79,12 @@ def _entry_write(
 
 
 class Entries(APIView):
-    @schema.TOURNAMENT_ENTRIES_LIST
+    @schemas.tournament_entries_list
     def get(self, request: Request, public_id: str) -> Response:
         tournament, _role = visible_tournament(request, public_id)
         return Response(EntryListSerializer(selectors.tournament_entries(tournament=tournament)).data)
 
-    @schema.TOURNAMENT_ENTRIES_CREATE
+    @schemas.tournament_entries_create
     def post(self, request: Request, public_id: str) -> Response:
         tournament, _role = visible_tournament(request, public_id, manage=True)
         key = idempotency_key(request)
@@ -123,7 +123,7 @@ def entry_action_view(action: str) -> type[APIView]:
     operation = ENTRY_ACTIONS[action]
 
     class EntryAction(APIView):
-        @schema.entry_action(operation)
+        @schemas.entry_action(operation)
         def post(self, request: Request, public_id: str, entry_id: int) -> Response:
             tournament, _role = visible_tournament(request, public_id, manage=True)
             entry = _entry(tournament, entry_id)
@@ -143,7 +143,7 @@ def entry_action_view(action: str) -> type[APIView]:
 
 
 class EntryPin(APIView):
-    @schema.TOURNAMENT_ENTRY_PIN
+    @schemas.tournament_entry_pin
     def post(self, request: Request, public_id: str, entry_id: int) -> Response:
         tournament, _role = visible_tournament(request, public_id, manage=True)
         entry = _entry(tournament, entry_id)
@@ -163,14 +163,14 @@ def _apart_json(tournament: Tournament) -> Any:
 
 
 class Apart(APIView):
-    @schema.TOURNAMENT_APART_LIST
+    @schemas.tournament_apart_list
     def get(self, request: Request, public_id: str) -> Response:
         tournament, _role = visible_tournament(request, public_id, manage=True)
         response = with_etag(_apart_json(tournament), tournament_etag(tournament))
         response["Cache-Control"] = "private, no-store"
         return response
 
-    @schema.TOURNAMENT_APART_CHANGE
+    @schemas.tournament_apart_change
     def post(self, request: Request, public_id: str) -> Response:
         tournament, _role = visible_tournament(request, public_id, manage=True)
         body = ApartChangeSerializer(data=request.data)

@@ -32,7 +32,7 @@ from games.api.common import ApiError
 from games.api.lookups import visible_club
 from games.models import AuditEntry
 from games.services.audit import record
-from tournaments.api import exchange_schema as schema
+from tournaments.api import exchange_schemas as schemas
 from tournaments.api.exchange_serializers import ImportedSerializer, ImportRequestSerializer
 from tournaments.exchange.exporting import export_club, export_csv, export_user
 from tournaments.exchange.importing import import_club
@@ -57,7 +57,7 @@ class CsvRenderer(renderers.BaseRenderer):
 class ClubExportView(APIView):
     renderer_classes = [renderers.JSONRenderer, CsvRenderer]
 
-    @schema.CLUB_EXPORT
+    @schemas.club_export
     def get(self, request: Request, slug: str) -> Response:
         club, _role = visible_club(request, slug, manage=True)
         fmt = "csv" if request.accepted_renderer.format == "csv" else "json"
@@ -74,7 +74,7 @@ class ClubExportView(APIView):
 class OwnExportView(APIView):
     permission_classes = [permissions.IsAuthenticated, TokenScope]
 
-    @schema.OWN_EXPORT
+    @schemas.own_export
     def get(self, request: Request) -> Response:
         user = request.user
         assert isinstance(user, User)
@@ -86,7 +86,7 @@ class OwnExportView(APIView):
 class ClubImportView(APIView):
     permission_classes = [permissions.IsAuthenticated, TokenScope]
 
-    @schema.CLUB_IMPORT
+    @schemas.club_import
     def post(self, request: Request) -> Response:
         try:
             body = request.data

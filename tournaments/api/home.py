@@ -12,7 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.auth import TokenScope
-from tournaments.api import home_schema as schema
+from tournaments.api import home_schemas as schemas
 from tournaments.api.home_serializers import HomeSerializer
 from tournaments.selectors.home import home_of
 
@@ -20,7 +20,7 @@ from tournaments.selectors.home import home_of
 class MyHome(APIView):
     permission_classes = [permissions.IsAuthenticated, TokenScope]
 
-    @schema.ME_HOME
+    @schemas.me_home
     def get(self, request: Request) -> Response:
         user = request.user
         assert isinstance(user, User)  # IsAuthenticated

@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 
 from games.api.lookups import visible_club
 from tournaments import league_files
-from tournaments.api import league_schema as schema
+from tournaments.api import league_schemas as schemas
 from tournaments.api.exchange import CsvRenderer
 from tournaments.api.league_serializers import LeagueCardSerializer, RatingListSerializer
 from tournaments.api.lookups import club_player, family_query, visible_season
@@ -20,7 +20,7 @@ from tournaments.selectors import league as league_selectors
 
 
 class RatingList(APIView):
-    @schema.CLUB_RATING_LIST
+    @schemas.club_rating_list
     def get(self, request: Request, slug: str) -> Response:
         club, _role = visible_club(request, slug)
         ratings = league_selectors.rating_list(club=club, family=family_query(request))
@@ -28,7 +28,7 @@ class RatingList(APIView):
 
 
 class LeagueCard(APIView):
-    @schema.SEASON_LEAGUE_CARD
+    @schemas.season_league_card
     def get(self, request: Request, public_id: str, player_id: int) -> Response:
         season = visible_season(request, public_id)
         player = club_player(season.club, player_id)
@@ -42,7 +42,7 @@ class CsvView(APIView):
 
 
 class RatingListCsv(CsvView):
-    @schema.RATING_LIST_CSV
+    @schemas.club_rating_list_csv
     def get(self, request: Request, slug: str) -> HttpResponse:
         club, _role = visible_club(request, slug)
         return league_files.rating_list_file(
@@ -51,13 +51,13 @@ class RatingListCsv(CsvView):
 
 
 class SeasonCsv(CsvView):
-    @schema.SEASON_CSV
+    @schemas.season_standings_csv
     def get(self, request: Request, public_id: str) -> HttpResponse:
         return league_files.season_file(visible_season(request, public_id), family_query(request))
 
 
 class LeagueCardCsv(CsvView):
-    @schema.LEAGUE_CARD_CSV
+    @schemas.season_league_card_csv
     def get(self, request: Request, public_id: str, player_id: int) -> HttpResponse:
         season = visible_season(request, public_id)
         player = club_player(season.club, player_id)

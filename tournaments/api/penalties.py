@@ -14,10 +14,10 @@ from games.api.common import (
     idempotency_key,
     with_etag,
 )
-from tournaments.api import penalties_schema as schema
+from tournaments.api import penalty_schemas as schemas
 from tournaments.api.lookups import visible_tournament
-from tournaments.api.penalties_serializers import PenaltiesSerializer, PenaltyGiveSerializer
-from tournaments.api.tournaments_serializers import tournament_etag
+from tournaments.api.penalty_serializers import PenaltiesSerializer, PenaltyGiveSerializer
+from tournaments.api.tournament_serializers import tournament_etag
 from tournaments.api.writes import tournament_write
 from tournaments.models import Tournament
 from tournaments.selectors import tournaments as selectors
@@ -34,12 +34,12 @@ def _penalties_json(tournament: Tournament) -> Any:
 
 
 class Penalties(APIView):
-    @schema.TOURNAMENT_PENALTIES
+    @schemas.tournament_penalties
     def get(self, request: Request, public_id: str) -> Response:
         tournament, _role = visible_tournament(request, public_id, manage=True)
         return with_etag(_penalties_json(tournament), tournament_etag(tournament))
 
-    @schema.TOURNAMENT_PENALTY_GIVE
+    @schemas.tournament_penalty_give
     def post(self, request: Request, public_id: str) -> Response:
         tournament, _role = visible_tournament(request, public_id, manage=True)
         form = PenaltyGiveSerializer(data=request.data)
@@ -63,7 +63,7 @@ class Penalties(APIView):
 
 
 class PenaltyUndo(APIView):
-    @schema.TOURNAMENT_PENALTY_UNDO
+    @schemas.tournament_penalty_undo
     def post(self, request: Request, public_id: str, penalty: int) -> Response:
         tournament, _role = visible_tournament(request, public_id, manage=True)
         if not any(int(p.get("id", 0)) == penalty for p in tournament.penalties or []):

@@ -14,9 +14,9 @@ from games.api.common import (
     unchanged,
 )
 from games.api.lookups import game_or_404, visible_club
-from tournaments.api import ratings_schema as schema
+from tournaments.api import rating_schemas as schemas
 from tournaments.api.lookups import club_player, family_query
-from tournaments.api.ratings_serializers import (
+from tournaments.api.rating_serializers import (
     FreshnessSerializer,
     GameChancesSerializer,
     RatingsSerializer,
@@ -28,7 +28,7 @@ from tournaments.selectors import seasons as selectors
 
 
 class PlayerRatings(APIView):
-    @schema.CLUB_PLAYER_RATINGS
+    @schemas.club_player_ratings
     def get(self, request: Request, slug: str, player_id: int) -> Response:
         club, _role = visible_club(request, slug)
         player = club_player(club, player_id)
@@ -37,7 +37,7 @@ class PlayerRatings(APIView):
 
 
 class Versus(APIView):
-    @schema.CLUB_PLAYER_VERSUS
+    @schemas.club_player_versus
     def get(self, request: Request, slug: str, player_id: int, other_id: int) -> Response:
         club, _role = visible_club(request, slug)
         player = club_player(club, player_id)
@@ -58,7 +58,7 @@ class ClubFreshness(APIView):
                 return
         super().check_throttles(request)
 
-    @schema.CLUB_DERIVED_FRESHNESS
+    @schemas.club_derived_freshness
     def get(self, request: Request, slug: str) -> Response:
         club, _role = visible_club(request, slug)
         fresh = freshness(club.pk)
@@ -73,7 +73,7 @@ class ClubFreshness(APIView):
 
 
 class GameChances(APIView):
-    @schema.GAME_WIN_CHANCES
+    @schemas.game_win_chances
     def get(self, request: Request, public_id: str) -> Response:
         game = game_or_404(public_id)
         if game.club is None:

@@ -21,9 +21,9 @@ from games.api.common import (
 )
 from games.services.service_errors import ServiceError
 from tournaments.access import can_manage
-from tournaments.api import rounds_schema as schema
+from tournaments.api import round_schemas as schemas
 from tournaments.api.lookups import replayed, round_or_404, round_view, visible_tournament
-from tournaments.api.rounds_serializers import (
+from tournaments.api.round_serializers import (
     MoveSerializer,
     PublishSerializer,
     RoundConfirmSerializer,
@@ -46,7 +46,7 @@ def _round_json(request: Request, view: selectors.RoundView, *, organiser: bool)
 
 
 class Rounds(APIView):
-    @schema.TOURNAMENT_ROUNDS_LIST
+    @schemas.tournament_rounds_list
     def get(self, request: Request, public_id: str) -> Response:
         tournament, role = visible_tournament(request, public_id)
         view = selectors.tournament_view(tournament=tournament, organiser=can_manage(role=role))
@@ -54,7 +54,7 @@ class Rounds(APIView):
 
 
 class RoundDetail(APIView):
-    @schema.TOURNAMENT_ROUNDS_RETRIEVE
+    @schemas.tournament_rounds_retrieve
     def get(self, request: Request, public_id: str, number: int) -> Response:
         tournament, role = visible_tournament(request, public_id)
         view = round_view(tournament, number, organiser=can_manage(role=role))
@@ -105,7 +105,7 @@ def _round_answer(request: Request, tournament: Tournament, number: int, code: i
 
 
 class RoundSeat(APIView):
-    @schema.TOURNAMENT_ROUND_SEAT
+    @schemas.tournament_round_seat
     def post(self, request: Request, public_id: str, number: int) -> Response:
         tournament, _role = visible_tournament(request, public_id, manage=True)
         key = idempotency_key(request)
@@ -134,7 +134,7 @@ class RoundSeat(APIView):
 
 
 class RoundMove(APIView):
-    @schema.TOURNAMENT_ROUND_MOVE
+    @schemas.tournament_round_move
     def post(self, request: Request, public_id: str, number: int) -> Response:
         tournament, _role = visible_tournament(request, public_id, manage=True)
         played = round_or_404(tournament, number)
@@ -162,7 +162,7 @@ class RoundMove(APIView):
 
 def round_step_view(step: str) -> type[APIView]:
     class RoundStep(APIView):
-        @schema.round_step(step)
+        @schemas.round_step(step)
         def post(self, request: Request, public_id: str, number: int) -> Response:
             tournament, _role = visible_tournament(request, public_id, manage=True)
             played = round_or_404(tournament, number)
@@ -206,7 +206,7 @@ def round_step_view(step: str) -> type[APIView]:
 
 
 class FinalSeat(APIView):
-    @schema.TOURNAMENT_FINAL_SEAT
+    @schemas.tournament_final_seat
     def post(self, request: Request, public_id: str) -> Response:
         tournament, _role = visible_tournament(request, public_id, manage=True)
         key = idempotency_key(request)
@@ -215,7 +215,7 @@ class FinalSeat(APIView):
 
 
 class FinalUndo(APIView):
-    @schema.TOURNAMENT_FINAL_UNDO
+    @schemas.tournament_final_undo
     def post(self, request: Request, public_id: str, number: int) -> Response:
         tournament, _role = visible_tournament(request, public_id, manage=True)
         key = idempotency_key(request)
@@ -227,7 +227,7 @@ class FinalUndo(APIView):
 
 
 class RoundPublish(APIView):
-    @schema.TOURNAMENT_ROUND_PUBLISH
+    @schemas.tournament_round_publish
     def post(self, request: Request, public_id: str, number: int) -> Response:
         tournament, _role = visible_tournament(request, public_id, manage=True)
         played = round_or_404(tournament, number)

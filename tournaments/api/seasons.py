@@ -22,10 +22,10 @@ from games.api.common import (
 )
 from games.input import read_int
 from games.models import Club
-from tournaments.api import seasons_schema as schema
+from tournaments.api import season_schemas as schemas
 from tournaments.api.club_lists import ClubList
 from tournaments.api.lookups import family_query, visible_season
-from tournaments.api.seasons_serializers import (
+from tournaments.api.season_serializers import (
     MAX_PAGE,
     SeasonListSerializer,
     SeasonSerializer,
@@ -68,7 +68,7 @@ def _page(request: Request) -> int:
     return page
 
 
-@extend_schema_view(get=schema.CLUB_SEASONS_LIST, post=schema.CLUB_SEASONS_CREATE)
+@extend_schema_view(get=schemas.club_seasons_list, post=schemas.club_seasons_create)
 class ClubSeasons(ClubList[Season]):
     """A club's seasons (GET), newest first; a new one (POST, organisers)."""
 
@@ -87,7 +87,7 @@ class ClubSeasons(ClubList[Season]):
 
 
 class SeasonDetail(APIView):
-    @schema.SEASONS_RETRIEVE
+    @schemas.seasons_retrieve
     def get(self, request: Request, public_id: str) -> Response:
         season = visible_season(request, public_id)
         family, page, evening = family_query(request), _page(request), _evening(request)
@@ -95,7 +95,7 @@ class SeasonDetail(APIView):
             _answer(request, season, family=family, page=page, evening=evening), season_etag(season)
         )
 
-    @schema.SEASONS_PARTIAL_UPDATE
+    @schemas.seasons_partial_update
     def patch(self, request: Request, public_id: str) -> Response:
         season = visible_season(request, public_id, manage=True)
         key = idempotency_key(request)

@@ -14,7 +14,7 @@ from games.api.common import (
     with_etag,
 )
 from tournaments.access import can_manage
-from tournaments.api import standings_schema as schema
+from tournaments.api import standings_schemas as schemas
 from tournaments.api.lookups import name_query, visible_tournament
 from tournaments.api.standings_serializers import (
     FoundSeatsSerializer,
@@ -23,7 +23,7 @@ from tournaments.api.standings_serializers import (
     RevealSerializer,
     StandingsSerializer,
 )
-from tournaments.api.tournaments_serializers import tournament_etag
+from tournaments.api.tournament_serializers import tournament_etag
 from tournaments.api.writes import tournament_write
 from tournaments.models import Tournament
 from tournaments.selectors import tournaments as selectors
@@ -35,7 +35,7 @@ def _standings_json(tournament: Tournament) -> Any:
 
 
 class StandingsReveal(APIView):
-    @schema.TOURNAMENT_STANDINGS_REVEAL
+    @schemas.tournament_standings_reveal
     def post(self, request: Request, public_id: str) -> Response:
         tournament, _role = visible_tournament(request, public_id, manage=True)
         form = RevealSerializer(data=request.data or {})
@@ -57,7 +57,7 @@ class StandingsReveal(APIView):
 
 
 class Standings(APIView):
-    @schema.TOURNAMENT_STANDINGS
+    @schemas.tournament_standings
     def get(self, request: Request, public_id: str) -> Response:
         tournament, role = visible_tournament(request, public_id)
         view = selectors.tournament_view(tournament=tournament, organiser=can_manage(role=role))
@@ -65,7 +65,7 @@ class Standings(APIView):
 
 
 class FindSeat(APIView):
-    @schema.TOURNAMENT_FIND_SEAT
+    @schemas.tournament_find_seat
     def get(self, request: Request, public_id: str) -> Response:
         tournament, role = visible_tournament(request, public_id)
         query = name_query(request)
@@ -74,7 +74,7 @@ class FindSeat(APIView):
 
 
 class PlayerRounds(APIView):
-    @schema.TOURNAMENT_PLAYER
+    @schemas.tournament_player
     def get(self, request: Request, public_id: str, entry: int) -> Response:
         tournament, role = visible_tournament(request, public_id)
         found = selectors.player_rounds(
@@ -86,7 +86,7 @@ class PlayerRounds(APIView):
 
 
 class History(APIView):
-    @schema.TOURNAMENT_HISTORY
+    @schemas.tournament_history
     def get(self, request: Request, public_id: str) -> Response:
         tournament, role = visible_tournament(request, public_id)
         found = selectors.history_of(tournament=tournament, organiser=can_manage(role=role))

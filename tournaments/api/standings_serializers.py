@@ -6,7 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from tournaments.api.penalties_serializers import PenaltySerializer
+from tournaments.api.penalty_serializers import PenaltySerializer
 
 
 class OrganisersSee(serializers.CharField):

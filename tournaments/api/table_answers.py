@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 
 from games.api.common import idempotency_key
 from games.links import absolute_url
-from tournaments.api import table_answers_schema as schema
+from tournaments.api import table_answers_schemas as schemas
 from tournaments.api.lookups import round_view, visible_tournament
 from tournaments.api.table_answers_serializers import AnswerSerializer, OwnSerializer, RoundAnswersSerializer
 from tournaments.models import Entry, Tournament
@@ -48,12 +48,12 @@ class OwnTable(APIView):
     authentication_classes: list[Any] = []
     permission_classes: list[Any] = []
 
-    @schema.TOURNAMENT_OWN_TABLE
+    @schemas.tournament_own_table
     def get(self, request: Request, public_id: str, entry: int, key: str) -> Response:
         tournament, found = _own(public_id, entry, key)
         return Response(_own_json(tournament, found))
 
-    @schema.TOURNAMENT_OWN_TABLE_ANSWER
+    @schemas.tournament_own_table_answer
     def post(self, request: Request, public_id: str, entry: int, key: str) -> Response:
         tournament, found = _own(public_id, entry, key)
         form = AnswerSerializer(data=request.data)
@@ -72,7 +72,7 @@ class OwnTable(APIView):
 
 
 class RoundAnswers(APIView):
-    @schema.TOURNAMENT_ROUND_ANSWERS
+    @schemas.tournament_round_answers
     def get(self, request: Request, public_id: str, number: int) -> Response:
         tournament, _role = visible_tournament(request, public_id, manage=True)
         played = round_view(tournament, number)

@@ -18,10 +18,10 @@ from games.api.common import (
 from games.models import Club
 from games.services.service_errors import ServiceError
 from tournaments.access import can_manage
-from tournaments.api import tournaments_schema as schema
+from tournaments.api import tournament_schemas as schemas
 from tournaments.api.club_lists import ClubList
 from tournaments.api.lookups import visible_tournament
-from tournaments.api.tournaments_serializers import (
+from tournaments.api.tournament_serializers import (
     SettingsPatchSerializer,
     SettingsSerializer,
     TournamentListSerializer,
@@ -60,7 +60,7 @@ def _tournament_json(tournament: Tournament, *, organiser: bool = True) -> Any:
     ).data
 
 
-@extend_schema_view(get=schema.CLUB_TOURNAMENTS_LIST, post=schema.CLUB_TOURNAMENTS_CREATE)
+@extend_schema_view(get=schemas.club_tournaments_list, post=schemas.club_tournaments_create)
 class ClubTournaments(ClubList[Tournament]):
     """A club's tournaments (GET), newest first; a new one (POST, organisers)."""
 
@@ -81,7 +81,7 @@ class ClubTournaments(ClubList[Tournament]):
 
 
 class TournamentDetail(APIView):
-    @schema.TOURNAMENTS_RETRIEVE
+    @schemas.tournaments_retrieve
     def get(self, request: Request, public_id: str) -> Response:
         tournament, role = visible_tournament(request, public_id)
         organiser = can_manage(role=role)
@@ -90,7 +90,7 @@ class TournamentDetail(APIView):
             response["Cache-Control"] = "private, no-store"
         return response
 
-    @schema.TOURNAMENTS_PARTIAL_UPDATE
+    @schemas.tournaments_partial_update
     def patch(self, request: Request, public_id: str) -> Response:
         tournament, _role = visible_tournament(request, public_id, manage=True)
         key = idempotency_key(request)

@@ -13,7 +13,7 @@ from rest_framework.request import Request
 
 from games.api.common import conditional_write
 from tournaments.api.lookups import replayed, stored_tournament
-from tournaments.api.tournaments_serializers import tournament_etag
+from tournaments.api.tournament_serializers import tournament_etag
 from tournaments.models import Tournament
 
 

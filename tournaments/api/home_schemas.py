@@ -7,7 +7,7 @@ from drf_spectacular.utils import extend_schema
 from games.api.common import problems
 from tournaments.api.home_serializers import HomeSerializer
 
-ME_HOME = extend_schema(
+me_home = extend_schema(
     operation_id="me_home",
     summary="What is on now in my clubs (the home page)",
     description="Today's tournaments of the caller's clubs with his table and seat, the games in "

@@ -12,9 +12,9 @@ from tournaments.api.standings_serializers import (
     RevealSerializer,
     StandingsSerializer,
 )
-from tournaments.api.tournaments_schema import NAME_QUERY, PUBLIC_ID, TAGS
+from tournaments.api.tournament_schemas import NAME_QUERY, PUBLIC_ID, TAGS
 
-TOURNAMENT_STANDINGS_REVEAL = extend_schema(
+tournament_standings_reveal = extend_schema(
     operation_id="tournament_standings_reveal",
     summary="Reveal the frozen standings to the players, or freeze them again (organisers)",
     tags=TAGS,
@@ -24,7 +24,7 @@ TOURNAMENT_STANDINGS_REVEAL = extend_schema(
 )
 
 
-TOURNAMENT_STANDINGS = extend_schema(
+tournament_standings = extend_schema(
     operation_id="tournament_standings",
     summary="The standings (derived from the tables' games on every read)",
     tags=TAGS,
@@ -86,7 +86,7 @@ TOURNAMENT_STANDINGS = extend_schema(
 )
 
 
-TOURNAMENT_FIND_SEAT = extend_schema(
+tournament_find_seat = extend_schema(
     operation_id="tournament_find_seat",
     summary="Where do I sit? Players matching a name, with their table this round",
     tags=TAGS,
@@ -98,7 +98,7 @@ TOURNAMENT_FIND_SEAT = extend_schema(
 )
 
 
-TOURNAMENT_PLAYER = extend_schema(
+tournament_player = extend_schema(
     operation_id="tournament_player",
     summary="One player's tournament round by round: table, seat, place, table points, rank",
     tags=TAGS,
@@ -110,7 +110,7 @@ TOURNAMENT_PLAYER = extend_schema(
 )
 
 
-TOURNAMENT_HISTORY = extend_schema(
+tournament_history = extend_schema(
     operation_id="tournament_history",
     summary="The tournament's changes and later corrections at its tables, newest first",
     tags=TAGS,

@@ -11,7 +11,7 @@ from games.api.common import (
     ETagField,
     etag,
 )
-from tournaments.api.tournaments_serializers import tournament_etag
+from tournaments.api.tournament_serializers import tournament_etag
 from tournaments.models import Entry
 
 

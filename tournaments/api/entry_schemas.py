@@ -8,7 +8,7 @@ from typing import Any
 from drf_spectacular.utils import OpenApiExample, extend_schema
 
 from games.api.common import IDEMPOTENCY_KEY, IF_MATCH, problems
-from tournaments.api.entries_serializers import (
+from tournaments.api.entry_serializers import (
     ApartChangeSerializer,
     ApartListSerializer,
     EntriesAddSerializer,
@@ -16,9 +16,9 @@ from tournaments.api.entries_serializers import (
     EntrySerializer,
     PinSerializer,
 )
-from tournaments.api.tournaments_schema import ENTRY, PUBLIC_ID, TAGS
+from tournaments.api.tournament_schemas import ENTRY, PUBLIC_ID, TAGS
 
-TOURNAMENT_ENTRIES_LIST = extend_schema(
+tournament_entries_list = extend_schema(
     operation_id="tournament_entries_list",
     summary="The players registered, with their status",
     tags=TAGS,
@@ -27,7 +27,7 @@ TOURNAMENT_ENTRIES_LIST = extend_schema(
 )
 
 
-TOURNAMENT_ENTRIES_CREATE = extend_schema(
+tournament_entries_create = extend_schema(
     operation_id="tournament_entries_create",
     summary="Register players by id and/or by name (organisers)",
     description="Answers the entries of the players asked for (those already registered "
@@ -47,7 +47,7 @@ TOURNAMENT_ENTRIES_CREATE = extend_schema(
 )
 
 
-TOURNAMENT_ENTRY_PIN = extend_schema(
+tournament_entry_pin = extend_schema(
     operation_id="tournament_entry_pin",
     summary="Keep a player at one table every round, or let him move again (organisers)",
     tags=TAGS,
@@ -61,7 +61,7 @@ TOURNAMENT_ENTRY_PIN = extend_schema(
 )
 
 
-TOURNAMENT_APART_LIST = extend_schema(
+tournament_apart_list = extend_schema(
     operation_id="tournament_apart_list",
     summary="Who must not meet: pairs kept at different tables (organisers)",
     tags=TAGS,
@@ -70,7 +70,7 @@ TOURNAMENT_APART_LIST = extend_schema(
 )
 
 
-TOURNAMENT_APART_CHANGE = extend_schema(
+tournament_apart_change = extend_schema(
     operation_id="tournament_apart_change",
     summary="Keep two players apart, or let them meet again (organisers)",
     description="Every seating keeps such a pair at different tables when any seating can, "

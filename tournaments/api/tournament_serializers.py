@@ -14,7 +14,7 @@ from games.api.common import (
     etag,
 )
 from scoring.standings import DEFAULT_TIEBREAKS, TIEBREAKS
-from tournaments.api.rounds_serializers import RoundSummarySerializer
+from tournaments.api.round_serializers import RoundSummarySerializer
 from tournaments.models import Tournament
 from tournaments.services.common import MAX_CUSTOM_POINTS
 from tournaments.services.tournament_settings import MAX_HANDS, MAX_MINUTES, MAX_ROUNDS

@@ -6,7 +6,7 @@ from __future__ import annotations
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 
 from games.api.common import IDEMPOTENCY_KEY, IF_MATCH, problems
-from tournaments.api.tournaments_serializers import (
+from tournaments.api.tournament_serializers import (
     SettingsPatchSerializer,
     SettingsSerializer,
     TournamentListSerializer,
@@ -38,7 +38,7 @@ NAME_QUERY = OpenApiParameter(
 )
 
 
-CLUB_TOURNAMENTS_LIST = extend_schema(
+club_tournaments_list = extend_schema(
     operation_id="club_tournaments_list",
     summary="A club's tournaments",
     tags=TAGS,
@@ -47,7 +47,7 @@ CLUB_TOURNAMENTS_LIST = extend_schema(
 )
 
 
-CLUB_TOURNAMENTS_CREATE = extend_schema(
+club_tournaments_create = extend_schema(
     operation_id="club_tournaments_create",
     summary="Create a tournament (organisers)",
     description="No Idempotency-Key: the service has no request id for a new tournament.",
@@ -79,7 +79,7 @@ CLUB_TOURNAMENTS_CREATE = extend_schema(
 )
 
 
-TOURNAMENTS_RETRIEVE = extend_schema(
+tournaments_retrieve = extend_schema(
     operation_id="tournaments_retrieve",
     summary="A tournament: its settings and rounds",
     tags=TAGS,
@@ -88,7 +88,7 @@ TOURNAMENTS_RETRIEVE = extend_schema(
 )
 
 
-TOURNAMENTS_PARTIAL_UPDATE = extend_schema(
+tournaments_partial_update = extend_schema(
     operation_id="tournaments_partial_update",
     summary="Change a tournament's settings (organisers)",
     tags=TAGS,

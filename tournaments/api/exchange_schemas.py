@@ -19,7 +19,7 @@ FORMAT_PARAMETER = OpenApiParameter(
 )
 
 
-CLUB_EXPORT = extend_schema(
+club_export = extend_schema(
     operation_id="club_export",
     summary="Export a club's recorded data",
     description="The club's players, games with their hands, tournaments and seasons as one "
@@ -35,7 +35,7 @@ CLUB_EXPORT = extend_schema(
 )
 
 
-OWN_EXPORT = extend_schema(
+own_export = extend_schema(
     operation_id="own_export",
     summary="Export my own games",
     description="The games you started outside any club, with your roster, in the club "
@@ -49,7 +49,7 @@ OWN_EXPORT = extend_schema(
 )
 
 
-CLUB_IMPORT = extend_schema(
+club_import = extend_schema(
     operation_id="club_import",
     summary="Import a club export into a new club",
     description="Creates a club with the caller as its organiser from an export document. "

@@ -9,7 +9,7 @@ from rest_framework import serializers
 from games.api.common import (
     ETagField,
 )
-from tournaments.api.tournaments_serializers import tournament_etag
+from tournaments.api.tournament_serializers import tournament_etag
 from tournaments.services.penalties import (
     MAX_PENALTY,
     MAX_REASON,

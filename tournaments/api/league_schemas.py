@@ -9,7 +9,7 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 
 from games.api.common import problems
 from tournaments.api.league_serializers import LeagueCardSerializer, RatingListSerializer
-from tournaments.api.seasons_schema import FAMILY, PLAYER, PUBLIC_ID, SLUG
+from tournaments.api.season_schemas import FAMILY, PLAYER, PUBLIC_ID, SLUG
 
 TAGS = ["seasons"]
 
@@ -29,7 +29,7 @@ def _csv_download(operation_id: str, summary: str, parameters: list[Any]) -> Any
     )
 
 
-CLUB_RATING_LIST = extend_schema(
+club_rating_list = extend_schema(
     operation_id="club_rating_list",
     summary="The club's rating list of one rule family",
     description="Every player with a rated game of ?family= (else the first family rated), by rating.",
@@ -39,7 +39,7 @@ CLUB_RATING_LIST = extend_schema(
 )
 
 
-SEASON_LEAGUE_CARD = extend_schema(
+season_league_card = extend_schema(
     operation_id="season_league_card",
     summary="A player's league card: every event of the season, its points and whether it counted",
     tags=TAGS,
@@ -48,12 +48,12 @@ SEASON_LEAGUE_CARD = extend_schema(
 )
 
 
-RATING_LIST_CSV = _csv_download(
+club_rating_list_csv = _csv_download(
     "club_rating_list_csv", "The club's rating list of one rule family as CSV", [SLUG, FAMILY]
 )
-SEASON_CSV = _csv_download(
+season_standings_csv = _csv_download(
     "season_standings_csv", "Every row of the season's standings as CSV", [PUBLIC_ID, FAMILY]
 )
-LEAGUE_CARD_CSV = _csv_download(
+season_league_card_csv = _csv_download(
     "season_league_card_csv", "A player's league card as CSV", [PUBLIC_ID, PLAYER, FAMILY]
 )

@@ -7,7 +7,7 @@ from typing import Any
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 
 from games.api.common import IDEMPOTENCY_KEY, IF_MATCH, problems
-from tournaments.api.rounds_serializers import (
+from tournaments.api.round_serializers import (
     MoveSerializer,
     PublishSerializer,
     RoundConfirmSerializer,
@@ -15,7 +15,7 @@ from tournaments.api.rounds_serializers import (
     RoundSerializer,
     RoundStartSerializer,
 )
-from tournaments.api.tournaments_schema import NUMBER, PUBLIC_ID, TAGS
+from tournaments.api.tournament_schemas import NUMBER, PUBLIC_ID, TAGS
 
 FORCE = OpenApiParameter(
     "force",
@@ -26,7 +26,7 @@ FORCE = OpenApiParameter(
 )
 
 
-TOURNAMENT_ROUNDS_LIST = extend_schema(
+tournament_rounds_list = extend_schema(
     operation_id="tournament_rounds_list",
     summary="The rounds seated so far",
     tags=TAGS,
@@ -35,7 +35,7 @@ TOURNAMENT_ROUNDS_LIST = extend_schema(
 )
 
 
-TOURNAMENT_ROUNDS_RETRIEVE = extend_schema(
+tournament_rounds_retrieve = extend_schema(
     operation_id="tournament_rounds_retrieve",
     summary="A round: its tables (players, game, hands, leaders) and byes",
     description="The organisers' view also has each table's edit link (edit_url).",
@@ -45,7 +45,7 @@ TOURNAMENT_ROUNDS_RETRIEVE = extend_schema(
 )
 
 
-TOURNAMENT_ROUND_SEAT = extend_schema(
+tournament_round_seat = extend_schema(
     operation_id="tournament_round_seat",
     summary="Seat a round, or seat it again (organisers)",
     description="A new round (the next one, once the one before is confirmed): no If-Match. "
@@ -68,7 +68,7 @@ TOURNAMENT_ROUND_SEAT = extend_schema(
 )
 
 
-TOURNAMENT_ROUND_MOVE = extend_schema(
+tournament_round_move = extend_schema(
     operation_id="tournament_round_move",
     summary="Move a player to another table of a seated round (organisers)",
     tags=TAGS,
@@ -87,7 +87,7 @@ TOURNAMENT_ROUND_MOVE = extend_schema(
 )
 
 
-TOURNAMENT_FINAL_SEAT = extend_schema(
+tournament_final_seat = extend_schema(
     operation_id="tournament_final_seat",
     summary="Seat the final's next stage (organisers)",
     description="Once the rounds (and the stage before) are confirmed: a final table of the top "
@@ -100,7 +100,7 @@ TOURNAMENT_FINAL_SEAT = extend_schema(
 )
 
 
-TOURNAMENT_FINAL_UNDO = extend_schema(
+tournament_final_undo = extend_schema(
     operation_id="tournament_final_undo",
     summary="Take back a stage of the final not started yet (organisers)",
     tags=TAGS,
@@ -110,7 +110,7 @@ TOURNAMENT_FINAL_UNDO = extend_schema(
 )
 
 
-TOURNAMENT_ROUND_PUBLISH = extend_schema(
+tournament_round_publish = extend_schema(
     operation_id="tournament_round_publish",
     summary="Publish a round's seating to the players, or hide it again (organisers)",
     description="With hide_seating, a round is seated hidden: only the organisers see its tables "

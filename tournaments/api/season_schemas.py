@@ -7,7 +7,7 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schem
 
 from engine.rules import FAMILIES
 from games.api.common import IDEMPOTENCY_KEY, IF_MATCH, problems
-from tournaments.api.seasons_serializers import (
+from tournaments.api.season_serializers import (
     MAX_PAGE,
     SeasonListSerializer,
     SeasonSerializer,
@@ -32,7 +32,7 @@ FAMILY = OpenApiParameter(
 )
 
 
-CLUB_SEASONS_LIST = extend_schema(
+club_seasons_list = extend_schema(
     operation_id="club_seasons_list",
     summary="A club's seasons",
     tags=TAGS,
@@ -41,7 +41,7 @@ CLUB_SEASONS_LIST = extend_schema(
 )
 
 
-CLUB_SEASONS_CREATE = extend_schema(
+club_seasons_create = extend_schema(
     operation_id="club_seasons_create",
     summary="Create a season (organisers); its standings are built at once",
     tags=TAGS,
@@ -71,7 +71,7 @@ CLUB_SEASONS_CREATE = extend_schema(
 )
 
 
-SEASONS_RETRIEVE = extend_schema(
+seasons_retrieve = extend_schema(
     operation_id="seasons_retrieve",
     summary="A season: its settings and one page of its standings",
     tags=TAGS,
@@ -165,7 +165,7 @@ SEASONS_RETRIEVE = extend_schema(
 )
 
 
-SEASONS_PARTIAL_UPDATE = extend_schema(
+seasons_partial_update = extend_schema(
     operation_id="seasons_partial_update",
     summary="Change a season's settings (organisers); its standings are rebuilt",
     tags=TAGS,

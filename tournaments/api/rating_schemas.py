@@ -5,15 +5,15 @@ from __future__ import annotations
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 
 from games.api.common import problems
-from tournaments.api.ratings_serializers import (
+from tournaments.api.rating_serializers import (
     FreshnessSerializer,
     GameChancesSerializer,
     RatingsSerializer,
     VersusSerializer,
 )
-from tournaments.api.seasons_schema import FAMILY, PLAYER, SLUG, TAGS
+from tournaments.api.season_schemas import FAMILY, PLAYER, SLUG, TAGS
 
-CLUB_PLAYER_RATINGS = extend_schema(
+club_player_ratings = extend_schema(
     operation_id="club_player_ratings",
     summary="A player's ratings per rule family, with the history of one",
     description="The history is of ?family= (else the family he played most).",
@@ -23,7 +23,7 @@ CLUB_PLAYER_RATINGS = extend_schema(
 )
 
 
-CLUB_PLAYER_VERSUS = extend_schema(
+club_player_versus = extend_schema(
     operation_id="club_player_versus",
     summary="Two club players head to head: their record and every game both played",
     tags=TAGS,
@@ -36,7 +36,7 @@ CLUB_PLAYER_VERSUS = extend_schema(
 )
 
 
-CLUB_DERIVED_FRESHNESS = extend_schema(
+club_derived_freshness = extend_schema(
     operation_id="club_derived_freshness",
     summary="Whether the club's ratings and standings are up to date",
     description="Pages showing ratings or standings poll this while they say 'updating…', with the "
@@ -51,7 +51,7 @@ CLUB_DERIVED_FRESHNESS = extend_schema(
 )
 
 
-GAME_WIN_CHANCES = extend_schema(
+game_win_chances = extend_schema(
     operation_id="game_win_chances",
     summary="Each player's chance to win a club game, by the club's ratings before it",
     description="Exact numbers (not the page's rounded percents). Readable by whoever reads the "

@@ -12,12 +12,12 @@ from tournaments.api.door_serializers import (
     DoorSetSerializer,
     SelfCheckInSerializer,
 )
-from tournaments.api.tournaments_schema import NAME_QUERY, PUBLIC_ID, TAGS
+from tournaments.api.tournament_schemas import NAME_QUERY, PUBLIC_ID, TAGS
 
 DOOR_KEY = OpenApiParameter("key", str, OpenApiParameter.PATH, description="The check-in link's key.")
 
 
-TOURNAMENT_DOOR_RETRIEVE = extend_schema(
+tournament_door_retrieve = extend_schema(
     operation_id="tournament_door_retrieve",
     summary="The self check-in at the door: open or closed, its link (organisers)",
     tags=TAGS,
@@ -26,7 +26,7 @@ TOURNAMENT_DOOR_RETRIEVE = extend_schema(
 )
 
 
-TOURNAMENT_DOOR_SET = extend_schema(
+tournament_door_set = extend_schema(
     operation_id="tournament_door_set",
     summary="Open or close the self check-in at the door (organisers)",
     tags=TAGS,
@@ -36,7 +36,7 @@ TOURNAMENT_DOOR_SET = extend_schema(
 )
 
 
-TOURNAMENT_SELF_CHECK_IN_FIND = extend_schema(
+tournament_self_check_in_find = extend_schema(
     operation_id="tournament_self_check_in_find",
     summary="Self check-in: the registered players matching a name (with the door's link)",
     tags=TAGS,
@@ -50,7 +50,7 @@ TOURNAMENT_SELF_CHECK_IN_FIND = extend_schema(
 )
 
 
-TOURNAMENT_SELF_CHECK_IN = extend_schema(
+tournament_self_check_in = extend_schema(
     operation_id="tournament_self_check_in",
     summary="Self check-in: check a registered player in (with the door's link, while it is open)",
     description="Refused (400) when the check-in is closed (check_in_closed), the entry is not "

@@ -6,7 +6,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 
 from games.api.common import IDEMPOTENCY_KEY, problems
 from tournaments.api.table_answers_serializers import AnswerSerializer, OwnSerializer, RoundAnswersSerializer
-from tournaments.api.tournaments_schema import NUMBER, PUBLIC_ID, TAGS
+from tournaments.api.tournament_schemas import NUMBER, PUBLIC_ID, TAGS
 
 ENTRY = OpenApiParameter("entry", int, OpenApiParameter.PATH, description="The entry's id.")
 
@@ -14,7 +14,7 @@ ENTRY = OpenApiParameter("entry", int, OpenApiParameter.PATH, description="The e
 KEY = OpenApiParameter("key", str, OpenApiParameter.PATH, description="The player's own link's key.")
 
 
-TOURNAMENT_OWN_TABLE = extend_schema(
+tournament_own_table = extend_schema(
     operation_id="tournament_own_table",
     summary="A player's own link: his table's sheet in the round being played and his answer",
     tags=TAGS,
@@ -24,7 +24,7 @@ TOURNAMENT_OWN_TABLE = extend_schema(
 )
 
 
-TOURNAMENT_OWN_TABLE_ANSWER = extend_schema(
+tournament_own_table_answer = extend_schema(
     operation_id="tournament_own_table_answer",
     summary="A player confirms his table's final totals, or disputes them with a word",
     description="Refused (400) when the tournament does not ask the tables (table_confirm_off), "
@@ -40,7 +40,7 @@ TOURNAMENT_OWN_TABLE_ANSWER = extend_schema(
 )
 
 
-TOURNAMENT_ROUND_ANSWERS = extend_schema(
+tournament_round_answers = extend_schema(
     operation_id="tournament_round_answers",
     summary="Each table's answers to its result: confirmed, waiting or disputed (organisers)",
     description="With each player's own link, to send him. Empty tables when the tournament "

@@ -5,10 +5,10 @@ from __future__ import annotations
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 
 from games.api.common import IDEMPOTENCY_KEY, IF_MATCH, problems
-from tournaments.api.penalties_serializers import PenaltiesSerializer, PenaltyGiveSerializer
-from tournaments.api.tournaments_schema import PUBLIC_ID, TAGS
+from tournaments.api.penalty_serializers import PenaltiesSerializer, PenaltyGiveSerializer
+from tournaments.api.tournament_schemas import PUBLIC_ID, TAGS
 
-TOURNAMENT_PENALTIES = extend_schema(
+tournament_penalties = extend_schema(
     operation_id="tournament_penalties",
     summary="The warnings and point penalties given, newest first (organisers)",
     tags=TAGS,
@@ -17,7 +17,7 @@ TOURNAMENT_PENALTIES = extend_schema(
 )
 
 
-TOURNAMENT_PENALTY_GIVE = extend_schema(
+tournament_penalty_give = extend_schema(
     operation_id="tournament_penalty_give",
     summary="Give a player a warning or a point penalty with a reason (organisers)",
     description="Refused (400, at its field) without a reason (penalty_reason), with points out "
@@ -30,7 +30,7 @@ TOURNAMENT_PENALTY_GIVE = extend_schema(
 )
 
 
-TOURNAMENT_PENALTY_UNDO = extend_schema(
+tournament_penalty_undo = extend_schema(
     operation_id="tournament_penalty_undo",
     summary="Take back a warning or a penalty (organisers); taking it back twice changes nothing",
     tags=TAGS,
