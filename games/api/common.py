@@ -219,3 +219,33 @@ class StrictJSONParser(JSONParser):
         if parser_context and parser_context.get("request") is not None:
             check_types(parser_context["request"], document)
         return document
+
+
+def conditional_write[T](
+    request: Request,
+    *,
+    replayed: bool,
+    before: Callable[[], tuple[str, Any]],
+    call: Callable[[], T],
+    current: Callable[[], tuple[str, Any]],
+) -> T:
+    """A change to a versioned object, as every such write makes it: unless the request is the
+    resend of a change already made (``replayed``: the service answers it and changes nothing),
+    ``If-Match`` must name the version the caller read (``before``: its ETag and body, the body
+    answered with a 412); then the service call, a stale-version refusal from it a 412 with the
+    object as ``current`` gives it now."""
+    if not replayed:
+        tag, body = before()
+        if_match(request, current=tag, body=body)
+    return guarded(call, current)
+
+
+# A PATCH body: a request serializer's fields, each optional and without its default, so that
+# only what is sent changes. (No docstring: a serializer's docstring is its schema description.)
+class PartialMixin(serializers.Serializer[Any]):
+    def get_fields(self) -> dict[str, Any]:
+        fields: dict[str, Any] = super().get_fields()
+        for field in fields.values():
+            field.required = False
+            field.default = serializers.empty
+        return fields

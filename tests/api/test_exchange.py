@@ -35,7 +35,6 @@ from rummy_site import urls as site_urls
 from tests.factories import ClubFactory, UserFactory, add_member
 from tests.tournaments.pipeline import drain
 from tests.tournaments.support import season_settings, tournament
-from tournaments.api import exchange as exchange_api
 from tournaments.exchange.exporting import export_club, export_csv, export_user
 from tournaments.exchange.importing import import_club
 from tournaments.exchange.validation import ImportInvalid, validate
@@ -47,9 +46,9 @@ from tournaments.services.rounds import round_start
 from tournaments.services.seasons import SeasonSettings, season_create
 from tournaments.tournament_data import compute_standings, tournament_data
 
-# The API module is routed by games/api/urls.py; the tests route it themselves too, so they do
-# not depend on that.
-urlpatterns = [path("api/v1/", include(exchange_api.urlpatterns)), *site_urls.urlpatterns]
+# The tournaments app's API is routed by rummy_site/api_urls.py; the tests route it themselves
+# too, so they do not depend on that.
+urlpatterns = [path("api/v1/", include("tournaments.api.urls")), *site_urls.urlpatterns]
 pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.api.test_exchange")]
 PROBLEM = "application/problem+json"
 
