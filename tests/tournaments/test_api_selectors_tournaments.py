@@ -13,7 +13,19 @@ from games.services.hands import hand_edit
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.support import NAMES, play_round, rummikub_hand, tournament
 from tournaments.models import Entry, Table, Tournament
-from tournaments.selectors import tournaments as selectors
+from tournaments.selectors.entries import (
+    door_search,
+    door_view,
+    entries_of,
+    players_to_register,
+    seat_search,
+    tournament_entries,
+    tournament_entry,
+)
+from tournaments.selectors.history import history_of
+from tournaments.selectors.rounds import tournament_round
+from tournaments.selectors.tournaments import tournaments_of_club
+from tournaments.selectors.view import tournament_overview, tournament_view
 from tournaments.services.entries import check_in_door, entry_drop
 from tournaments.services.round_seating import round_seat
 
@@ -46,7 +58,7 @@ def test_the_club_tournaments_are_one_query(
     second = tournament(club, organiser, 4)
     tournament(ClubFactory.create(organiser=organiser), organiser, 4)
     with django_assert_num_queries(0):
-        found = selectors.tournaments_of_club(club=club)
+        found = tournaments_of_club(club=club)
     with django_assert_num_queries(1):
         assert {t.pk for t in found} == {first.pk, second.pk}
 
@@ -57,7 +69,7 @@ def test_the_overview_reads_its_parts_in_fixed_queries(
 ) -> None:
     cup = _cup(club, organiser, players)
     with django_assert_num_queries(0):
-        overview = selectors.tournament_overview(tournament=cup)
+        overview = tournament_overview(tournament=cup)
         assert overview.settings["name"] == cup.name and overview.settings["custom_points"] == ""
         assert overview.view.tiebreaks == tuple(cup.tiebreaks)
     # The rounds (1), the version tags (2), the seating (3) with the shared cache's read (1) and
@@ -78,18 +90,18 @@ def test_a_round_is_one_query(
 ) -> None:
     cup = _cup(club, organiser)
     with django_assert_num_queries(1):
-        played = selectors.tournament_round(tournament=cup, number=2)
+        played = tournament_round(tournament=cup, number=2)
         assert played is not None and played.tournament.public_id == cup.public_id
     with django_assert_num_queries(1):
-        assert selectors.tournament_round(tournament=cup, number=3) is None
+        assert tournament_round(tournament=cup, number=3) is None
 
 
 def test_a_seated_table_has_its_seats_and_edit_path(
     club: Club, organiser: User, django_assert_num_queries: DjangoAssertNumQueries
 ) -> None:
     cup = _cup(club, organiser)
-    first = selectors.tournament_view(tournament=cup).rounds[0].tables[0]
-    seated = selectors.tournament_view(tournament=cup).rounds[1].tables[0]
+    first = tournament_view(tournament=cup).rounds[0].tables[0]
+    seated = tournament_view(tournament=cup).rounds[1].tables[0]
     with django_assert_num_queries(0):
         assert [s.seat for s in first.seats] == [1, 2, 3, 4]
         assert first.game is not None and first.edit_path is not None
@@ -104,23 +116,21 @@ def test_the_entries_are_one_query_each(
     some = Entry.objects.filter(tournament=cup).select_related("player").order_by("player__key")
     first, second, third = list(some)[:3]
     with django_assert_num_queries(1):
-        listed = selectors.tournament_entries(tournament=cup)
+        listed = tournament_entries(tournament=cup)
     with django_assert_num_queries(0):
         assert [e.player.name for e in listed.entries] == sorted(NAMES[:8], key=name_key)
         assert {e.status for e in listed.entries} == {"checked_in"}
     with django_assert_num_queries(1):
-        asked = selectors.entries_of(
-            tournament=cup, player_ids=[second.player_id], keys=[name_key(first.player.name)]
-        )
+        asked = entries_of(tournament=cup, player_ids=[second.player_id], keys=[name_key(first.player.name)])
     with django_assert_num_queries(0):
         assert [e.pk for e in asked.entries] == [first.pk, second.pk]
     with django_assert_num_queries(1):
-        one = selectors.tournament_entry(tournament=cup, entry_id=third.pk)
+        one = tournament_entry(tournament=cup, entry_id=third.pk)
     with django_assert_num_queries(0):
         assert one is not None and one.player.name == third.player.name and one.tournament.pk == cup.pk
     other = tournament(club, organiser, 4)
     with django_assert_num_queries(1):
-        assert selectors.tournament_entry(tournament=other, entry_id=third.pk) is None
+        assert tournament_entry(tournament=other, entry_id=third.pk) is None
 
 
 def test_an_entry_says_its_status() -> None:
@@ -137,7 +147,7 @@ def test_the_players_to_register_are_the_clubs_unmerged_ones(
     merged = Player.objects.create(club=club, name="Zora 2", merged_into=mine)
     other = Player.objects.create(club=ClubFactory.create(), name="Zora 3")
     with django_assert_num_queries(1):
-        found = selectors.players_to_register(tournament=cup, ids=[mine.pk, merged.pk, other.pk])
+        found = players_to_register(tournament=cup, ids=[mine.pk, merged.pk, other.pk])
     assert [p.pk for p in found] == [mine.pk]
 
 
@@ -146,18 +156,18 @@ def test_the_door_is_one_query(
 ) -> None:
     cup = tournament(club, organiser, 4)
     with django_assert_num_queries(1):
-        closed = selectors.door_view(tournament=cup)
+        closed = door_view(tournament=cup)
     assert (closed.open, closed.path, closed.entries, closed.checked_in) == (False, None, 4, 4)
     opened = check_in_door(tournament=cup, opened=True, version=cup.version, user=organiser)
     entry = Entry.objects.filter(tournament=cup).first()
     assert entry is not None
     entry_drop(entry=entry, dropped=True, version=entry.version, user=organiser)
     with django_assert_num_queries(1):
-        door = selectors.door_view(tournament=opened)
+        door = door_view(tournament=opened)
     assert door.open and door.path is not None and door.path.endswith(f"{opened.check_in_key}/")
     assert (door.entries, door.checked_in) == (4, 3)  # who dropped out is no longer counted
     with django_assert_num_queries(1):
-        search = selectors.door_search(tournament=opened, query=NAMES[1][:3].lower())
+        search = door_search(tournament=opened, query=NAMES[1][:3].lower())
     with django_assert_num_queries(0):
         assert search.open and [e.player.name for e in search.results] == [NAMES[1]]
 
@@ -170,7 +180,7 @@ def test_where_do_i_sit_is_fixed_queries(
     # The rounds (1), the version tags (2), the seating (3) with the shared cache's read (1) and
     # write (5), and the current round's tables (1).
     with django_assert_num_queries(13):
-        found = selectors.seat_search(tournament=cup, query=NAMES[0])
+        found = seat_search(tournament=cup, query=NAMES[0])
     assert found.query == NAMES[0]
     [seat] = found.results
     assert (seat.name, seat.round, seat.game) == (NAMES[0], 2, None)
@@ -188,7 +198,7 @@ def test_the_history_is_three_queries_and_says_each_item(
     hand = Hand.objects.get(game=table.game)
     hand_edit(hand=hand, outcome=rummikub_hand(names[::-1]), version=hand.version, user=organiser)
     with django_assert_num_queries(3):
-        history = selectors.history_of(tournament=cup)
+        history = history_of(tournament=cup)
     with django_assert_num_queries(0):
         fix, confirmed = history.items[:2]
         assert (fix.kind, fix.round_number, fix.table, fix.details) == (

@@ -29,7 +29,8 @@ from tournaments.api.lookups import name_query, visible_tournament
 from tournaments.api.tournament_serializers import tournament_etag
 from tournaments.api.writes import tournament_write
 from tournaments.models import Tournament
-from tournaments.selectors import tournaments as selectors
+from tournaments.selectors.entries import door_search, door_view
+from tournaments.selectors.tournaments import tournament_by_public_id
 from tournaments.services.entries import (
     check_in_door,
     check_in_key_matches,
@@ -40,7 +41,7 @@ from tournaments.services.entries import (
 
 
 def _door_json(request: Request, tournament: Tournament) -> Any:
-    return DoorSerializer(selectors.door_view(tournament=tournament), context={"request": request}).data
+    return DoorSerializer(door_view(tournament=tournament), context={"request": request}).data
 
 
 class Door(APIView):
@@ -71,7 +72,7 @@ class Door(APIView):
 def _door(request: Request, public_id: str, key: str) -> Tournament:
     """The tournament whose check-in link this is (404 for a wrong key), one try counted for
     the caller's address (429 once too many)."""
-    tournament = selectors.tournament_by_public_id(public_id=public_id)
+    tournament = tournament_by_public_id(public_id=public_id)
     if tournament is None or not check_in_key_matches(tournament, key):
         raise Http404
     hit = check_in_try(tournament, client_ip(request._request) or "unknown")
@@ -97,7 +98,7 @@ class SelfCheckIn(APIView):
     def get(self, request: Request, public_id: str, key: str) -> Response:
         query = name_query(request)
         tournament = _door(request, public_id, key)
-        found = selectors.door_search(tournament=tournament, query=query)
+        found = door_search(tournament=tournament, query=query)
         return Response(DoorFoundSerializer(found).data)
 
     @schemas.tournament_self_check_in

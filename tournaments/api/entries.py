@@ -33,7 +33,14 @@ from tournaments.api.lookups import replayed, stored_entry, visible_tournament
 from tournaments.api.tournament_serializers import tournament_etag
 from tournaments.api.writes import tournament_write
 from tournaments.models import Entry, Tournament
-from tournaments.selectors import tournaments as selectors
+from tournaments.selectors.entries import (
+    apart_pairs,
+    entries_of,
+    players_to_register,
+    tournament_entries,
+    tournament_entry,
+)
+from tournaments.selectors.view import tournament_view
 from tournaments.services.entries import entries_add, entry_check_in, entry_drop, entry_pin
 from tournaments.services.round_seating import apart_set, apart_target
 from tournaments.services.writes import entry_target
@@ -44,7 +51,7 @@ def _entry_json(entry: Entry) -> Any:
 
 
 def _entry(tournament: Tournament, entry_id: int) -> Entry:
-    entry = selectors.tournament_entry(tournament=tournament, entry_id=entry_id)
+    entry = tournament_entry(tournament=tournament, entry_id=entry_id)
     if entry is None:
         raise Http404
     return entry
@@ -82,7 +89,7 @@ class Entries(APIView):
     @schemas.tournament_entries_list
     def get(self, request: Request, public_id: str) -> Response:
         tournament, _role = visible_tournament(request, public_id)
-        return Response(EntryListSerializer(selectors.tournament_entries(tournament=tournament)).data)
+        return Response(EntryListSerializer(tournament_entries(tournament=tournament)).data)
 
     @schemas.tournament_entries_create
     def post(self, request: Request, public_id: str) -> Response:
@@ -91,7 +98,7 @@ class Entries(APIView):
         form = EntriesAddSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         ids = list(dict.fromkeys(form.validated_data["players"]))
-        players = selectors.players_to_register(tournament=tournament, ids=ids)
+        players = players_to_register(tournament=tournament, ids=ids)
         missing = sorted(set(ids) - {p.pk for p in players})
         if missing:
             raise exceptions.ValidationError(
@@ -106,7 +113,7 @@ class Entries(APIView):
             user=request.user,
             request_id=key,
         )
-        asked = selectors.entries_of(tournament=tournament, player_ids=ids, keys=[name_key(n) for n in names])
+        asked = entries_of(tournament=tournament, player_ids=ids, keys=[name_key(n) for n in names])
         return Response(EntryListSerializer(asked).data, status=status.HTTP_201_CREATED)
 
 
@@ -158,8 +165,8 @@ class EntryPin(APIView):
 
 
 def _apart_json(tournament: Tournament) -> Any:
-    view = selectors.tournament_view(tournament=tournament)
-    return ApartListSerializer({"tournament": tournament, "pairs": selectors.apart_pairs(view=view)}).data
+    view = tournament_view(tournament=tournament)
+    return ApartListSerializer({"tournament": tournament, "pairs": apart_pairs(view=view)}).data
 
 
 class Apart(APIView):
@@ -178,7 +185,7 @@ class Apart(APIView):
         data = body.validated_data
         entries = {
             e.pk: e
-            for e in selectors.tournament_entries(tournament=tournament).entries
+            for e in tournament_entries(tournament=tournament).entries
             if e.pk in (data["first"], data["second"])
         }
         if data["first"] not in entries or data["second"] not in entries:

@@ -18,14 +18,17 @@ from games.models import Club, Player
 from tournaments.access import can_manage, can_view, tournament_role
 from tournaments.models import Entry, Round, Season, Tournament
 from tournaments.selectors import seasons as season_selectors
-from tournaments.selectors import tournaments as selectors
+from tournaments.selectors.entries import tournament_entry
+from tournaments.selectors.rounds import tournament_round
+from tournaments.selectors.tournaments import tournament_by_public_id
+from tournaments.selectors.view import RoundView, tournament_view
 from tournaments.services.writes import resent
 
 
 def visible_tournament(
     request: Request, public_id: str, *, manage: bool = False
 ) -> tuple[Tournament, str | None]:
-    tournament = selectors.tournament_by_public_id(public_id=public_id)
+    tournament = tournament_by_public_id(public_id=public_id)
     if tournament is None:
         raise Http404
     role = tournament_role(user=request.user, tournament=tournament)
@@ -38,14 +41,14 @@ def visible_tournament(
 
 def stored_tournament(tournament: Tournament) -> Tournament:
     """The tournament as stored now (after someone else's change)."""
-    found = selectors.tournament_by_public_id(public_id=tournament.public_id)
+    found = tournament_by_public_id(public_id=tournament.public_id)
     if found is None:
         raise Http404
     return found
 
 
 def stored_entry(tournament: Tournament, entry: Entry) -> Entry:
-    found = selectors.tournament_entry(tournament=tournament, entry_id=entry.pk)
+    found = tournament_entry(tournament=tournament, entry_id=entry.pk)
     if found is None:
         raise Http404
     return found
@@ -57,15 +60,15 @@ def replayed(tournament: Tournament, key: uuid.UUID | None, target: str) -> bool
     return resent(tournament=tournament, request_id=key, target=target)
 
 
-def round_view(tournament: Tournament, number: int, *, organiser: bool = True) -> selectors.RoundView:
-    found = selectors.tournament_view(tournament=tournament, organiser=organiser).round(number)
+def round_view(tournament: Tournament, number: int, *, organiser: bool = True) -> RoundView:
+    found = tournament_view(tournament=tournament, organiser=organiser).round(number)
     if found is None:
         raise Http404
     return found
 
 
 def round_or_404(tournament: Tournament, number: int) -> Round:
-    played = selectors.tournament_round(tournament=tournament, number=number)
+    played = tournament_round(tournament=tournament, number=number)
     if played is None:
         raise Http404
     return played

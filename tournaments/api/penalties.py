@@ -20,7 +20,7 @@ from tournaments.api.penalty_serializers import PenaltiesSerializer, PenaltyGive
 from tournaments.api.tournament_serializers import tournament_etag
 from tournaments.api.writes import tournament_write
 from tournaments.models import Tournament
-from tournaments.selectors import tournaments as selectors
+from tournaments.selectors.standings import penalties_view
 from tournaments.services.penalties import (
     penalty_give,
     penalty_target,
@@ -30,7 +30,7 @@ from tournaments.services.penalties import (
 
 
 def _penalties_json(tournament: Tournament) -> Any:
-    return PenaltiesSerializer(selectors.penalties_view(tournament=tournament)).data
+    return PenaltiesSerializer(penalties_view(tournament=tournament)).data
 
 
 class Penalties(APIView):

@@ -15,7 +15,7 @@ from games.api.common import (
     etag,
 )
 from tournaments.models import Round
-from tournaments.selectors import tournaments as selectors
+from tournaments.selectors.rounds import RoundReport
 from tournaments.services.tournament_settings import MAX_MINUTES
 
 
@@ -33,7 +33,7 @@ class EditLinkField(SiteLink):
         return super().get_attribute(instance)
 
 
-# Reads a round (``selectors.RoundView``).
+# Reads a round (``RoundView``).
 class RoundSummarySerializer(serializers.Serializer[Any]):
     number = serializers.IntegerField(source="round.number")
     status = serializers.CharField(source="round.status", help_text="seated, playing or confirmed.")
@@ -66,7 +66,7 @@ class SeatSerializer(serializers.Serializer[Any]):
     repeat = serializers.BooleanField(help_text="Met someone at this table in an earlier round.")
 
 
-# Reads a ``selectors.TableView``; its seats are ``SeatView``s.
+# Reads a ``TableView``; its seats are ``SeatView``s.
 class TableSerializer(serializers.Serializer[Any]):
     number = serializers.IntegerField()
     game = serializers.CharField(
@@ -98,7 +98,7 @@ class AgainSerializer(serializers.Serializer[Any]):
     times = serializers.IntegerField(help_text="How often before.")
 
 
-# Reads a ``selectors.RoundReport``.
+# Reads a ``RoundReport``.
 class RoundReportSerializer(serializers.Serializer[Any]):
     repeats = serializers.SerializerMethodField()
     smaller_again = serializers.SerializerMethodField()
@@ -106,21 +106,21 @@ class RoundReportSerializer(serializers.Serializer[Any]):
     apart_met = serializers.SerializerMethodField()
 
     @extend_schema_field(RepeatSerializer(many=True))
-    def get_repeats(self, report: selectors.RoundReport) -> Any:
+    def get_repeats(self, report: RoundReport) -> Any:
         return RepeatSerializer(
             [{"first": a, "second": b, "times": t} for a, b, t in report.repeats], many=True
         ).data
 
     @extend_schema_field(AgainSerializer(many=True))
-    def get_smaller_again(self, report: selectors.RoundReport) -> Any:
+    def get_smaller_again(self, report: RoundReport) -> Any:
         return AgainSerializer([{"name": n, "times": t} for n, t in report.smaller_again], many=True).data
 
     @extend_schema_field(AgainSerializer(many=True))
-    def get_bigger_again(self, report: selectors.RoundReport) -> Any:
+    def get_bigger_again(self, report: RoundReport) -> Any:
         return AgainSerializer([{"name": n, "times": t} for n, t in report.bigger_again], many=True).data
 
     @extend_schema_field(PairSerializer(many=True))
-    def get_apart_met(self, report: selectors.RoundReport) -> Any:
+    def get_apart_met(self, report: RoundReport) -> Any:
         return PairSerializer([{"first": a, "second": b} for a, b in report.apart_met], many=True).data
 
 
@@ -144,7 +144,7 @@ class RoundSerializer(RoundSummarySerializer):
     )
 
 
-# Reads a ``selectors.TournamentView``.
+# Reads a ``TournamentView``.
 class RoundListSerializer(serializers.Serializer[Any]):
     rounds = RoundSummarySerializer(many=True)
     next_round = serializers.IntegerField(allow_null=True)

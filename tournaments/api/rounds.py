@@ -33,7 +33,9 @@ from tournaments.api.round_serializers import (
     round_etag,
 )
 from tournaments.models import Round, Tournament
-from tournaments.selectors import tournaments as selectors
+from tournaments.selectors.entries import tournament_entry
+from tournaments.selectors.rounds import tournament_round
+from tournaments.selectors.view import RoundView, tournament_view
 from tournaments.services.final_stages import final_seat, final_undo
 from tournaments.services.round_seating import move_target, round_move, round_seat
 from tournaments.services.rounds import publish_target, round_confirm, round_publish, round_start
@@ -41,7 +43,7 @@ from tournaments.services.writes import round_target
 from tournaments.tournament_messages import tournament_error
 
 
-def _round_json(request: Request, view: selectors.RoundView, *, organiser: bool) -> Any:
+def _round_json(request: Request, view: RoundView, *, organiser: bool) -> Any:
     return RoundSerializer(view, context={"request": request, "organiser": organiser}).data
 
 
@@ -49,7 +51,7 @@ class Rounds(APIView):
     @schemas.tournament_rounds_list
     def get(self, request: Request, public_id: str) -> Response:
         tournament, role = visible_tournament(request, public_id)
-        view = selectors.tournament_view(tournament=tournament, organiser=can_manage(role=role))
+        view = tournament_view(tournament=tournament, organiser=can_manage(role=role))
         return Response(RoundListSerializer(view).data)
 
 
@@ -112,7 +114,7 @@ class RoundSeat(APIView):
         if replayed(tournament, key, round_target(number, "seat")):
             round_seat(tournament=tournament, number=number, user=request.user, request_id=key)
             return _round_answer(request, tournament, number)
-        existing = selectors.tournament_round(tournament=tournament, number=number)
+        existing = tournament_round(tournament=tournament, number=number)
         if existing is None:
             guarded(
                 lambda: round_seat(
@@ -141,7 +143,7 @@ class RoundMove(APIView):
         key = idempotency_key(request)
         form = MoveSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        entry = selectors.tournament_entry(tournament=tournament, entry_id=form.validated_data["entry"])
+        entry = tournament_entry(tournament=tournament, entry_id=form.validated_data["entry"])
         if entry is None:
             raise exceptions.ValidationError(
                 {"entry": [_("No player of this tournament has this entry id.")]}

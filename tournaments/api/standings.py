@@ -26,12 +26,15 @@ from tournaments.api.standings_serializers import (
 from tournaments.api.tournament_serializers import tournament_etag
 from tournaments.api.writes import tournament_write
 from tournaments.models import Tournament
-from tournaments.selectors import tournaments as selectors
+from tournaments.selectors.entries import seat_search
+from tournaments.selectors.history import history_of
+from tournaments.selectors.player import player_rounds
+from tournaments.selectors.view import tournament_view
 from tournaments.services.rounds import reveal_target, standings_reveal
 
 
 def _standings_json(tournament: Tournament) -> Any:
-    return StandingsSerializer(selectors.tournament_view(tournament=tournament, organiser=True)).data
+    return StandingsSerializer(tournament_view(tournament=tournament, organiser=True)).data
 
 
 class StandingsReveal(APIView):
@@ -60,7 +63,7 @@ class Standings(APIView):
     @schemas.tournament_standings
     def get(self, request: Request, public_id: str) -> Response:
         tournament, role = visible_tournament(request, public_id)
-        view = selectors.tournament_view(tournament=tournament, organiser=can_manage(role=role))
+        view = tournament_view(tournament=tournament, organiser=can_manage(role=role))
         return Response(StandingsSerializer(view).data)
 
 
@@ -69,7 +72,7 @@ class FindSeat(APIView):
     def get(self, request: Request, public_id: str) -> Response:
         tournament, role = visible_tournament(request, public_id)
         query = name_query(request)
-        found = selectors.seat_search(tournament=tournament, query=query, organiser=can_manage(role=role))
+        found = seat_search(tournament=tournament, query=query, organiser=can_manage(role=role))
         return Response(FoundSeatsSerializer(found).data)
 
 
@@ -77,9 +80,7 @@ class PlayerRounds(APIView):
     @schemas.tournament_player
     def get(self, request: Request, public_id: str, entry: int) -> Response:
         tournament, role = visible_tournament(request, public_id)
-        found = selectors.player_rounds(
-            tournament=tournament, entry_id=entry, organiser=can_manage(role=role)
-        )
+        found = player_rounds(tournament=tournament, entry_id=entry, organiser=can_manage(role=role))
         if found is None:
             raise Http404
         return Response(PlayerRoundsSerializer(found).data)
@@ -89,5 +90,5 @@ class History(APIView):
     @schemas.tournament_history
     def get(self, request: Request, public_id: str) -> Response:
         tournament, role = visible_tournament(request, public_id)
-        found = selectors.history_of(tournament=tournament, organiser=can_manage(role=role))
+        found = history_of(tournament=tournament, organiser=can_manage(role=role))
         return Response(HistorySerializer(found, context={"organiser": can_manage(role=role)}).data)

@@ -19,13 +19,13 @@ from tournaments.api.lookups import round_view, visible_tournament
 from tournaments.api.table_answers_serializers import AnswerSerializer, OwnSerializer, RoundAnswersSerializer
 from tournaments.models import Entry, Tournament
 from tournaments.selectors import table_answers as answer_selectors
-from tournaments.selectors import tournaments as selectors
+from tournaments.selectors.tournaments import tournament_by_public_id
 from tournaments.services.table_answers import entry_for_link, table_answer
 from tournaments.table_answers import Agreement, own_path
 
 
 def _own(public_id: str, entry_id: int, key: str) -> tuple[Tournament, Entry]:
-    tournament = selectors.tournament_by_public_id(public_id=public_id)
+    tournament = tournament_by_public_id(public_id=public_id)
     entry = entry_for_link(tournament, entry_id, key) if tournament is not None else None
     if tournament is None or entry is None:
         raise Http404

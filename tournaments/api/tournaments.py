@@ -30,8 +30,9 @@ from tournaments.api.tournament_serializers import (
 )
 from tournaments.api.writes import tournament_write
 from tournaments.models import Tournament
-from tournaments.selectors import tournaments as selectors
 from tournaments.selectors.seasons import season_by_public_id
+from tournaments.selectors.tournaments import tournaments_of_club
+from tournaments.selectors.view import tournament_overview
 from tournaments.services.tournament_settings import (
     SETTINGS_TARGET,
     Settings,
@@ -55,9 +56,7 @@ def with_season_id(club: Club, data: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _tournament_json(tournament: Tournament, *, organiser: bool = True) -> Any:
-    return TournamentSerializer(
-        selectors.tournament_overview(tournament=tournament, organiser=organiser)
-    ).data
+    return TournamentSerializer(tournament_overview(tournament=tournament, organiser=organiser)).data
 
 
 @extend_schema_view(get=schemas.club_tournaments_list, post=schemas.club_tournaments_create)
@@ -67,7 +66,7 @@ class ClubTournaments(ClubList[Tournament]):
     serializer_class = TournamentListSerializer
 
     def rows(self, club: Club) -> QuerySet[Tournament]:
-        return selectors.tournaments_of_club(club=club)
+        return tournaments_of_club(club=club)
 
     def create(self, request: Request, club: Club) -> tuple[Any, str]:
         form = SettingsSerializer(data=request.data)
