@@ -15,6 +15,6 @@ from tournaments import exchange
 
 def prepare() -> None:
     body_types.prepare()
-    release.code_id()
+    release.release_id()
     pwa.worker_settings()
     exchange.prepare()
