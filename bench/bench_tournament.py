@@ -56,13 +56,10 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 from games.services.clubs import club_create  # noqa: E402
 from games.services.hands import hand_record  # noqa: E402
 from tournaments.models import Entry, Table, Tournament  # noqa: E402
-from tournaments.services.tournaments import (  # noqa: E402
-    entries_add,
-    round_confirm,
-    round_seat,
-    round_start,
-    tournament_create,
-)
+from tournaments.services.entries import entries_add  # noqa: E402
+from tournaments.services.round_seating import round_seat  # noqa: E402
+from tournaments.services.rounds import round_confirm, round_start  # noqa: E402
+from tournaments.services.tournament_settings import tournament_create  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "tests"))
 from tests.tournaments.support import rummikub_hand, settings  # noqa: E402

@@ -30,13 +30,10 @@ from games.services.clubs import club_create  # noqa: E402
 from scoring.families import family_info  # noqa: E402
 from scoring.standings import DEFAULT_TIEBREAKS  # noqa: E402
 from tournaments.models import Entry, Table  # noqa: E402
-from tournaments.services.tournaments import (  # noqa: E402
-    Settings,
-    entries_add,
-    round_seat,
-    round_start,
-    tournament_create,
-)
+from tournaments.services.entries import entries_add  # noqa: E402
+from tournaments.services.round_seating import round_seat  # noqa: E402
+from tournaments.services.rounds import round_start  # noqa: E402
+from tournaments.services.tournament_settings import Settings, tournament_create  # noqa: E402
 
 PER_TABLE = 4
 

@@ -1,13 +1,23 @@
-"""The family table (``scoring.families``) as pages read it: names in the user's language."""
+"""The family table (``scoring.families``) as pages read it: names and words in the user's
+language.
+
+A family declares its words with its facts (``FamilyInfo.words``: roles, flags and kinds of
+hand, marked for translation); forms, labels, summaries and the score sheet read them here, so
+a family registered later brings its own words and needs no table in this layer.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
-from scoring.families import FAMILY_INFO, FamilyInfo
+from scoring.families import FAMILY_INFO, FamilyInfo, Vocabulary, every_word
+
+if TYPE_CHECKING:
+    from django.utils.functional import _StrPromise
 
 
 @dataclass(frozen=True)
@@ -46,3 +56,16 @@ class _LiveChoices:
 
 
 FAMILY_CHOICES: Iterable[tuple[str, str]] = _LiveChoices()
+
+
+def words(family: str | None) -> Vocabulary:
+    """The words of ``family``; with none or an unknown one (a stored outcome read without its
+    game's rules), every registered family's at once."""
+    info = FAMILY_INFO.get(family) if family is not None else None
+    return info.words if info is not None else every_word()
+
+
+def said(text: str) -> _StrPromise:
+    """A family's word (marked in its module), translated when shown: form labels are drawn
+    in the language of the request that shows them."""
+    return gettext_lazy(text)

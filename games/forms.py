@@ -21,6 +21,7 @@ from engine.errors import EngineError
 from engine.notation import Notation, in_codes, in_notation, notation_for
 from engine.rules import OPTIONS, Option, RuleSet, rule_set
 from games.error_messages import error_message
+from games.families import said, words
 from games.input import read_json
 from games.models import Club
 from games.names import MAX_NAME, loose_key
@@ -68,35 +69,6 @@ CHOICE_LABELS: Mapping[object, Any] = {
     "pairs": _("every pair settles its difference"),
     "winner": _("everyone pays the winner"),
 }
-ROLE_LABELS: Mapping[str, Any] = {
-    "closer": _("Who closed?"),
-    "knocker": _("Who knocked?"),
-    "out": _("Who went out?"),
-    "winner": _("Who went out?"),
-}
-NOBODY_LABELS: Mapping[str, Any] = {
-    "knocker": _("Nobody"),
-    "out": _("Nobody"),
-    "winner": _("Nobody: the pool ran dry"),
-}
-FLAG_LABELS: Mapping[str, Any] = {
-    "from_hand": _("Closed from hand"),
-    "kept_joker": _("Kept a joker"),
-    "gin": _("Gin (no deadwood)"),
-}
-# Said under a flag before anyone types (the form's role and count fields follow from it).
-FLAG_HINTS: Mapping[str, Any] = {
-    "gin": _("With gin the knocker's count may stay empty: it is 0."),
-}
-# A role with a "Nobody" choice must still be answered (none is preselected): what to say when
-# it was not. A role naming a player answers the others (one player knocks or goes out).
-ROLE_UNANSWERED: Mapping[str, Any] = {
-    "knocker": _("Choose who knocked, or Nobody."),
-    "out": _("Choose who went out, or Nobody."),
-    "winner": _("Choose who went out, or Nobody (the pool ran dry)."),
-}
-# Flags offered only under a house rule (and stored only when set).
-FLAG_OPTIONS: Mapping[str, str] = {"kept_joker": "keep_joker"}
 
 
 class AnswerRadios(forms.RadioSelect):
@@ -393,15 +365,19 @@ class HandForm(forms.Form):
         info = family_info(rules.family)
         self.info = info
         people = [(name, name) for name in self.players]
-        for role in info.roles:
+        for role in info.words.roles:
             # No choice is made for the scorer, "Nobody" included: a forgotten choice must not
             # score (the rule is checked in clean()).
-            nobody = [] if info.role_required else [("", NOBODY_LABELS[role])]
-            self.fields[role] = self._role(ROLE_LABELS[role], [*nobody, *people], required=info.role_required)
-        for flag in info.flags:
-            if flag in FLAG_OPTIONS and not rules.opt_bool(FLAG_OPTIONS[flag]):
-                continue
-            self.fields[flag] = forms.BooleanField(label=FLAG_LABELS[flag], required=False)
+            nobody = [] if info.role_required else [("", said(role.nobody) if role.nobody else _("Nobody"))]
+            self.fields[role.name] = self._role(
+                said(role.question), [*nobody, *people], required=info.role_required
+            )
+        for flag in info.words.flags:
+            if flag.option is not None and not rules.opt_bool(flag.option):
+                continue  # offered only under its house rule
+            self.fields[flag.name] = forms.BooleanField(label=said(flag.label), required=False)
+            if flag.empties:  # static/js/hand_form.js: the player whose count may then stay empty
+                self.fields[flag.name].widget.attrs["data-empties"] = info.emptied_role
         for name, i in self.seat.items():
             self.fields[f"points_{i}"] = forms.IntegerField(
                 label=_("%(name)s: points") % {"name": name}, required=False, min_value=0, widget=numeric()
@@ -441,8 +417,9 @@ class HandForm(forms.Form):
         if any(self[name].errors for name in hidden if name in self.fields):
             # Hidden fields are not shown, so their errors would go unseen: say it above the form.
             self.add_error(None, error_message(ServiceError("form_damaged", "a hidden field is malformed")))
-        for role in self.unanswered_roles():
-            self.add_error(role, ROLE_UNANSWERED.get(role, _("Choose one.")))
+        for name in self.unanswered_roles():
+            role = self.info.words.role(name)
+            self.add_error(name, said(role.unanswered) if role and role.unanswered else _("Choose one."))
         if self.shown_with is not None:
             raise forms.ValidationError(
                 _(
@@ -465,8 +442,13 @@ class HandForm(forms.Form):
         return forms.ChoiceField(label=label, choices=choices, widget=AnswerRadios, required=required)
 
     def flag_rows(self) -> list[tuple[forms.BoundField, object]]:
-        """Each flag's field with what is said under it (or None)."""
-        return [(field, FLAG_HINTS.get(field.name)) for field in self.flag_fields()]
+        """Each flag's field with what is said under it (or None): the form's role and count
+        fields follow from it."""
+        return [(field, self._hint(field.name)) for field in self.flag_fields()]
+
+    def _hint(self, name: str) -> object:
+        flag = self.info.words.flag(name)
+        return said(flag.hint) if flag is not None and flag.hint else None
 
     # ---------------------------------------------------------------- layout helpers
 
@@ -518,11 +500,12 @@ class HandForm(forms.Form):
         data = self.cleaned_data
         info = self.info
         emptied = data.get(info.emptied_role) or None  # the player whose hand is empty by definition
+        emptied_by_flag = any(data.get(flag.name) for flag in info.words.flags if flag.empties)
         counts: dict[str, int | str] = {}
         missing: list[str] = []
         for name, i in self.seat.items():
             count = self._count(i)
-            if count is None and name == emptied and data.get("gin"):
+            if count is None and name == emptied and emptied_by_flag:
                 count = 0  # gin: the knocker has no deadwood, nothing to type
             if count is None:
                 if name == emptied and not info.declares_melds:
@@ -538,9 +521,9 @@ class HandForm(forms.Form):
         outcome: dict[str, object] = {role: data.get(role) or None for role in info.roles}
         if missing:
             outcome["missing"] = missing
-        for flag in info.flags:
-            if flag in self.fields and (data.get(flag) or flag not in FLAG_OPTIONS):
-                outcome[flag] = bool(data.get(flag))
+        for flag in info.words.flags:
+            if flag.name in self.fields and (data.get(flag.name) or flag.option is None):
+                outcome[flag.name] = bool(data.get(flag.name))
         if info.declares_melds:
             melds = self._in_codes("melds", (data.get("melds") or "").strip())
             if self.errors:
@@ -585,12 +568,13 @@ class HandForm(forms.Form):
             return in_notation(text, rules, notation) if rules is not None else text
 
         initial: dict[str, object] = {}
-        for key in ("closer", "knocker", "out", "winner"):
-            if key in outcome:
-                initial[key] = outcome[key] or ""
-        for key in ("from_hand", "gin", "kept_joker"):
-            if key in outcome:
-                initial[key] = bool(outcome[key])
+        vocabulary = words(rules.family if rules is not None else None)
+        for role in vocabulary.roles:
+            if role.name in outcome:
+                initial[role.name] = outcome[role.name] or ""
+        for flag in vocabulary.flags:
+            if flag.name in outcome:
+                initial[flag.name] = bool(outcome[flag.name])
         if outcome.get("melds"):
             initial["melds"] = typed(str(outcome["melds"]))
         counts: Mapping[str, Any] = (

@@ -9,6 +9,7 @@ from games.views import dates as date_views
 from games.views import ending as ending_views
 from games.views import evening as evening_views
 from games.views import games as views
+from games.views import hand_entry as hand_views
 from games.views import links as link_views
 from games.views import manage as manage_views
 from games.views import polling as live_views
@@ -22,11 +23,11 @@ urlpatterns = [
     path("games/new/", views.game_new, name="new"),
     path("games/new/<slug:family>/", views.game_new_family, name="new_family"),
     path("g/<str:public_id>/", views.game_detail, name="detail"),
-    path("g/<str:public_id>/hands/", views.hand_create, name="hand_create"),
+    path("g/<str:public_id>/hands/", hand_views.hand_create, name="hand_create"),
     path("g/<str:public_id>/hands/conflict/", conflict.conflict_resolve, name="hand_conflict"),
-    path("g/<str:public_id>/hands/<int:number>/", views.hand_edit_view, name="hand_edit"),
-    path("g/<str:public_id>/hands/<int:number>/delete/", views.hand_delete_view, name="hand_delete"),
-    path("g/<str:public_id>/missing/", views.missing_counts, name="missing_counts"),
+    path("g/<str:public_id>/hands/<int:number>/", hand_views.hand_edit_view, name="hand_edit"),
+    path("g/<str:public_id>/hands/<int:number>/delete/", hand_views.hand_delete_view, name="hand_delete"),
+    path("g/<str:public_id>/missing/", hand_views.missing_counts, name="missing_counts"),
     path("g/<str:public_id>/live/", live_views.game_live, name="live"),
     path("g/<str:public_id>/history/", views.history, name="history"),
     path("g/<str:public_id>/history/<int:change_id>/undo/", views.undo, name="undo"),
@@ -40,9 +41,9 @@ urlpatterns = [
     path("g/<str:public_id>/rules/", rules_views.game_rules_page, name="rules"),
     path("rules/<slug:family>/", rules_views.family_rules_page, name="family_rules"),
     path("g/<str:public_id>/timer/", timer_views.game_timer_page, name="timer"),
-    path("g/<str:public_id>/check/", views.meld_check, name="check"),
+    path("g/<str:public_id>/check/", hand_views.meld_check, name="check"),
     path("g/<str:public_id>/arrange/", arrange_views.arrange_page, name="arrange"),
-    path("g/<str:public_id>/count/", views.count, name="count"),
+    path("g/<str:public_id>/count/", hand_views.count, name="count"),
     path("g/<str:public_id>/hands/ending/", ending_views.hand_ending_preview, name="hand_ending"),
     # The edit link: the token in the fragment (docs/DESIGN.md, "Hardening"); the older form with
     # the token in the path, already shared, still works.

@@ -10,11 +10,11 @@ from __future__ import annotations
 from games import release
 from games.api import body_types
 from rummy_site import pwa
-from tournaments import exchange
+from tournaments.exchange import schema as exchange_schema
 
 
 def prepare() -> None:
     body_types.prepare()
     release.release_id()
     pwa.worker_settings()
-    exchange.prepare()
+    exchange_schema.prepare()

@@ -33,7 +33,6 @@ from .scored import Bonus as Bonus
 from .scoring_errors import ScoringError, in_hand
 from .settlement import Settlement, settle
 
-NAME_FIELDS = frozenset({"closer", "knocker", "out", "winner"})
 PER_PLAYER_FIELDS = frozenset({"left", "laid", "deadwood", "hands"})
 LIST_FIELDS = frozenset({"players", "missing"})
 
@@ -323,10 +322,11 @@ def _check_not_eliminated(outcome: object, family: str, out: Mapping[str, int]) 
     """An eliminated player named anywhere in a later hand's outcome is an error."""
     if not out or not isinstance(outcome, Mapping):
         return
+    roles = family_info(family).roles  # the fields naming one player
     for key in _fields(family):
         value = outcome.get(key)
         names: Iterable[object]
-        if key in NAME_FIELDS and isinstance(value, str):
+        if key in roles and isinstance(value, str):
             names = (value,)
         elif key in PER_PLAYER_FIELDS and isinstance(value, Mapping):
             names = value.keys()

@@ -2,8 +2,8 @@
 out, the stock or the pool ran dry, a void hand.
 
 Read from each family's scoring details by the family's module (``scoring.families``), so a
-page names the kind without asking which family it shows. The kinds are a shared vocabulary;
-the web layer has one table of their labels.
+page names the kind without asking which family it shows. Each family declares its kinds with
+their words (``FamilyInfo.words``); the web layer translates them.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ out) names players dealt in whose count was never recorded: a correction brought
 into a hand recorded while they were out. Anything that cannot have happened raises
 :class:`ScoringError` (or the engine's :class:`EngineError` for a bad card), and nothing is
 scored. Nothing here knows a family: the families build on it, and ``outcomes`` dispatches
-to them.
+to them (a card rewritten in the record's codes asks the registry whose melds they are).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from engine.cards import Card
 from engine.errors import EngineError
 from engine.rules import RuleSet
 
+from .families import family_info
 from .scoring_errors import ScoringError, for_player
 
 _DIGITS = re.compile(r"\s*-?\d+\s*")
@@ -156,9 +157,9 @@ def in_codes(
         given = raw.get(field)
         if isinstance(given, Mapping):
             out[field] = {name: rewrite(value, str(name), field) for name, value in given.items()}
-    if "melds" in raw:
-        knocker = raw.get("knocker")
-        out["melds"] = rewrite(raw["melds"], knocker if isinstance(knocker, str) else "", "melds")
+    if "melds" in raw:  # declared by the player whose role empties his hand (gin's knocker)
+        declarer = raw.get(family_info(rules.family).emptied_role)
+        out["melds"] = rewrite(raw["melds"], declarer if isinstance(declarer, str) else "", "melds")
     return out
 
 

@@ -44,7 +44,7 @@ class HandResult:
 
 @dataclass(frozen=True, slots=True)
 class HandKind:
-    kind: str  # closed | from_hand | knock | undercut | gin | void | out | stock | pool_dry
+    kind: str  # one of the family's kinds (FamilyInfo.words): closed, knock, out...
     player: str | None  # who closed, knocked or went out (None when nobody did)
 
 

@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 from games.services.hands import hand_record
 from games.spreadsheet import safe_cell
 from tests.factories import ClubFactory, GameFactory, UserFactory
-from tournaments.exchange import export_csv
+from tournaments.exchange.exporting import export_csv
 
 pytestmark = pytest.mark.django_db
 

@@ -30,7 +30,7 @@ from tournaments.services.penalties import (
     MAX_REASON as PENALTY_REASON_MAX,
 )
 from tournaments.services.seasons import SeasonSettings, current_season_settings
-from tournaments.services.tournaments import (
+from tournaments.services.tournament_settings import (
     MAX_HANDS,
     MAX_MINUTES,
     MAX_ROUNDS,

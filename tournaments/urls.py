@@ -4,9 +4,12 @@ from tournaments.views import answers as answer_views
 from tournaments.views import door as door_views
 from tournaments.views import exchange as exchange_views
 from tournaments.views import league as league_views
+from tournaments.views import players as player_views
 from tournaments.views import printing as print_views
 from tournaments.views import public as public_views
+from tournaments.views import rounds as round_views
 from tournaments.views import seasons as season_views
+from tournaments.views import standings as standing_views
 from tournaments.views import tournaments as views
 
 app_name = "tournaments"
@@ -15,25 +18,33 @@ urlpatterns = [
     path("c/<slug:slug>/tournaments/new/", views.tournament_new, name="new"),
     path("t/<str:public_id>/", views.detail, name="detail"),
     path("t/<str:public_id>/settings/", views.settings_view, name="settings"),
-    path("t/<str:public_id>/players/", views.players, name="players"),
-    path("t/<str:public_id>/players/<int:pk>/", views.entry_action, name="entry"),
-    path("t/<str:public_id>/penalties/", views.penalties_view, name="penalties"),
-    path("t/<str:public_id>/penalties/undo/", views.penalty_undo_view, name="penalty_undo"),
-    path("t/<str:public_id>/apart/", views.apart_view, name="apart"),
-    path("t/<str:public_id>/door/", views.door_view, name="door"),
+    path("t/<str:public_id>/players/", player_views.players, name="players"),
+    path("t/<str:public_id>/players/<int:pk>/", player_views.entry_action, name="entry"),
+    path("t/<str:public_id>/penalties/", standing_views.penalties_view, name="penalties"),
+    path("t/<str:public_id>/penalties/undo/", standing_views.penalty_undo_view, name="penalty_undo"),
+    path("t/<str:public_id>/apart/", player_views.apart_view, name="apart"),
+    path("t/<str:public_id>/door/", player_views.door_view, name="door"),
     path("t/<str:public_id>/check-in/<str:key>/", door_views.check_in, name="check_in"),
-    path("t/<str:public_id>/r/<int:number>/", views.round_view, name="round"),
-    path("t/<str:public_id>/r/<int:number>/seat/", views.round_seat_view, name="round_seat"),
-    path("t/<str:public_id>/r/<int:number>/move/", views.round_move_view, name="round_move"),
-    path("t/<str:public_id>/r/<int:number>/start/", views.round_start_view, name="round_start"),
-    path("t/<str:public_id>/r/<int:number>/publish/", views.round_publish_view, name="round_publish"),
-    path("t/<str:public_id>/r/<int:number>/unpublish/", views.round_unpublish_view, name="round_unpublish"),
-    path("t/<str:public_id>/standings/reveal/", views.standings_reveal_view, name="standings_reveal"),
-    path("t/<str:public_id>/standings/freeze/", views.standings_freeze_view, name="standings_freeze"),
-    path("t/<str:public_id>/r/<int:number>/confirm/", views.round_confirm_view, name="round_confirm"),
-    path("t/<str:public_id>/r/<int:number>/links/", views.round_links, name="round_links"),
-    path("t/<str:public_id>/r/<int:number>/final-undo/", views.final_undo_view, name="final_undo"),
-    path("t/<str:public_id>/final/", views.final_seat_view, name="final_seat"),
+    path("t/<str:public_id>/r/<int:number>/", round_views.round_view, name="round"),
+    path("t/<str:public_id>/r/<int:number>/seat/", round_views.round_seat_view, name="round_seat"),
+    path("t/<str:public_id>/r/<int:number>/move/", round_views.round_move_view, name="round_move"),
+    path("t/<str:public_id>/r/<int:number>/start/", round_views.round_start_view, name="round_start"),
+    path("t/<str:public_id>/r/<int:number>/publish/", round_views.round_publish_view, name="round_publish"),
+    path(
+        "t/<str:public_id>/r/<int:number>/unpublish/",
+        round_views.round_unpublish_view,
+        name="round_unpublish",
+    ),
+    path(
+        "t/<str:public_id>/standings/reveal/", standing_views.standings_reveal_view, name="standings_reveal"
+    ),
+    path(
+        "t/<str:public_id>/standings/freeze/", standing_views.standings_freeze_view, name="standings_freeze"
+    ),
+    path("t/<str:public_id>/r/<int:number>/confirm/", round_views.round_confirm_view, name="round_confirm"),
+    path("t/<str:public_id>/r/<int:number>/links/", round_views.round_links, name="round_links"),
+    path("t/<str:public_id>/r/<int:number>/final-undo/", round_views.final_undo_view, name="final_undo"),
+    path("t/<str:public_id>/final/", round_views.final_seat_view, name="final_seat"),
     path("t/<str:public_id>/r/<int:number>/print/", print_views.pairings, name="print_pairings"),
     path("t/<str:public_id>/r/<int:number>/slips/", print_views.slips, name="print_slips"),
     path("t/<str:public_id>/standings/", public_views.standings, name="standings"),

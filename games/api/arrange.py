@@ -16,7 +16,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.common import problems
-from games.api.engine_fields import CardField, CardsField, ErrorMessageField, MeldsField
+from games.api.engine_fields import CardField, CardsField, MeldsField
+from games.api.engine_serializers import OpeningShape
 from games.api.lookups import game_or_404
 from games.sheet import game_rules
 from games.solver import MAX_TEXT, TooManyCards, advise
@@ -44,22 +45,15 @@ class GameOpeningMeldSerializer(serializers.Serializer[Any]):
     points = serializers.IntegerField()
 
 
-class GameOpeningSerializer(serializers.Serializer[Any]):
-    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
-        # (a member named ``required`` cannot be a class attribute)
-        return {
-            "possible": serializers.BooleanField(),
-            "points": serializers.IntegerField(
-                help_text="The best opening's points; when none, the best laydown's."
-            ),
-            "required": serializers.IntegerField(help_text="The game's opening_points."),
-            "melds": GameOpeningMeldSerializer(many=True),
-            "code": serializers.CharField(
-                source="error.code", allow_null=True, help_text="Why not: no_opening."
-            ),
-            "reason": serializers.CharField(allow_null=True, help_text="too_low or no_pure_run."),
-            "message": ErrorMessageField(source="error", allow_null=True),
-        }
+class GameOpeningSerializer(OpeningShape):
+    required_help = "The game's opening_points."
+    code_help = "Why not: no_opening."
+
+    def melds_field(self) -> serializers.Field[Any, Any, Any, Any]:
+        return GameOpeningMeldSerializer(many=True)
+
+    def own_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        return {"reason": serializers.CharField(allow_null=True, help_text="too_low or no_pure_run.")}
 
 
 # Over games.solver's Advice; cards are written under the game's rules (the context's).

@@ -8,51 +8,46 @@ same data and actions as their pages (games/views/audit.py, games/views/accounts
   (shown in this answer only).
 - ``GET me/sessions/``, ``DELETE me/sessions/{id}/``, ``POST me/sessions/end-others/``: the
   caller's logged-in browsers; a token caller has no session of his own, so all are "others".
+
+The shapes are games/api/audit_serializers.py; what the schema says of each operation,
+games/api/audit_schemas.py.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.urls import URLPattern, path
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import exceptions, generics, permissions, renderers, serializers, status
+from rest_framework import exceptions, generics, permissions, renderers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.api import audit_schemas as schemas
+from games.api.audit_serializers import (
+    AuditEntrySerializer,
+    EndedSerializer,
+    IssuedLink,
+    ResetLinkSerializer,
+    SessionSerializer,
+)
 from games.api.auth import TokenScope
-from games.api.common import ApiError, CursorPage, SiteLink, problems
+from games.api.common import ApiError, CursorPage
 from games.api.lookups import visible_club
 from games.error_messages import error_message
-from games.models import AuditEntry, Club, ResetLink, UserSession
+from games.models import AuditEntry, Club
 from games.selectors.audit import audit_entries
 from games.selectors.clubs import club_membership
 from games.services.audit import audit_export
-from games.services.resets import reset_link_create, reset_link_path
+from games.services.resets import reset_link_create
 from games.services.service_errors import NotAllowed, SessionUnknown, TooOften
 from games.sessions import active_sessions, session_end, session_end_others
-
-SLUG = OpenApiParameter("slug", OpenApiTypes.STR, OpenApiParameter.PATH, description="The club's address.")
 
 
 def _organised(request: Request, slug: str) -> Club:
     club, _role = visible_club(request, slug, manage=True)
     return club
-
-
-class AuditEntrySerializer(serializers.ModelSerializer[AuditEntry]):
-    actor = serializers.CharField(
-        source="actor_name", help_text="The user name of who did it ('' if unknown)."
-    )
-    description = serializers.CharField(source="get_action_display", help_text="The action in words.")
-
-    class Meta:
-        model = AuditEntry
-        fields = ["id", "created_at", "action", "description", "actor", "target", "address", "data"]
 
 
 class CsvText(renderers.BaseRenderer):
@@ -77,16 +72,7 @@ class AuditList(generics.ListAPIView[AuditEntry]):
     def get_queryset(self) -> Any:
         return audit_entries(club=_organised(self.request, self.kwargs["slug"]))
 
-    @extend_schema(
-        operation_id="clubs_audit_list",
-        summary="A club's audit log (organisers)",
-        description="Invites made and revoked, members joining, removed or leaving, roles, settings "
-        "and visibility, exports, API tokens of the club's scorekeepers and organisers, games handed "
-        "over, deleted and brought back, password reset links and the organisers' logins; newest first.",
-        parameters=[SLUG],
-        responses={200: AuditEntrySerializer(many=True), **problems(400, 401, 403, 404, 429)},
-        tags=["clubs"],
-    )
+    @schemas.clubs_audit_list
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
 
@@ -95,16 +81,7 @@ class AuditExport(APIView):
     renderer_classes = [CsvText, renderers.JSONRenderer]
     permission_classes = [permissions.IsAuthenticated, TokenScope]
 
-    @extend_schema(
-        operation_id="clubs_audit_export",
-        summary="Export a club's audit log as CSV (organisers)",
-        description="Every entry, newest first: time, action, description, actor, target, address, "
-        "details (JSON). Cells that a spreadsheet would run as a formula are written as text. The "
-        "export is itself logged.",
-        parameters=[SLUG],
-        responses={(200, "text/csv"): OpenApiResponse(OpenApiTypes.STR), **problems(401, 403, 404, 429)},
-        tags=["clubs"],
-    )
+    @schemas.clubs_audit_export
     def get(self, request: Request, slug: str) -> Response:
         club = _organised(request, slug)
         response = Response(
@@ -114,45 +91,10 @@ class AuditExport(APIView):
         return response
 
 
-@dataclass(frozen=True)
-class IssuedLink:
-    """A reset link as made: its row and its token, which no later read can give back."""
-
-    link: ResetLink
-    token: str
-
-    @property
-    def path(self) -> str:
-        return reset_link_path(self.token)
-
-
-class ResetLinkSerializer(serializers.Serializer[Any]):
-    username = serializers.CharField(source="link.user.username")
-    url = SiteLink(source="path", help_text="The link to hand over: it is shown only in this answer.")
-    expires_at = serializers.DateTimeField(source="link.expires_at")
-
-
 class ResetLinkCreate(APIView):
     permission_classes = [permissions.IsAuthenticated, TokenScope]
 
-    @extend_schema(
-        operation_id="clubs_members_reset_link",
-        summary="Make a one-time password reset link for a member (organisers)",
-        description="The link sets the member's password once, within 30 minutes; a newer link "
-        "replaces it. Refused (403 reset_not_allowed) for the caller's own account, one that also "
-        "belongs to a club the caller does not organise, or a site admin's; at most a few per hour "
-        "(429 reset_link_limit). "
-        "Logged in the club's audit log.",
-        parameters=[
-            SLUG,
-            OpenApiParameter(
-                "id", OpenApiTypes.INT, OpenApiParameter.PATH, description="The membership's id."
-            ),
-        ],
-        request=None,
-        responses={201: ResetLinkSerializer, **problems(401, 403, 404, 429)},
-        tags=["clubs"],
-    )
+    @schemas.clubs_members_reset_link
     def post(self, request: Request, slug: str, pk: int) -> Response:
         club = _organised(request, slug)
         membership = club_membership(club=club, pk=pk)
@@ -175,38 +117,16 @@ class ResetLinkCreate(APIView):
         return response
 
 
-class SessionSerializer(serializers.ModelSerializer[UserSession]):
-    current = serializers.SerializerMethodField(help_text="This is the session making the request.")
-
-    class Meta:
-        model = UserSession
-        fields = ["id", "user_agent", "address", "created_at", "last_seen", "current"]
-
-    def get_current(self, row: UserSession) -> bool:
-        return bool(row.session_key == self.context.get("current"))
-
-
 def _current_key(request: Request) -> str | None:
     session = getattr(request._request, "session", None)
     return session.session_key if session is not None and request.auth is None else None
-
-
-class EndedSerializer(serializers.Serializer[Any]):
-    # Reads the count itself, as the service answers it.
-    ended = serializers.IntegerField(source="*", help_text="How many sessions were ended.")
 
 
 class SessionList(APIView):
     permission_classes = [permissions.IsAuthenticated, TokenScope]
     pagination_class = None
 
-    @extend_schema(
-        operation_id="me_sessions_list",
-        summary="My active sessions",
-        description="The browsers logged in to the caller's account, the most recently seen first.",
-        responses={200: SessionSerializer(many=True), **problems(401, 403, 429)},
-        tags=["account"],
-    )
+    @schemas.me_sessions_list
     def get(self, request: Request) -> Response:
         assert isinstance(request.user, User)
         rows = active_sessions(user=request.user)
@@ -216,17 +136,7 @@ class SessionList(APIView):
 class SessionDetail(APIView):
     permission_classes = [permissions.IsAuthenticated, TokenScope]
 
-    @extend_schema(
-        operation_id="me_sessions_destroy",
-        summary="End one of my other sessions",
-        description="That browser is logged out at once. The caller's own session is refused "
-        "(400 session_current: log out instead).",
-        parameters=[
-            OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH, description="The session's id.")
-        ],
-        responses={204: None, **problems(400, 401, 403, 404, 429)},
-        tags=["account"],
-    )
+    @schemas.me_sessions_destroy
     def delete(self, request: Request, pk: int) -> Response:
         assert isinstance(request.user, User)
         try:
@@ -239,14 +149,7 @@ class SessionDetail(APIView):
 class SessionEndOthers(APIView):
     permission_classes = [permissions.IsAuthenticated, TokenScope]
 
-    @extend_schema(
-        operation_id="me_sessions_end_others",
-        summary="End all my other sessions",
-        description="Every session but the caller's own (a token caller has none: all of them).",
-        request=None,
-        responses={200: EndedSerializer, **problems(401, 403, 429)},
-        tags=["account"],
-    )
+    @schemas.me_sessions_end_others
     def post(self, request: Request) -> Response:
         assert isinstance(request.user, User)
         ended = session_end_others(user=request.user, current_key=_current_key(request))

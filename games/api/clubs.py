@@ -7,6 +7,9 @@ merge. A club's games are the games list filtered by club (``games/?club=``), no
 Renames and merges go through games.services.players: one transaction, the Idempotency-Key
 as the change's request id (a resend returns the first answer), and the player's version in
 ``If-Match`` (ETag ``"player-<id>-v<version>"``), checked under the row lock.
+
+The shapes are games/api/club_serializers.py; what the schema says of each operation,
+games/api/club_schemas.py.
 """
 
 from __future__ import annotations
@@ -20,24 +23,22 @@ from django.db.models import QuerySet
 from django.http import Http404
 from django.urls import path
 from django.utils.translation import gettext as _
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
-from rest_framework import exceptions, generics, serializers
+from rest_framework import exceptions, generics
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.common import (
-    IDEMPOTENCY_KEY,
-    IF_MATCH,
-    ApiError,
-    CursorPage,
-    etag,
-    idempotency_key,
-    if_match,
-    problems,
-    stale_edit,
+from games.api import club_schemas as schemas
+from games.api.club_serializers import (
+    ClubSerializer,
+    ClubSettingsSerializer,
+    JoinSerializer,
+    MergeSerializer,
+    PlayerSerializer,
+    RenameSerializer,
+    RosterRowSerializer,
 )
+from games.api.common import ApiError, CursorPage, etag, idempotency_key, if_match, stale_edit
 from games.api.lookups import caller, organiser_only, visible_club
 from games.error_messages import error_message
 from games.links import token_from
@@ -45,13 +46,7 @@ from games.models import Club, Membership, Player
 from games.selectors.clubs import club_by_pk, clubs_seen
 from games.selectors.players import player_by_pk, player_summary, roster_players
 from games.services.access import can_view_player, club_role
-from games.services.clubs import (
-    MAX_CLUB_NAME,
-    MAX_INACTIVE_DAYS,
-    MAX_PROVISIONAL_GAMES,
-    club_join,
-    club_update,
-)
+from games.services.clubs import club_join, club_update
 from games.services.players import player_merge, player_rename
 from games.services.rates import invite_lookup_allowed
 from games.services.service_errors import ServiceError, StalePlayer, StaleVersion
@@ -69,115 +64,6 @@ def _player(request: Request, slug: str, pk: int) -> tuple[Player, str | None]:
     if not can_view_player(player=player, user=caller(request), role=role):
         raise Http404
     return player, role
-
-
-# ---------------------------------------------------------------------- serializers
-
-
-class ClubSerializer(serializers.ModelSerializer[Club]):
-    role = serializers.SerializerMethodField(help_text="The caller's role in the club, or null.")
-
-    class Meta:
-        model = Club
-        fields = ["name", "slug", "visibility", "provisional_games", "inactive_days", "role"]
-        read_only_fields = fields
-        extra_kwargs = {
-            "provisional_games": {
-                "help_text": "The rating list marks a rating on fewer rated games provisional."
-            },
-            "inactive_days": {
-                "help_text": "The rating list marks a player with no game for longer inactive."
-            },
-        }
-
-    def get_role(self, club: Club) -> str | None:
-        # One club: the view passes the caller's role; a list: clubs_seen annotates each club.
-        role = self.context["role"] if "role" in self.context else getattr(club, "caller_role", None)
-        return str(role) if role else None
-
-
-class ClubSettingsSerializer(serializers.Serializer[Any]):
-    """Any of a club's settings; the others stay as they are."""
-
-    name = serializers.CharField(max_length=MAX_CLUB_NAME, required=False)
-    slug = serializers.CharField(max_length=50, required=False)
-    visibility = serializers.ChoiceField(choices=Club.Visibility.choices, required=False)
-    provisional_games = serializers.IntegerField(min_value=0, max_value=MAX_PROVISIONAL_GAMES, required=False)
-    inactive_days = serializers.IntegerField(min_value=0, max_value=MAX_INACTIVE_DAYS, required=False)
-
-
-class RosterRowSerializer(serializers.Serializer[Any]):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-    games = serializers.IntegerField(help_text="Games the player sat in.")
-    last_played = serializers.DateTimeField(allow_null=True)
-    claimed = serializers.BooleanField(help_text="Linked to a member's account.")
-
-
-class PlayerRefSerializer(serializers.Serializer[Any]):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-
-
-class HeadToHeadSerializer(serializers.Serializer[Any]):
-    player = PlayerRefSerializer()
-    games = serializers.IntegerField(source="record.games")
-    ahead = serializers.IntegerField(
-        source="record.ahead", help_text="Games in which this player placed better."
-    )
-    level = serializers.IntegerField(source="record.level")
-    behind = serializers.IntegerField(source="record.behind")
-
-
-class FamilyStatsSerializer(serializers.Serializer[Any]):
-    family = serializers.CharField()
-    games = serializers.IntegerField()
-    wins = serializers.IntegerField()
-    average_place = serializers.FloatField()
-    points_per_hand = serializers.FloatField(allow_null=True)
-
-
-class PlayerResultSerializer(serializers.Serializer[Any]):
-    game = serializers.CharField(source="result.game.public_id", help_text="The game's public id.")
-    family = serializers.CharField(source="result.game.family")
-    created_at = serializers.DateTimeField(source="result.game.created_at")
-    played_at = serializers.DateTimeField(
-        source="result.game.played_at", help_text="When the game was played."
-    )
-    players = serializers.IntegerField()
-    total = serializers.IntegerField(source="result.total")
-    place = serializers.IntegerField(source="result.place")
-    winner = serializers.BooleanField(source="result.winner")
-    finished = serializers.BooleanField(source="result.finished")
-
-
-class PlayerSerializer(serializers.Serializer[Any]):
-    id = serializers.IntegerField(source="player.pk")
-    name = serializers.CharField(source="player.name")
-    club = serializers.CharField(source="club_slug", help_text="The club's slug.")
-    version = serializers.IntegerField(source="player.version", help_text="The version in the ETag.")
-    claimed = serializers.BooleanField()
-    merged_into = serializers.IntegerField(
-        source="player.merged_into_id", allow_null=True, help_text="Merged into this player, if so."
-    )
-    games = serializers.IntegerField(help_text="Finished games.")
-    wins = serializers.IntegerField()
-    average_place = serializers.FloatField(allow_null=True)
-    families = FamilyStatsSerializer(many=True)
-    best = PlayerResultSerializer(source="best_result", allow_null=True)
-    worst = PlayerResultSerializer(source="worst_result", allow_null=True)
-    opponents = HeadToHeadSerializer(many=True)
-    recent = PlayerResultSerializer(
-        source="recent_results", many=True, help_text="Newest first, finished or not."
-    )
-
-
-class RenameSerializer(serializers.Serializer[Any]):
-    name = serializers.CharField(max_length=200, trim_whitespace=False)
-
-
-class MergeSerializer(serializers.Serializer[Any]):
-    into = serializers.IntegerField(min_value=1, help_text="The player kept (of the same club).")
 
 
 def _player_data(player: Player) -> Any:
@@ -220,15 +106,6 @@ def _stale(player: Player) -> ApiError:
 
 # ---------------------------------------------------------------------- views
 
-SLUG_PARAM = OpenApiParameter(
-    "slug", OpenApiTypes.STR, OpenApiParameter.PATH, description="The club's address."
-)
-# Anonymous callers read public clubs (TokenScope lets every read through); spectacular cannot
-# tell from that permission, so the security requirements are given (a list of requirement
-# objects, though the stubs type `auth` as strings).
-READ_AUTH: Any = [{"bearer": []}, {"cookieAuth": []}, {}]
-ID_PARAM = OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH, description="The player's id.")
-
 
 class ClubPage(CursorPage):
     ordering = "slug"
@@ -246,50 +123,19 @@ class ClubList(generics.ListAPIView[Club]):
     def get_queryset(self) -> QuerySet[Club]:
         return clubs_seen(user=caller(self.request))
 
-    @extend_schema(
-        operation_id="clubs_list",
-        auth=READ_AUTH,
-        summary="Clubs",
-        description="The public clubs and the caller's own clubs (members-only ones included), "
-        "by address, with the caller's role in each.",
-        responses={200: ClubSerializer(many=True), **problems(400, 401, 404, 429)},
-        tags=["clubs"],
-    )
+    @schemas.clubs_list
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
 
 
 class ClubDetail(APIView):
-    @extend_schema(
-        operation_id="clubs_retrieve",
-        auth=READ_AUTH,
-        summary="A club",
-        description="A members-only club answers 404 to everyone outside it.",
-        parameters=[SLUG_PARAM],
-        responses={200: ClubSerializer, **problems(401, 404, 429)},
-        tags=["clubs"],
-    )
+    @schemas.clubs_retrieve
     def get(self, request: Request, slug: str) -> Response:
         club, role = visible_club(request, slug)
         data = ClubSerializer(club, context={"role": role}).data
         return Response(data, headers={"ETag": etag("club", club.pk, club.version)})
 
-    @extend_schema(
-        operation_id="clubs_partial_update",
-        summary="Change a club's settings (organisers)",
-        description="Only the settings sent change. If-Match is the club's ETag.",
-        parameters=[SLUG_PARAM, IF_MATCH],
-        request=ClubSettingsSerializer,
-        examples=[
-            OpenApiExample(
-                "The rating list",
-                value={"provisional_games": 10, "inactive_days": 90},
-                request_only=True,
-            )
-        ],
-        responses={200: ClubSerializer, **problems(400, 401, 403, 404, 412, 428, 429)},
-        tags=["clubs"],
-    )
+    @schemas.clubs_partial_update
     def patch(self, request: Request, slug: str) -> Response:
         club, role = visible_club(request, slug, manage=True)
         form = ClubSettingsSerializer(data=request.data)
@@ -333,52 +179,18 @@ class PlayerList(generics.ListAPIView[Player]):
             )
         return roster_players(club=club, q=q)
 
-    @extend_schema(
-        operation_id="clubs_players_list",
-        auth=READ_AUTH,
-        summary="A club's players",
-        description="The club's current players (merged ones left out) by name, with the games "
-        "each sat in. `q` finds names containing it (accents and case aside).",
-        parameters=[
-            SLUG_PARAM,
-            OpenApiParameter(
-                "q", OpenApiTypes.STR, OpenApiParameter.QUERY, required=False, description="Part of a name."
-            ),
-        ],
-        responses={200: RosterRowSerializer(many=True), **problems(400, 401, 404, 429)},
-        tags=["clubs"],
-    )
+    @schemas.clubs_players_list
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
 
 
 class PlayerDetail(APIView):
-    @extend_schema(
-        operation_id="clubs_players_retrieve",
-        auth=READ_AUTH,
-        summary="A player's summary",
-        description="The player's statistics (finished games), results and frequent opponents; "
-        "the ETag is the player's version (send it as If-Match to rename or merge). A merged "
-        "player still answers, with `merged_into`.",
-        parameters=[SLUG_PARAM, ID_PARAM],
-        responses={200: PlayerSerializer, **problems(401, 404, 429)},
-        tags=["clubs"],
-    )
+    @schemas.clubs_players_retrieve
     def get(self, request: Request, slug: str, pk: int) -> Response:
         player, _role = _player(request, slug, pk)
         return _player_response(player)
 
-    @extend_schema(
-        operation_id="clubs_players_rename",
-        summary="Rename a player (organisers)",
-        description="Old score sheets keep the names they were played under. Recorded in the "
-        "club's history (undoable there).",
-        parameters=[SLUG_PARAM, ID_PARAM, IF_MATCH, IDEMPOTENCY_KEY],
-        request=RenameSerializer,
-        examples=[OpenApiExample("Rename", value={"name": "Ann Novak"}, request_only=True)],
-        responses={200: PlayerSerializer, **problems(400, 401, 403, 404, 412, 428, 429)},
-        tags=["clubs"],
-    )
+    @schemas.clubs_players_rename
     def patch(self, request: Request, slug: str, pk: int) -> Response:
         player, role = _player(request, slug, pk)
         organiser_only(request, role)
@@ -404,28 +216,8 @@ class PlayerDetail(APIView):
         return _player_response(_fresh(player))
 
 
-class JoinSerializer(serializers.Serializer[Any]):
-    token = serializers.CharField(max_length=500, help_text="The invite link, or the token after its #")
-
-
 class ClubJoin(APIView):
-    @extend_schema(
-        operation_id="clubs_join",
-        summary="Join a club with an invite link",
-        description="The caller (logged in, or with a read-write token) joins the invite's club as "
-        "a member; joining twice changes nothing. Answers the club. Invite look-ups are limited "
-        "per address and hour: over the limit every one is refused (429), the right one too.",
-        request=JoinSerializer,
-        examples=[
-            OpenApiExample(
-                "An invite link",
-                value={"token": "https://rummy.example.org/clubs/join/#Zq8…"},
-                request_only=True,
-            )
-        ],
-        responses={200: ClubSerializer, **problems(400, 401, 404, 429)},
-        tags=["clubs"],
-    )
+    @schemas.clubs_join
     def post(self, request: Request) -> Response:
         user = caller(request)
         if not isinstance(user, User):
@@ -444,25 +236,7 @@ class ClubJoin(APIView):
 
 
 class PlayerMerge(APIView):
-    @extend_schema(
-        operation_id="clubs_players_merge",
-        summary="Merge a player into another (organisers)",
-        description="One person recorded under two names: every seat of this player moves to "
-        "`into` with its results, and this player is hidden. If-Match is this (dropped) "
-        "player's ETag. Undoable in the club's history. Answers the kept player.",
-        parameters=[SLUG_PARAM, ID_PARAM, IF_MATCH, IDEMPOTENCY_KEY],
-        request=MergeSerializer,
-        examples=[
-            OpenApiExample(
-                "Merge into player 12",
-                summary="Keep player 12, drop this one",
-                value={"into": 12},
-                request_only=True,
-            )
-        ],
-        responses={200: PlayerSerializer, **problems(400, 401, 403, 404, 412, 428, 429)},
-        tags=["clubs"],
-    )
+    @schemas.clubs_players_merge
     def post(self, request: Request, slug: str, pk: int) -> Response:
         drop, role = _player(request, slug, pk)
         organiser_only(request, role)

@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.common import IDEMPOTENCY_KEY, idempotency_key, problems
-from games.api.games import GameSettlementSerializer
+from games.api.game_serializers import GameSettlementSerializer
 from games.api.lookups import game_or_404, may_write, writable_game
 from games.models import Game
 from games.selectors.evening import evening_candidates, evening_of

@@ -9,6 +9,9 @@ is one), a session holding its edit link, or its edit link used as a bearer toke
 only). A club's organisers also give a club's game another starter and delete it; a deleted
 game is gone (404) for everyone else, and its organisers undo the deletion through the
 history. Every write goes through games.services.
+
+The answers' and bodies' shapes are games/api/game_serializers.py; what the schema says of each
+operation, games/api/game_schemas.py.
 """
 
 from __future__ import annotations
@@ -19,10 +22,7 @@ import django_filters  # type: ignore[import-untyped]
 from django.db.models import QuerySet
 from django.http import Http404
 from django.urls import URLPattern, path
-from django.utils import timezone
 from django.utils.translation import gettext as _
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import authentication, exceptions, generics, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -30,22 +30,28 @@ from rest_framework.views import APIView
 
 from engine.errors import EngineError
 from engine.notation import NOTATIONS
-from engine.rules import FAMILIES
+from games.api import game_schemas as schemas
 from games.api.auth import GameLink
 from games.api.common import (
-    IDEMPOTENCY_KEY,
-    IF_MATCH,
     ApiError,
     CursorPage,
-    SiteLink,
     StrictJSONParser,
     etag,
     idempotency_key,
     if_match,
-    problems,
     stale_edit,
     unchanged,
     with_etag,
+)
+from games.api.game_serializers import (
+    GameChangeSerializer,
+    GameCreatedSerializer,
+    GameCreateSerializer,
+    GameDateSerializer,
+    GameHandSerializer,
+    GameItemSerializer,
+    GameSerializer,
+    GameTransferSerializer,
 )
 from games.api.lookups import (
     MAX_ID,
@@ -77,15 +83,7 @@ from games.selectors.games import (
 from games.selectors.sheets import recent_sheet
 from games.selectors.users import user_by_username
 from games.services.access import can_rematch, grant_edit
-from games.services.games import (
-    CLOCK_SLACK,
-    game_date_set,
-    game_delete,
-    game_end,
-    game_rematch,
-    game_start,
-    game_transfer,
-)
+from games.services.games import game_date_set, game_delete, game_end, game_rematch, game_start, game_transfer
 from games.services.hands import change_undo, hand_delete, hand_edit, hand_find, hand_record
 from games.services.service_errors import HandTaken, ServiceError, StaleEdit
 from games.sheet import game_rules
@@ -93,247 +91,6 @@ from scoring import reading
 from scoring.families import family_info
 from scoring.roles import unstated_roles
 from scoring.scoring_errors import ScoringError
-
-# Not an enum in the schema: other resources name the same choices differently.
-FAMILY_HELP = "The rule family: " + ", ".join(FAMILIES) + "."
-
-# --- serializers: each shape once, over the selectors' GameLine, GameView, SheetRow, ChangeLine
-
-
-class GameResultSerializer(serializers.Serializer[Any]):
-    name = serializers.CharField(source="seat.name", help_text="The seat's name, as the outcomes use it.")
-    total = serializers.IntegerField()
-    place = serializers.IntegerField(help_text="1 is best; ties share a place.")
-    winner = serializers.BooleanField()
-
-
-class GameItemSerializer(serializers.Serializer[Any]):
-    public_id = serializers.CharField(source="game.public_id", help_text="The id in the game's address.")
-    family = serializers.CharField(source="game.family", help_text=FAMILY_HELP)
-    club = serializers.CharField(allow_null=True, help_text="The club's slug; null for a private game.")
-    played_at = serializers.DateTimeField(
-        source="game.played_at",
-        help_text="When the game was played: what ratings, seasons and lists order games by.",
-    )
-    created_at = serializers.DateTimeField(source="game.created_at")
-    updated_at = serializers.DateTimeField(source="game.updated_at")
-    ended = serializers.BooleanField(source="game.ended", help_text="The evening was declared over.")
-    finished = serializers.BooleanField()
-    hands = serializers.IntegerField(help_text="How many hands were recorded.")
-    players = GameResultSerializer(many=True, source="results", help_text="In seat order.")
-
-
-class GameSeatSerializer(serializers.Serializer[Any]):
-    position = serializers.IntegerField()
-    name = serializers.CharField()
-    player_id = serializers.IntegerField()
-
-
-class GameHandSerializer(serializers.Serializer[Any]):
-    number = serializers.IntegerField(
-        source="hand.number", help_text="The hand's id within the game (never reused)."
-    )
-    ordinal = serializers.IntegerField(allow_null=True, help_text="Its row on the score sheet (1-based).")
-    version = serializers.IntegerField(
-        source="hand.version", help_text="Changes with every correction (see ETag)."
-    )
-    outcome = serializers.JSONField(source="hand.outcome", help_text="The scoring outcome, as recorded.")
-    dealer = serializers.CharField(allow_null=True)
-    points = serializers.DictField(
-        source="points_by_player", child=serializers.IntegerField(), help_text="Points per player."
-    )
-    totals = serializers.DictField(
-        source="totals_by_player", child=serializers.IntegerField(), help_text="Running totals after it."
-    )
-    missing = serializers.ListField(
-        source="missing_players", child=serializers.CharField(), help_text="Players whose count is missing."
-    )
-    kind = serializers.CharField(
-        source="kind.kind",
-        allow_null=True,
-        help_text="How the hand ended: closed, from_hand, knock, undercut, gin, void, out, stock, pool_dry.",
-    )
-    ended_by = serializers.CharField(allow_null=True, help_text="Who closed, knocked or went out, if anyone.")
-    created_at = serializers.DateTimeField(source="hand.created_at")
-    updated_at = serializers.DateTimeField(source="hand.updated_at")
-
-
-class GameEliminationSerializer(serializers.Serializer[Any]):
-    player = serializers.CharField()
-    hand = serializers.IntegerField(help_text="The sheet's hand after which the player dropped out.")
-    total = serializers.IntegerField()
-
-
-class GameBonusSerializer(serializers.Serializer[Any]):
-    player = serializers.CharField()
-    kind = serializers.CharField(help_text="game | hands_won")
-    points = serializers.IntegerField()
-    hands = serializers.IntegerField(required=False)
-
-    def to_representation(self, instance: Any) -> Any:
-        # Read as scoring states it: ``hands`` only for a bonus for hands won.
-        return super().to_representation(instance.as_dict())
-
-
-class GamePaymentSerializer(serializers.Serializer[Any]):
-    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
-        # "from" is a keyword: built here.
-        return {
-            "from": serializers.CharField(source="payer"),
-            "to": serializers.CharField(source="payee"),
-            "crowns": serializers.IntegerField(),
-        }
-
-
-class GameSettlementSerializer(serializers.Serializer[Any]):
-    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
-        # "style" would shadow Field.style: built here.
-        return {"style": serializers.CharField(help_text="pairs | winner"), **super().get_fields()}
-
-    totals = serializers.DictField(child=serializers.IntegerField(), help_text="Penalty points.")
-    crowns = serializers.DictField(child=serializers.IntegerField())
-    winners = serializers.ListField(child=serializers.CharField())
-    debts = GamePaymentSerializer(many=True)
-    net = serializers.DictField(child=serializers.IntegerField(), help_text="+ receives, - pays.")
-    transfers = GamePaymentSerializer(many=True, help_text="The fewest payments realising net.")
-
-
-class GameMissingSerializer(serializers.Serializer[Any]):
-    hand = serializers.IntegerField()
-    players = serializers.ListField(child=serializers.CharField())
-
-
-class GameChartLineSerializer(serializers.Serializer[Any]):
-    option = serializers.CharField(help_text="The house rule the line comes from: elimination | target.")
-    value = serializers.IntegerField()
-    kind = serializers.ChoiceField(
-        choices=["limit", "target"], help_text="limit: stay under it; target: reach it."
-    )
-
-
-class GameSerializer(GameItemSerializer):
-    options = serializers.DictField(source="game.options", help_text="The house rules, as stored.")
-    first_dealer = serializers.IntegerField(source="game.first_dealer")
-    hand_limit = serializers.IntegerField(source="game.hand_limit")
-    seats = GameSeatSerializer(many=True)
-    rows = GameHandSerializer(many=True, source="sheet.rows", help_text="The score sheet's hands, in order.")
-    totals = serializers.DictField(
-        source="sheet.scored.totals", child=serializers.IntegerField(), help_text="With end bonuses."
-    )
-    eliminated = GameEliminationSerializer(many=True, source="sheet.scored.eliminated")
-    finish_reason = serializers.CharField(
-        source="sheet.scored.finish_reason",
-        allow_null=True,
-        help_text="target | last_player | hands | ended",
-    )
-    leaders = serializers.ListField(source="sheet.scored.leaders", child=serializers.CharField())
-    winners = serializers.ListField(source="sheet.scored.winners", child=serializers.CharField())
-    bonuses = GameBonusSerializer(many=True, source="sheet.scored.bonuses")
-    incomplete = serializers.BooleanField(
-        source="sheet.incomplete", help_text="Some count is missing: totals are provisional."
-    )
-    missing = GameMissingSerializer(many=True, source="sheet.scored.missing")
-    next_dealer = serializers.CharField(source="sheet.next_dealer", allow_null=True)
-    next_hand_number = serializers.IntegerField(
-        source="game.next_hand_number",
-        help_text="The number the next hand will be stored under: send it as the new hand's `for_hand`.",
-    )
-    settlement = GameSettlementSerializer(
-        source="sheet.scored.settlement",
-        allow_null=True,
-        help_text="Žolíky only, once no count is missing.",
-    )
-    share_url = SiteLink(
-        source="share_path",
-        help_text="The link to watch the score sheet, at the address other phones reach (the page's "
-        "QR code).",
-    )
-    chart_line = GameChartLineSerializer(
-        allow_null=True,
-        help_text="The line the running totals head for on the chart of the evening (Žolíky's elimination "
-        "limit, the gin and Carousel target); null when the family or an open evening has none.",
-    )
-
-
-class GameCreatedSerializer(GameSerializer):
-    edit_url = serializers.CharField(help_text="The path of the game's edit link (keep it secret).")
-
-
-class GameCreateSerializer(serializers.Serializer[Any]):
-    family = serializers.CharField(help_text=FAMILY_HELP)
-    options = serializers.DictField(required=False, default=dict, help_text="House rules (see /engine/).")
-    players = serializers.ListField(child=serializers.CharField(max_length=40), min_length=1, max_length=20)
-    first_dealer = serializers.IntegerField(required=False, default=0, min_value=0)
-    club = serializers.SlugField(
-        required=False,
-        allow_null=True,
-        default=None,
-        help_text="A club's slug: needs scorekeeper or organiser.",
-    )
-    played_at = serializers.DateTimeField(
-        required=False,
-        allow_null=True,
-        default=None,
-        help_text="When the game was played (a score sheet typed in later); default now, never in the "
-        "future.",
-    )
-
-    def validate_played_at(self, value: Any) -> Any:
-        return _not_future(value)
-
-    def validate_family(self, value: str) -> str:
-        if value not in FAMILIES:
-            raise serializers.ValidationError(_("Unknown rule family."))
-        return value
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if attrs["first_dealer"] >= len(attrs["players"]):
-            raise serializers.ValidationError(
-                {"first_dealer": [_("The first dealer must be one of the players.")]}
-            )
-        return attrs
-
-
-def _not_future(value: Any) -> Any:
-    if value is not None and value > timezone.now() + CLOCK_SLACK:
-        raise serializers.ValidationError(
-            _("A game cannot be played in the future: choose a time before now.")
-        )
-    return value
-
-
-class GameDateSerializer(serializers.Serializer[Any]):
-    played_at = serializers.DateTimeField(help_text="When the game was played; never in the future.")
-    shown = serializers.DateTimeField(
-        help_text="The game's `played_at` as you read it: if it changed since, nothing changes and the "
-        "answer is 400 `date_changed_since`."
-    )
-
-    def validate_played_at(self, value: Any) -> Any:
-        return _not_future(value)
-
-
-class GameChangeSerializer(serializers.Serializer[Any]):
-    id = serializers.IntegerField(source="change.pk")
-    action = serializers.CharField(
-        source="change.action",
-        help_text="added | edited | deleted (a hand) | ended | reopened | new_link | transfer (another "
-        "starter; `before` and `after` hold `owner`, a user id) | removed | restored (the game deleted, "
-        "brought back) | dated (the date of play changed; `before` and `after` hold `played_at`)",
-    )
-    hand_number = serializers.IntegerField(source="change.hand_number", allow_null=True)
-    hand = serializers.IntegerField(
-        allow_null=True, help_text="The hand's row on the sheet, as the sheet shows it."
-    )
-    before = serializers.JSONField(source="change.before", allow_null=True)
-    after = serializers.JSONField(source="change.after", allow_null=True)
-    created_at = serializers.DateTimeField(source="change.created_at")
-    undoes = serializers.IntegerField(
-        source="change.undoes_id", allow_null=True, help_text="The change this one undid."
-    )
-    undone = serializers.BooleanField()
-    undoable = serializers.BooleanField()
-
 
 # --- representations ------------------------------------------------------------------------
 
@@ -442,49 +199,11 @@ class GameListCreate(generics.ListAPIView[Game]):
         data = GameItemSerializer(game_lines(queryset if page is None else page), many=True).data
         return self.get_paginated_response(data) if page is not None else Response(data)
 
-    @extend_schema(
-        operation_id="games_list",
-        summary="The games you may see",
-        description="Club games of the clubs you see (public clubs, or yours), your private games, and "
-        "the game whose edit link you bear. Newest first by `played_at` (then by id), by cursor.",
-        responses={200: GameItemSerializer(many=True), **problems(400)},
-    )
+    @schemas.games_list
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return self.list(request, *args, **kwargs)
 
-    @extend_schema(
-        operation_id="games_create",
-        summary="Start a game",
-        description="Starts a game, private or (with `club`) in a club where you are a scorekeeper or an "
-        "organiser. The answer carries the game's `edit_url` (share it to let others record). "
-        "Starting a game is **not idempotent**: a resend starts a second game (an Idempotency-Key "
-        "is not honoured here).",
-        request=GameCreateSerializer,
-        responses={201: GameCreatedSerializer, **problems(400, 401, 403)},
-        examples=[
-            OpenApiExample(
-                "Žolíky for three",
-                value={
-                    "family": "zoliky",
-                    "options": {},
-                    "players": ["Ann", "Bob", "Cid"],
-                    "first_dealer": 0,
-                },
-                request_only=True,
-            ),
-            OpenApiExample(
-                "Žolíky for four with a house rule",
-                summary="Four players, a joker left in hand costs 30",
-                value={
-                    "family": "zoliky",
-                    "options": {"joker_penalty": 30},
-                    "players": ["Ann", "Bob", "Cid", "Dan"],
-                    "first_dealer": 1,
-                },
-                request_only=True,
-            ),
-        ],
-    )
+    @schemas.games_create
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         if isinstance(request.auth, GameLink):
             raise exceptions.PermissionDenied(_("A game's edit link cannot start other games."))
@@ -510,56 +229,6 @@ def _created(request: Request, game: Game) -> Response:
     return response
 
 
-GAME_EXAMPLE: dict[str, Any] = {
-    "public_id": "k3F9xQ2m",
-    "family": "zoliky",
-    "club": None,
-    "played_at": "2026-11-27T19:02:11Z",
-    "created_at": "2026-11-27T19:02:11Z",
-    "updated_at": "2026-11-27T19:20:45Z",
-    "ended": False,
-    "finished": False,
-    "hands": 1,
-    "players": [
-        {"name": "Ann", "total": -10, "place": 1, "winner": False},
-        {"name": "Bob", "total": 23, "place": 2, "winner": False},
-        {"name": "Cid", "total": 30, "place": 3, "winner": False},
-    ],
-    "options": {},
-    "first_dealer": 0,
-    "hand_limit": 0,
-    "seats": [
-        {"position": 0, "name": "Ann", "player_id": 1},
-        {"position": 1, "name": "Bob", "player_id": 2},
-        {"position": 2, "name": "Cid", "player_id": 3},
-    ],
-    "rows": [
-        {
-            "number": 1,
-            "ordinal": 1,
-            "version": 1,
-            "outcome": {"closer": "Ann", "from_hand": False, "left": {"Bob": 23, "Cid": "KH 5S JK"}},
-            "dealer": "Ann",
-            "points": {"Ann": -10, "Bob": 23, "Cid": 30},
-            "totals": {"Ann": -10, "Bob": 23, "Cid": 30},
-            "missing": [],
-            "created_at": "2026-11-27T19:20:45Z",
-            "updated_at": "2026-11-27T19:20:45Z",
-        }
-    ],
-    "totals": {"Ann": -10, "Bob": 23, "Cid": 30},
-    "eliminated": [],
-    "finish_reason": None,
-    "leaders": ["Ann"],
-    "winners": [],
-    "bonuses": [],
-    "incomplete": False,
-    "missing": [],
-    "next_dealer": "Bob",
-    "settlement": None,
-}
-
-
 class GameDetail(APIView):
     # A scoreboard polls this with If-None-Match. Its 304 costs the game's row, one query;
     # counting it against the throttles would cost more queries (the counts are shared in the
@@ -573,22 +242,7 @@ class GameDetail(APIView):
                 return
         super().check_throttles(request)
 
-    @extend_schema(
-        operation_id="games_retrieve",
-        summary="A game and its score sheet",
-        description="Anyone with the game's address reads it. The ETag changes with every write; send it as "
-        "If-None-Match to get 304 while nothing changed.",
-        responses={200: GameSerializer, 304: OpenApiResponse(description="Not modified."), **problems(404)},
-        examples=[
-            OpenApiExample(
-                "A short sheet",
-                summary="Žolíky for three after one hand",
-                value=GAME_EXAMPLE,
-                response_only=True,
-                status_codes=["200"],
-            )
-        ],
-    )
+    @schemas.games_retrieve
     def get(self, request: Request, public_id: str) -> Response:
         game = self.found or game_or_404(public_id)
         tag = _game_etag(game)
@@ -600,18 +254,7 @@ class GameDetail(APIView):
         response["Cache-Control"] = "private, no-cache"
         return response
 
-    @extend_schema(
-        operation_id="games_destroy",
-        summary="Delete a club's game",
-        description="For the club's organisers. The game leaves every list, standing, rating and season and "
-        "answers 404 to everyone else; its record is kept. The answer is the deletion, a change in the "
-        "game's history: undo it (`POST .../history/{id}/undo/`) to bring the game back. A tournament's "
-        "table is refused (400 `event_game`), as is a private game (400 `not_club_game`). With an "
-        "Idempotency-Key a resend answers with the first deletion.",
-        request=None,
-        parameters=[IDEMPOTENCY_KEY],
-        responses={200: GameChangeSerializer, **problems(400, 401, 403, 404)},
-    )
+    @schemas.games_destroy
     def delete(self, request: Request, public_id: str) -> Response:
         game = managed_game(request, public_id)
         change = game_delete(game=game, user=request.user, request_id=idempotency_key(request))
@@ -628,17 +271,10 @@ class _GameEnd(APIView):
         return _game_response(request, _fresh(game))
 
 
-END_SCHEMA: dict[str, Any] = {
-    "request": None,
-    "parameters": [IDEMPOTENCY_KEY],
-    "responses": {200: GameSerializer, **problems(400, 401, 403, 404)},
-}
-
-
 class GameEndView(_GameEnd):
     ended = True
 
-    @extend_schema(operation_id="games_end", summary="End the evening", **END_SCHEMA)
+    @schemas.games_end
     def post(self, request: Request, public_id: str) -> Response:
         return super().post(request, public_id)
 
@@ -646,42 +282,9 @@ class GameEndView(_GameEnd):
 class GameReopenView(_GameEnd):
     ended = False
 
-    @extend_schema(operation_id="games_reopen", summary="Reopen an ended game", **END_SCHEMA)
+    @schemas.games_reopen
     def post(self, request: Request, public_id: str) -> Response:
         return super().post(request, public_id)
-
-
-NOTATION_HELP = (
-    "An optional `notation` member next to the outcome names the letters its cards are typed in: "
-    "`en` (the default: `KH 5S JK`), `cs`, `sk`, `pl` or `nb`, as the site's pages of that language read "
-    'them (Czech `KS` is the king of hearts; docs/RULES.md, "Cards as each language writes them"). The '
-    "card symbols read the same in all of them. The hand is recorded in the English codes."
-)
-
-
-OUTCOME_EXAMPLES = [
-    OpenApiExample(
-        "Žolíky",
-        value={"closer": "Ann", "from_hand": False, "left": {"Bob": 23, "Cid": "KH 5S JK"}},
-        request_only=True,
-    ),
-    OpenApiExample(
-        "Žolíky, cards in Czech letters",
-        value={"closer": "Ann", "from_hand": False, "left": {"Bob": 23, "Cid": "KS 5P Ž"}, "notation": "cs"},
-        request_only=True,
-    ),
-    OpenApiExample(
-        "Gin", value={"knocker": "Ann", "gin": False, "deadwood": {"Ann": 7, "Bob": 12}}, request_only=True
-    ),
-    OpenApiExample(
-        "Carousel",
-        value={"knocker": "Ann", "out": None, "left": {"Ann": 3, "Bob": 12, "Cid": "7H JK"}},
-        request_only=True,
-    ),
-    OpenApiExample(
-        "Rummikub", value={"winner": "Ann", "left": {"Bob": 24, "Cid": "R7 B13 JK"}}, request_only=True
-    ),
-]
 
 
 def _outcome(request: Request, game: Game) -> dict[str, Any]:
@@ -701,41 +304,13 @@ def _outcome(request: Request, game: Game) -> dict[str, Any]:
 class HandList(APIView):
     parser_classes = [StrictJSONParser]
 
-    @extend_schema(
-        operation_id="games_hands_list",
-        summary="The game's hands, in score-sheet order",
-        responses={200: GameHandSerializer(many=True), **problems(404)},
-    )
+    @schemas.games_hands_list
     def get(self, request: Request, public_id: str) -> Response:
         game = game_or_404(public_id)
         rows = recent_sheet(game=game).rows
         return with_etag(GameHandSerializer(rows, many=True).data, _game_etag(game))
 
-    @extend_schema(
-        operation_id="games_hands_create",
-        summary="Record the next hand",
-        description="The body is the hand's scoring outcome, keyed by the players' names, as the hand form "
-        "builds it (one shape per family; see the examples and /engine/). It says how the hand ended: a "
-        "role that may name nobody (Carousel's `knocker` and `out`, Rummikub's `winner`) is given, `null` "
-        "for nobody, unless another role names a player; left out, it is refused (400 `missing_field`). "
-        "With an Idempotency-Key a resend records nothing again and answers 200 with the hand recorded "
-        "the first time. An optional "
-        "`for_hand` member next to the outcome is the game's `next_hand_number` when the client drew its "
-        "form: if another client recorded a hand since, nothing is recorded and the answer is 409 "
-        "`hand_taken`, naming that hand (`hand`: its row on the sheet, `number`) with it in `current` and "
-        "its `etag` (replace it with a PUT and If-Match, or post again with `for_hand` set to "
-        "`next_hand_number`). " + NOTATION_HELP,
-        request=OpenApiTypes.OBJECT,
-        parameters=[IDEMPOTENCY_KEY],
-        examples=OUTCOME_EXAMPLES,
-        responses={
-            201: GameHandSerializer,
-            200: OpenApiResponse(
-                GameHandSerializer, description="A resend: the hand recorded the first time."
-            ),
-            **problems(400, 401, 403, 404, 409),
-        },
-    )
+    @schemas.games_hands_create
     def post(self, request: Request, public_id: str) -> Response:
         game = writable_game(request, public_id)
         key = idempotency_key(request)
@@ -798,11 +373,7 @@ def _hand_taken(game: Game, error: ServiceError) -> ApiError:
 class HandDetail(APIView):
     parser_classes = [StrictJSONParser]
 
-    @extend_schema(
-        operation_id="games_hands_retrieve",
-        summary="One hand",
-        responses={200: GameHandSerializer, **problems(404)},
-    )
+    @schemas.games_hands_retrieve
     def get(self, request: Request, public_id: str, number: int) -> Response:
         game = game_or_404(public_id)
         hand = _find_hand(game, number)
@@ -810,16 +381,7 @@ class HandDetail(APIView):
         response["ETag"] = _hand_etag(hand)
         return response
 
-    @extend_schema(
-        operation_id="games_hands_update",
-        summary="Correct a hand",
-        description="The body is the corrected outcome. Needs If-Match with the hand's ETag: a stale one "
-        "gets 412 with the hand as stored now in `current`. " + NOTATION_HELP,
-        request=OpenApiTypes.OBJECT,
-        parameters=[IF_MATCH],
-        examples=OUTCOME_EXAMPLES,
-        responses={200: GameHandSerializer, **problems(400, 401, 403, 404, 412, 428)},
-    )
+    @schemas.games_hands_update
     def put(self, request: Request, public_id: str, number: int) -> Response:
         game = writable_game(request, public_id)
         hand = _find_hand(game, number)
@@ -834,14 +396,7 @@ class HandDetail(APIView):
         response["ETag"] = _hand_etag(saved)
         return response
 
-    @extend_schema(
-        operation_id="games_hands_destroy",
-        summary="Delete a hand",
-        description="Needs If-Match with the hand's ETag. The deletion can be undone in the history.",
-        request=None,
-        parameters=[IF_MATCH],
-        responses={204: OpenApiResponse(description="Deleted."), **problems(400, 401, 403, 404, 412, 428)},
-    )
+    @schemas.games_hands_destroy
     def delete(self, request: Request, public_id: str, number: int) -> Response:
         game = writable_game(request, public_id)
         hand = _find_hand(game, number)
@@ -869,11 +424,7 @@ class HistoryList(generics.ListAPIView[Change]):
         self.game, _manage = game_with_deleted(self.request, self.kwargs["public_id"])
         return game_changes(game=self.game)
 
-    @extend_schema(
-        operation_id="games_history_list",
-        summary="The game's changes, newest first",
-        responses={200: GameChangeSerializer(many=True), **problems(404)},
-    )
+    @schemas.games_history_list
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         page = self.paginate_queryset(self.get_queryset())
         lines = change_lines(game=self.game, changes=list(page or []))
@@ -881,16 +432,7 @@ class HistoryList(generics.ListAPIView[Change]):
 
 
 class UndoView(APIView):
-    @extend_schema(
-        operation_id="games_history_undo",
-        summary="Undo a change",
-        description="The undo is itself a change (returned). Not keyed by Idempotency-Key: a resend "
-        "answers 400 `already_undone` and changes nothing. A new starter or a deletion (`transfer`, "
-        "`removed`, `restored`) is undone by the club's organisers only; undoing `removed` brings a "
-        "deleted game back (the one write a deleted game takes).",
-        request=None,
-        responses={201: GameChangeSerializer, **problems(400, 401, 403, 404)},
-    )
+    @schemas.games_history_undo
     def post(self, request: Request, public_id: str, change_id: int) -> Response:
         game, manage = game_with_deleted(request, public_id)
         change = game_change(game=game, pk=change_id) if change_id <= MAX_ID else None
@@ -907,26 +449,10 @@ class UndoView(APIView):
         return Response(_change_data(game, undo), status=status.HTTP_201_CREATED)
 
 
-class GameTransferSerializer(serializers.Serializer[Any]):
-    to = serializers.CharField(
-        max_length=150, help_text="The username of a scorekeeper or organiser of the game's club."
-    )
-
-
 class GameTransferView(APIView):
     parser_classes = [StrictJSONParser]
 
-    @extend_schema(
-        operation_id="games_transfer",
-        summary="Give a club's game another starter",
-        description="For the club's organisers. The new starter must be a scorekeeper or organiser of the "
-        "club (400 `starter_not_recorder`); like every starter of a club's game he records it while he "
-        "is one. The answer is the change in the game's history (undo gives the game back). With an "
-        "Idempotency-Key a resend answers with the first change.",
-        request=GameTransferSerializer,
-        parameters=[IDEMPOTENCY_KEY],
-        responses={201: GameChangeSerializer, **problems(400, 401, 403, 404)},
-    )
+    @schemas.games_transfer
     def post(self, request: Request, public_id: str) -> Response:
         game = managed_game(request, public_id)
         data = GameTransferSerializer(data=request.data)
@@ -941,18 +467,7 @@ class GameTransferView(APIView):
 class GameDateView(APIView):
     parser_classes = [StrictJSONParser]
 
-    @extend_schema(
-        operation_id="games_date",
-        summary="Change when a game was played",
-        description="For whoever records the game (a club's scorekeepers and organisers). A club game's "
-        "ratings and seasons follow the new date. The answer is the change in the game's history (undo "
-        "puts the old date back); 200 with no body change when the date is already this one. A "
-        "tournament's table is refused (400 `event_game_dated`). With an Idempotency-Key a resend "
-        "answers with the first change.",
-        request=GameDateSerializer,
-        parameters=[IDEMPOTENCY_KEY],
-        responses={201: GameChangeSerializer, 200: GameSerializer, **problems(400, 401, 403, 404)},
-    )
+    @schemas.games_date
     def post(self, request: Request, public_id: str) -> Response:
         game = writable_game(request, public_id)
         data = GameDateSerializer(data=request.data)
@@ -974,19 +489,7 @@ def _change_data(game: Game, change: Change) -> Any:
 
 
 class GameRematchView(APIView):
-    @extend_schema(
-        operation_id="games_rematch",
-        summary="Start a rematch",
-        description="Starts the next game at the same table: the same players, family, house rules and "
-        "hand limit, in the same club, the first dealer the seat after the old game's first dealer. "
-        "Allowed to whoever could start the game anew: a club's scorekeepers and organisers, a "
-        "private game's owner, or (for a game started without an account) the browser session "
-        "holding its edit link; not to a bearer of the edit link. With an Idempotency-Key, a "
-        "resend answers with the game the first request started.",
-        request=None,
-        parameters=[IDEMPOTENCY_KEY],
-        responses={201: GameCreatedSerializer, **problems(400, 401, 403, 404)},
-    )
+    @schemas.games_rematch
     def post(self, request: Request, public_id: str) -> Response:
         game = game_or_404(public_id)
         if isinstance(request.auth, GameLink):

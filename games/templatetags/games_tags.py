@@ -24,6 +24,7 @@ from games.hand_kinds import kind_label
 from games.models import Change, Membership
 from games.round_clock import round_clock
 from games.sheet import Sheet, marks_only
+from scoring.families import every_word
 from scoring.families import family_info as scoring_family_info
 
 register = template.Library()
@@ -172,20 +173,13 @@ def outcome_summary(outcome: Mapping[str, object] | None, rules: RuleSet | None 
         return conditional_escape(card_names.render_text(value, rules) if rules is not None else str(value))
 
     parts: list[str] = []
-    roles = {
-        "closer": _("%(name)s closed"),
-        "knocker": _("%(name)s knocked"),
-        "out": _("%(name)s went out"),
-        "winner": _("%(name)s went out"),
-    }
-    for key, text in roles.items():
-        name = outcome.get(key)
+    # The family's words first, then any other family's: a stored outcome says what it holds.
+    said = families.words(rules.family if rules is not None else None).merged(every_word())
+    for role in said.roles:
+        name = outcome.get(role.name)
         if isinstance(name, str) and name:
-            parts.append(escape(text % {"name": name}))
-    if outcome.get("from_hand"):
-        parts.append(escape(_("from hand")))
-    if outcome.get("gin"):
-        parts.append(escape(_("gin")))
+            parts.append(escape(_(role.did) % {"name": name}))
+    parts.extend(escape(_(flag.said)) for flag in said.flags if flag.said and outcome.get(flag.name))
     for key in ("left", "deadwood", "hands"):
         counts = outcome.get(key)
         if isinstance(counts, Mapping):
@@ -262,7 +256,7 @@ def sheet_rows(sheet: Sheet, editable: bool) -> SafeString:
         )
         if row.kind is not None:
             if row.kind.kind not in kinds:
-                kind = kind_label(row.kind)
+                kind = kind_label(row.kind, sheet.rules.family)
                 kinds[row.kind.kind] = f'<span class="kind">{escape(kind)}</span>' if kind else ""
             head += kinds[row.kind.kind]
         rows.append(f'<tr><th scope="row">{head}</th>{cells}</tr>')

@@ -27,7 +27,7 @@ from django.views.decorators.http import require_POST
 
 from engine.errors import EngineError
 from games.error_messages import error_message, write_refused
-from games.forms import FLAG_LABELS, NOBODY_LABELS, ROLE_LABELS, NewHandForm
+from games.forms import NewHandForm
 from games.input import read_json
 from games.models import Game, Hand
 from games.selectors.games import game_by_public_id
@@ -36,7 +36,7 @@ from games.services.access import can_edit
 from games.services.hands import hand_edit, hand_find, hand_record, hand_taken
 from games.services.service_errors import HandGone, HandTaken, ServiceError, StaleEdit
 from games.sheet import Sheet
-from scoring.families import family_info
+from scoring.families import Role, family_info
 from scoring.game import score_game
 
 # The new-hand form's own fields that the screen sets itself (not carried from the post).
@@ -103,20 +103,20 @@ def _lines(
     other = theirs if theirs is not None else empty
     lines: list[Line] = []
 
-    def role(outcome: Mapping[str, object], key: str) -> str:
-        name = outcome.get(key)
-        return str(name) if name else str(NOBODY_LABELS.get(key, "—"))
+    def role(outcome: Mapping[str, object], said: Role) -> str:
+        name = outcome.get(said.name)
+        return str(name) if name else (_(said.nobody) if said.nobody else "—")
 
-    for key in info.roles:
-        lines.append(Line(str(ROLE_LABELS[key]), role(other, key) if theirs else "", role(mine, key)))
-    for flag in info.flags:
-        if flag in other or flag in mine:
+    for said in info.words.roles:
+        lines.append(Line(_(said.question), role(other, said) if theirs else "", role(mine, said)))
+    for flag in info.words.flags:
+        if flag.name in other or flag.name in mine:
             yes, no = _("yes"), _("no")
             lines.append(
                 Line(
-                    str(FLAG_LABELS[flag]),
-                    (yes if other.get(flag) else no) if theirs else "",
-                    yes if mine.get(flag) else no,
+                    _(flag.label),
+                    (yes if other.get(flag.name) else no) if theirs else "",
+                    yes if mine.get(flag.name) else no,
                 )
             )
     if other.get("melds") or mine.get("melds"):

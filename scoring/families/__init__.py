@@ -4,15 +4,16 @@ A family module (``zoliky.py``, ``gin.py``, ``carousel.py``, ``rummikub.py``) ho
 scoring knows of its family: its facts (:class:`FamilyInfo`: what a page or a rule asks, "is a
 lower total better?", "who empties his hand?"), the fields of its outcome, the parser that
 validates an outcome, the scorer of a hand, the reader of a hand's kind, its end rule, its end
-bonuses, its leaders, the text that says how a hand is scored, an example hand and the turn
-timer its tables run (:class:`TurnTimer`). The engine's facts (deck, card values, house rules)
-are the family's row in ``engine.rules``
+bonuses, its leaders, the text that says how a hand is scored, an example hand, the example
+outcomes the API's schema shows, the turn timer its tables run (:class:`TurnTimer`) and its
+words (:class:`Vocabulary`: how the pages name its roles, flags and kinds of hand). The
+engine's facts (deck, card values, house rules) are the family's row in ``engine.rules``
 (:class:`~engine.rules.FamilyRules`), which :func:`register` registers with it.
 
 Nothing outside the family modules asks which family it holds: it asks the registry
 (:func:`family`, :func:`family_info`) and the family answers. Adding a family is writing its
-module and registering it; docs/design/scoring.md says how. Display names and rules text are
-marked for translation with the engine's identity ``gettext_noop`` (or, for the rules text,
+module and registering it; docs/design/scoring.md says how. Display names, words and rules
+text are marked for translation with the engine's identity ``gettext_noop`` (or, for the rules text,
 with the translation functions the web layer passes in); the web layer translates them.
 """
 
@@ -59,6 +60,70 @@ PLAIN_TURN = TurnTimer("turn", 60, 0, gettext_noop("Time's up"))
 
 
 @dataclass(frozen=True, slots=True)
+class Role:
+    """An outcome field naming the player who ended the hand (closed, knocked, went out), with
+    the words the pages say it in (marked for translation; the web layer translates)."""
+
+    name: str
+    question: str  # the hand form's label: "Who closed?"
+    did: str  # a stored hand's one-line reading, ``%(name)s``: the player ("%(name)s closed")
+    nobody: str = ""  # the choice naming nobody, where the role may name nobody
+    unanswered: str = ""  # said when neither a player nor nobody was chosen ("": "Choose one.")
+
+
+@dataclass(frozen=True, slots=True)
+class Flag:
+    """A yes/no fact of a hand (closed from hand, gin), with its words."""
+
+    name: str
+    label: str  # the hand form's tick
+    said: str = ""  # in a stored hand's one-line reading when set ("": not said)
+    hint: str = ""  # said under the tick before anyone types
+    option: str | None = None  # offered only under this house rule, and stored only when set
+    # Set, the player in the family's ``emptied_role`` holds nothing (gin): his count may stay
+    # empty on the hand form, which then takes 0.
+    empties: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Kind:
+    """A kind of hand the family's :meth:`RuleFamily.kind` reads, with its words."""
+
+    name: str
+    short: str  # on the score sheet ("knock", "closed from hand")
+    line: str  # after a save, ``%(name)s``: who ended the hand ("%(name)s knocked")
+    nobody: str  # the line when nobody ended it ("the stock ran out")
+
+
+@dataclass(frozen=True, slots=True)
+class Vocabulary:
+    """A family's words: its roles and flags in form order, the kinds its hands end in. The
+    pages, forms, summaries and API examples read them here, never a table of their own, so a
+    family brings its words with it."""
+
+    roles: tuple[Role, ...] = ()
+    flags: tuple[Flag, ...] = ()
+    kinds: tuple[Kind, ...] = ()
+
+    def role(self, name: str) -> Role | None:
+        return next((role for role in self.roles if role.name == name), None)
+
+    def flag(self, name: str) -> Flag | None:
+        return next((flag for flag in self.flags if flag.name == name), None)
+
+    def kind(self, name: str) -> Kind | None:
+        return next((kind for kind in self.kinds if kind.name == name), None)
+
+    def merged(self, other: Vocabulary) -> Vocabulary:
+        """Both vocabularies, a name this one has already kept as it is."""
+        return Vocabulary(
+            (*self.roles, *(r for r in other.roles if self.role(r.name) is None)),
+            (*self.flags, *(f for f in other.flags if self.flag(f.name) is None)),
+            (*self.kinds, *(k for k in other.kinds if self.kind(k.name) is None)),
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class FamilyInfo:
     key: str
     name: str  # English display name, marked for translation
@@ -88,6 +153,8 @@ class FamilyInfo:
     # The option's value 0 (an open evening) draws no line either.
     chart_line: str | None = None
     timer: TurnTimer = PLAIN_TURN
+    # The words of ``roles``, ``flags`` and the kinds of the family's hands.
+    words: Vocabulary = Vocabulary()
 
 
 def make_info(
@@ -95,11 +162,12 @@ def make_info(
     name: str,
     *,
     lower_is_better: bool,
-    roles: tuple[str, ...],
+    roles: tuple[Role, ...],
     emptied_role: str,
     role_required: bool,
     preferred: int,
-    flags: tuple[str, ...] = (),
+    kinds: tuple[Kind, ...],
+    flags: tuple[Flag, ...] = (),
     declares_melds: bool = False,
     settles_in_crowns: bool = False,
     eliminates: bool = False,
@@ -107,15 +175,16 @@ def make_info(
     timer: TurnTimer = PLAIN_TURN,
 ) -> FamilyInfo:
     """A family's facts; what the engine's row says already (count, table sizes, an opening
-    minimum) is read from it, not stated again."""
+    minimum) is read from it, not stated again. The roles, flags and kinds come with their
+    words (:class:`Vocabulary`); ``info.roles`` and ``info.flags`` are their names."""
     return FamilyInfo(
         key=rules.key,
         name=name,
         lower_is_better=lower_is_better,
-        roles=roles,
+        roles=tuple(role.name for role in roles),
         emptied_role=emptied_role,
         role_required=role_required,
-        flags=flags,
+        flags=tuple(flag.name for flag in flags),
         declares_melds=declares_melds,
         count="tiles" if rules.tiles else "cards",
         settles_in_crowns=settles_in_crowns,
@@ -126,6 +195,7 @@ def make_info(
         table_preferred=preferred,
         chart_line=chart_line,
         timer=timer,
+        words=Vocabulary(roles, flags, kinds),
     )
 
 
@@ -155,6 +225,10 @@ class RuleFamily(Protocol):
 
     @property
     def example(self) -> Example: ...
+
+    # The API schema's example outcomes of a recorded hand: (title, outcome) pairs.
+    @property
+    def api_examples(self) -> tuple[tuple[str, Mapping[str, object]], ...]: ...
 
     @property
     def cli_fields(self) -> str: ...  # the command line's help on the outcome ("": its fields)
@@ -287,3 +361,12 @@ class _Infos(Mapping[str, FamilyInfo]):
 
 
 FAMILY_INFO: Mapping[str, FamilyInfo] = _Infos()
+
+
+def every_word() -> Vocabulary:
+    """The words of every registered family at once (a family registered earlier keeps a
+    name), for a stored outcome read without its family."""
+    words = Vocabulary()
+    for registered in families():
+        words = words.merged(registered.info.words)
+    return words

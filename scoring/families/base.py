@@ -5,10 +5,35 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
+from engine.messages import gettext_noop
 from engine.rules import FamilyRules, RuleSet
 
 from ..scored import Bonus, HandKind
-from . import Example, FamilyInfo
+from . import Example, FamilyInfo, Kind, Role
+
+# Words more than one family says alike (one msgid each in the catalogues).
+WENT_OUT = Kind("out", gettext_noop("went out"), gettext_noop("%(name)s went out"), gettext_noop("went out"))
+KNOCK = Kind("knock", gettext_noop("knock"), gettext_noop("%(name)s knocked"), gettext_noop("knock"))
+UNDERCUT = Kind(
+    "undercut",
+    gettext_noop("undercut"),
+    gettext_noop("%(name)s knocked and was undercut"),
+    gettext_noop("undercut"),
+)
+
+
+KNOCKER = Role(
+    "knocker",
+    gettext_noop("Who knocked?"),
+    gettext_noop("%(name)s knocked"),
+    gettext_noop("Nobody"),
+    gettext_noop("Choose who knocked, or Nobody."),
+)
+
+
+def went_out(name: str, *, nobody: str = "", unanswered: str = "") -> Role:
+    """The role of the player who went out (Carousel's ``out``, Rummikub's ``winner``)."""
+    return Role(name, gettext_noop("Who went out?"), gettext_noop("%(name)s went out"), nobody, unanswered)
 
 
 class StandardFamily:
@@ -21,6 +46,7 @@ class StandardFamily:
     info: FamilyInfo
     fields: tuple[str, ...]
     example: Example
+    api_examples: tuple[tuple[str, Mapping[str, object]], ...] = ()
     cli_fields = ""
     cli_results = ""
 

@@ -12,8 +12,18 @@ from engine.rules import CAROUSEL, RuleSet
 from ..reading import Count, check_pack, left_in_hands, player_field
 from ..scored import Bonus, HandKind, HandResult, cards_detail
 from ..scoring_errors import ScoringError
-from . import Example, Translate, TranslatePlural, TurnTimer, make_info
-from .base import StandardFamily, name_of, sample_count, target_reached
+from . import Example, Kind, Translate, TranslatePlural, TurnTimer, make_info
+from .base import (
+    KNOCK,
+    KNOCKER,
+    UNDERCUT,
+    WENT_OUT,
+    StandardFamily,
+    name_of,
+    sample_count,
+    target_reached,
+    went_out,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,9 +40,27 @@ class Carousel(StandardFamily):
         CAROUSEL,
         gettext_noop("Carousel rummy"),
         lower_is_better=False,
-        roles=("knocker", "out"),
+        roles=(
+            KNOCKER,
+            went_out(
+                "out",
+                nobody=gettext_noop("Nobody"),
+                unanswered=gettext_noop("Choose who went out, or Nobody."),
+            ),
+        ),
         emptied_role="out",
         role_required=False,
+        kinds=(
+            WENT_OUT,
+            KNOCK,
+            UNDERCUT,
+            Kind(
+                "stock",
+                gettext_noop("stock ran out"),
+                gettext_noop("the stock ran out"),
+                gettext_noop("the stock ran out"),
+            ),
+        ),
         preferred=4,
         chart_line="target",
         # A chess clock: ten minutes each for a hand (turns rearrange the table), five seconds
@@ -45,6 +73,9 @@ class Carousel(StandardFamily):
         {"knocker": "Ann", "out": None, "left": {"Ann": 4, "Bob": 12, "Cid": "7H JK"}},
         gettext_noop("%(player)s knocks with 4 points in hand; Bob holds 12 and Cid two cards."),
         "Ann",
+    )
+    api_examples = (
+        ("Carousel", {"knocker": "Ann", "out": None, "left": {"Ann": 3, "Bob": 12, "Cid": "7H JK"}}),
     )
 
     # The command line's help (python -m scoring --help): the outcome's fields, the result's details.

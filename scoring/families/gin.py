@@ -27,8 +27,8 @@ from ..reading import (
 )
 from ..scored import HandKind, HandResult
 from ..scoring_errors import ScoringError, for_player
-from . import Example, Translate, TranslatePlural, TurnTimer, make_info
-from .base import StandardFamily, name_of, target_reached
+from . import Example, Flag, Kind, Translate, TranslatePlural, TurnTimer, make_info
+from .base import KNOCK, KNOCKER, UNDERCUT, StandardFamily, name_of, target_reached
 
 GIN_HAND_SIZE = 10
 
@@ -49,10 +49,29 @@ class Gin(StandardFamily):
         GIN,
         gettext_noop("Gin (knock rummy for two)"),
         lower_is_better=False,
-        roles=("knocker",),
+        roles=(KNOCKER,),
         emptied_role="knocker",
         role_required=True,
-        flags=("gin",),
+        flags=(
+            Flag(
+                "gin",
+                gettext_noop("Gin (no deadwood)"),
+                said=gettext_noop("gin"),
+                hint=gettext_noop("With gin the knocker's count may stay empty: it is 0."),
+                empties=True,
+            ),
+        ),
+        kinds=(
+            KNOCK,
+            UNDERCUT,
+            Kind("gin", gettext_noop("gin"), gettext_noop("%(name)s went gin"), gettext_noop("gin")),
+            Kind(
+                "void",
+                gettext_noop("no knock"),
+                gettext_noop("nobody knocked"),
+                gettext_noop("nobody knocked"),
+            ),
+        ),
         declares_melds=True,
         preferred=2,
         chart_line="target",
@@ -66,6 +85,7 @@ class Gin(StandardFamily):
         gettext_noop("%(player)s knocks with 2 points of deadwood; Bob is left with 10."),
         "Ann",
     )
+    api_examples = (("Gin", {"knocker": "Ann", "gin": False, "deadwood": {"Ann": 7, "Bob": 12}}),)
 
     # The command line's help (python -m scoring --help): the outcome's fields, the result's details.
     cli_fields = """\

@@ -11,8 +11,8 @@ from engine.rules import RUMMIKUB, RuleSet
 
 from ..reading import Count, check_pack, left_in_hands, player_field
 from ..scored import HandKind, HandResult, cards_detail
-from . import Example, Translate, TranslatePlural, TurnTimer, make_info
-from .base import StandardFamily, name_of, sample_count
+from . import Example, Kind, Translate, TranslatePlural, TurnTimer, make_info
+from .base import WENT_OUT, StandardFamily, name_of, sample_count, went_out
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,9 +28,24 @@ class Rummikub(StandardFamily):
         RUMMIKUB,
         gettext_noop("Rummikub"),
         lower_is_better=False,
-        roles=("winner",),
+        roles=(
+            went_out(
+                "winner",
+                nobody=gettext_noop("Nobody: the pool ran dry"),
+                unanswered=gettext_noop("Choose who went out, or Nobody (the pool ran dry)."),
+            ),
+        ),
         emptied_role="winner",
         role_required=False,
+        kinds=(
+            WENT_OUT,
+            Kind(
+                "pool_dry",
+                gettext_noop("pool ran dry"),
+                gettext_noop("the pool ran dry"),
+                gettext_noop("the pool ran dry"),
+            ),
+        ),
         preferred=4,
         # One minute a turn; a player not done in time draws three tiles (docs/RULES.md §4).
         timer=TurnTimer("turn", 60, 0, gettext_noop("Time's up — draw 3")),
@@ -42,6 +57,7 @@ class Rummikub(StandardFamily):
         gettext_noop("%(player)s goes out; Bob and Cid count the tiles left on their racks."),
         "Ann",
     )
+    api_examples = (("Rummikub", {"winner": "Ann", "left": {"Bob": 24, "Cid": "R7 B13 JK"}}),)
 
     # The command line's help (python -m scoring --help): the outcome's fields, the result's details.
     cli_fields = """\

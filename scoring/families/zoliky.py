@@ -21,7 +21,7 @@ from ..reading import (
 )
 from ..scored import HandKind, HandResult, cards_detail
 from ..scoring_errors import ScoringError
-from . import PLAIN_TURN, Example, Translate, TranslatePlural, make_info
+from . import PLAIN_TURN, Example, Flag, Kind, Role, Translate, TranslatePlural, make_info
 from .base import StandardFamily, best, name_of, sample_count
 
 
@@ -43,10 +43,22 @@ class Zoliky(StandardFamily):
         ZOLIKY,
         gettext_noop("Žolíky"),
         lower_is_better=True,
-        roles=("closer",),
+        roles=(Role("closer", gettext_noop("Who closed?"), gettext_noop("%(name)s closed")),),
         emptied_role="closer",
         role_required=True,
-        flags=("from_hand", "kept_joker"),
+        flags=(
+            Flag("from_hand", gettext_noop("Closed from hand"), said=gettext_noop("from hand")),
+            Flag("kept_joker", gettext_noop("Kept a joker"), option="keep_joker"),
+        ),
+        kinds=(
+            Kind("closed", gettext_noop("closed"), gettext_noop("%(name)s closed"), gettext_noop("closed")),
+            Kind(
+                "from_hand",
+                gettext_noop("closed from hand"),
+                gettext_noop("%(name)s closed from hand"),
+                gettext_noop("closed from hand"),
+            ),
+        ),
         settles_in_crowns=True,
         preferred=4,
         eliminates=True,
@@ -60,6 +72,13 @@ class Zoliky(StandardFamily):
         {"closer": "Ann", "from_hand": False, "left": {"Bob": "KH 5S JK", "Cid": "AS 2D"}},
         gettext_noop("%(player)s closes; Bob and Cid count the cards left in their hands."),
         "Ann",
+    )
+    api_examples = (
+        ("Žolíky", {"closer": "Ann", "from_hand": False, "left": {"Bob": 23, "Cid": "KH 5S JK"}}),
+        (
+            "Žolíky, cards in Czech letters",
+            {"closer": "Ann", "from_hand": False, "left": {"Bob": 23, "Cid": "KS 5P Ž"}, "notation": "cs"},
+        ),
     )
 
     # The command line's help (python -m scoring --help): the outcome's fields, the result's details.

@@ -1,21 +1,22 @@
-// The hand form's gin tick: with gin the knocker has no deadwood, so his count may stay empty
-// (the server takes 0; the form says so under the tick). Here his points field also shows 0.
-// Without JavaScript nothing is lost: the hint is on the page and the server does the rest.
+// A tick that empties a player's hand (gin: the knocker has no deadwood; its data-empties names
+// the role of that player): his count may stay empty (the server takes 0; the form says so
+// under the tick). Here his points field also shows 0. Without JavaScript nothing is lost: the
+// hint is on the page and the server does the rest.
 (function () {
   "use strict";
 
   function update(form) {
-    var gin = form.querySelector("input[name='gin']");
-    if (!gin) { return; }
-    var knocker = form.querySelector("input[name='knocker']:checked");
+    var tick = form.querySelector("input[data-empties]");
+    if (!tick) { return; }
+    var chosen = form.querySelector("input[name='" + tick.dataset.empties + "']:checked");
     form.querySelectorAll("fieldset.player").forEach(function (fieldset) {
       var legend = fieldset.querySelector("legend");
       var points = fieldset.querySelector("input[name^='points_']");
       if (!legend || !points) { return; }
-      var implied = gin.checked && knocker && legend.textContent.trim() === knocker.value;
+      var implied = tick.checked && chosen && legend.textContent.trim() === chosen.value;
       if (implied) {
         points.setAttribute("placeholder", "0");
-        points.setAttribute("aria-describedby", gin.id + "-hint");
+        points.setAttribute("aria-describedby", tick.id + "-hint");
       } else if (points.getAttribute("placeholder") === "0") {
         points.removeAttribute("placeholder");
         points.removeAttribute("aria-describedby");

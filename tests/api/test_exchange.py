@@ -36,12 +36,15 @@ from tests.factories import ClubFactory, UserFactory, add_member
 from tests.tournaments.pipeline import drain
 from tests.tournaments.support import season_settings, tournament
 from tournaments.api import exchange as exchange_api
-from tournaments.exchange import ImportInvalid, export_club, export_csv, export_user, import_club, validate
+from tournaments.exchange.exporting import export_club, export_csv, export_user
+from tournaments.exchange.importing import import_club
+from tournaments.exchange.validation import ImportInvalid, validate
 from tournaments.models import RatingEvent, Round, Season, SeasonStanding, Tournament
 from tournaments.rating_history import rebuild_club
 from tournaments.seasons import rebuild_seasons
+from tournaments.services.round_seating import round_seat
+from tournaments.services.rounds import round_start
 from tournaments.services.seasons import SeasonSettings, season_create
-from tournaments.services.tournaments import round_seat, round_start
 from tournaments.tournament_data import compute_standings, tournament_data
 
 # The API module is routed by games/api/urls.py; the tests route it themselves too, so they do
@@ -583,7 +586,7 @@ def test_a_club_s_finals_come_back_from_its_export() -> None:
     """A knockout played to its champion and a final table seeded from a season: the settings,
     each stage's rounds and the places the finals decided survive the export and the import."""
     from tests.tournaments.test_finals import gin_first_wins, play, rummikub_order
-    from tournaments.services.tournaments import final_seat
+    from tournaments.services.final_stages import final_seat
 
     organiser = UserFactory.create()
     club = ClubFactory.create(organiser=organiser)
@@ -663,7 +666,7 @@ def test_round_trip_keeps_who_must_not_meet_and_seeding_by_rating() -> None:
     """The pairs kept apart (by player) and round 1 by rating come back from an export; a pair
     naming an unregistered player is refused at its place."""
     from tournaments.models import Entry
-    from tournaments.services.tournaments import apart_set
+    from tournaments.services.round_seating import apart_set
 
     organiser = UserFactory.create(username=f"org-{uuid.uuid4().hex[:8]}")
     club = ClubFactory.create(name="Apart club", organiser=organiser)

@@ -139,8 +139,8 @@ def _full_world() -> dict[str, Any]:
     from games.models import Club
     from games.services.tokens import token_create
     from tests.tournaments.support import play_round, season_settings, tournament
+    from tournaments.services.round_seating import round_seat
     from tournaments.services.seasons import season_create
-    from tournaments.services.tournaments import round_seat
 
     call_command(
         "generate_club",

@@ -18,7 +18,7 @@ from games.services.players import player_claim
 from tests.factories import ClubFactory, UserFactory, add_member
 from tests.tournaments.support import play_round, tournament
 from tournaments.models import Round, TableSeat, Tournament, TournamentChange
-from tournaments.services.tournaments import round_seat
+from tournaments.services.round_seating import round_seat
 from tournaments.tournament_data import compute_standings, data_upto, tournament_data
 
 pytestmark = pytest.mark.django_db

@@ -18,9 +18,11 @@ from games.models import Club
 from games.services.hands import hand_edit
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.support import play_round, rummikub_hand, settings
-from tournaments.exchange import export_club, import_club
+from tournaments.exchange.exporting import export_club
+from tournaments.exchange.importing import import_club
 from tournaments.models import Round, Table, TableAnswer, Tournament, TournamentChange
-from tournaments.services.tournaments import entries_add, tournament_create
+from tournaments.services.entries import entries_add
+from tournaments.services.tournament_settings import tournament_create
 from tournaments.table_answers import entry_key
 
 pytestmark = pytest.mark.django_db

@@ -402,7 +402,7 @@ def test_a_change_made_between_the_check_and_the_write_is_a_412_with_what_is_sto
     """Another organiser's change lands after If-Match was checked, before the service locks the
     row: the service refuses the stale version and the answer holds the object as stored now."""
     from tournaments.api import tournaments as api
-    from tournaments.services.tournaments import entry_check_in, entry_pin
+    from tournaments.services.entries import entry_check_in, entry_pin
 
     t = tournament(club, organiser, players=8)
     entry = Entry.objects.filter(tournament=t, checked_in=True).select_related("player").first()

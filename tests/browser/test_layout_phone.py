@@ -32,22 +32,16 @@ from tests.tournaments.support import season_settings
 from tournaments import derived
 from tournaments.models import Entry, Season, Tournament
 from tournaments.rating_history import rebuild_club
+from tournaments.services.entries import entries_add, entry_pin
+from tournaments.services.final_stages import final_seat
 from tournaments.services.penalties import (
     penalty_give,
 )
+from tournaments.services.round_seating import apart_set, round_seat
+from tournaments.services.rounds import round_confirm, round_start
 from tournaments.services.seasons import season_create
 from tournaments.services.table_answers import table_answer
-from tournaments.services.tournaments import (
-    Settings,
-    apart_set,
-    entries_add,
-    entry_pin,
-    final_seat,
-    round_confirm,
-    round_seat,
-    round_start,
-    tournament_create,
-)
+from tournaments.services.tournament_settings import Settings, tournament_create
 from tournaments.table_answers import entry_key, own_path, table_sheet
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

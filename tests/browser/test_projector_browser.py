@@ -17,7 +17,8 @@ from games.services.hands import hand_record
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.support import rummikub_hand, tournament
 from tournaments.models import Table
-from tournaments.services.tournaments import round_confirm, round_seat, round_start
+from tournaments.services.round_seating import round_seat
+from tournaments.services.rounds import round_confirm, round_start
 
 SHOTS = os.environ.get("PROJECTOR_SHOTS", "")  # a folder for screenshots, to look at them
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

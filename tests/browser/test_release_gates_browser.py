@@ -21,7 +21,7 @@ from tests.conftest import new_page
 from tests.factories import ClubFactory, UserFactory, add_member
 from tests.tournaments.support import tournament
 from tournaments.models import Round, TableSeat
-from tournaments.services.tournaments import round_seat
+from tournaments.services.round_seating import round_seat
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

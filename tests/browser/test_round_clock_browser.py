@@ -17,7 +17,8 @@ from tests.conftest import new_page
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.support import tournament
 from tournaments.models import Round, Table
-from tournaments.services.tournaments import round_seat, round_start
+from tournaments.services.round_seating import round_seat
+from tournaments.services.rounds import round_start
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

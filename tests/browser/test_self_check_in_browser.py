@@ -19,7 +19,8 @@ from tests.conftest import new_page
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.support import settings
 from tournaments.models import Entry
-from tournaments.services.tournaments import entries_add, tournament_create
+from tournaments.services.entries import entries_add
+from tournaments.services.tournament_settings import tournament_create
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -22,7 +22,10 @@ from tests.conftest import new_page
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.support import rummikub_hand, settings
 from tournaments.models import Round, Table, TableAnswer, TournamentChange
-from tournaments.services.tournaments import entries_add, round_seat, round_start, tournament_create
+from tournaments.services.entries import entries_add
+from tournaments.services.round_seating import round_seat
+from tournaments.services.rounds import round_start
+from tournaments.services.tournament_settings import tournament_create
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

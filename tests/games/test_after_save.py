@@ -185,7 +185,7 @@ def test_each_row_of_the_sheet_names_its_own_hand_s_kind_in_the_reader_s_languag
     ):
         with translation.override(language):  # and back: the request leaves its language active
             html = editor(game).get(f"{prefix}/g/{game.public_id}/").content.decode()
-            expected = [kind_label(hand_kind(r)) for r in game_sheet(game=game).state.hands]  # type: ignore[union-attr]
+            expected = [kind_label(hand_kind(r), r.family) for r in game_sheet(game=game).state.hands]  # type: ignore[union-attr]
         shown = re.findall(r'<span class="kind">([^<]*)</span>', html)
         assert shown == expected and len(set(shown)) == 3
         if words is not None:

@@ -13,7 +13,7 @@ from django.test import RequestFactory
 from pytest_django import DjangoAssertNumQueries
 from rest_framework.test import APIClient
 
-from games.api.games import GameChangeSerializer, GameItemSerializer, GameSerializer
+from games.api.game_serializers import GameChangeSerializer, GameItemSerializer, GameSerializer
 from games.models import Club, Game, Hand, Membership
 from games.selectors.games import (
     change_lines,

@@ -21,7 +21,7 @@ from games.services.hands import change_undo, hand_record
 from games.services.service_errors import ServiceError
 from tests.factories import ClubFactory, UserFactory, add_member
 from tests.tournaments.support import season_settings
-from tournaments.exchange import export_club
+from tournaments.exchange.exporting import export_club
 from tournaments.models import RatingDirty, RatingEvent, SeasonStanding
 from tournaments.rating_history import rebuild_club
 from tournaments.seasons import rebuild_seasons

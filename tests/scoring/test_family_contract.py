@@ -155,3 +155,26 @@ def test_sample_outcomes_are_hands_the_family_scores(key: str) -> None:
         outcome = fam.sample_outcome(random.Random(seed), players)
         result = score_hand(rules=rules, outcome=outcome, players=players)
         assert set(result.points) == set(players)
+        assert family_info(key).words.kind(hand_kind(result).kind) is not None  # its words name it
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_a_family_brings_the_words_of_its_roles_flags_kinds_and_api_examples(key: str) -> None:
+    fam, info = family(key), family_info(key)
+    words = info.words
+    assert (
+        tuple(r.name for r in words.roles) == info.roles and tuple(f.name for f in words.flags) == info.flags
+    )
+    assert all(r.question and "%(name)s" in r.did for r in words.roles)
+    assert info.role_required or all(r.nobody and r.unanswered for r in words.roles)  # "Nobody" is a choice
+    assert all(f.label for f in words.flags) and all(f.option in (None, *OPTIONS[key]) for f in words.flags)
+    assert sum(f.empties for f in words.flags) <= 1
+    assert words.kinds and all(k.short and "%(name)s" not in k.nobody for k in words.kinds)
+    assert len({k.name for k in words.kinds}) == len(words.kinds)
+    rules = rule_set(key)
+    for _title, outcome in fam.api_examples:  # each example in the record's codes scores
+        counts = outcome.get("left") or outcome.get("deadwood")
+        assert isinstance(counts, dict)
+        players = tuple(sorted({*counts, "Ann"}))
+        if "notation" not in outcome:
+            assert set(score_hand(rules=rules, outcome=dict(outcome), players=players).points) == set(players)

@@ -16,15 +16,11 @@ from scoring.families import family_info
 from scoring.league import DEFAULT_LEAGUE_TIEBREAKS
 from scoring.standings import DEFAULT_TIEBREAKS
 from tournaments.models import Round, Table, Tournament
+from tournaments.services.entries import entries_add
+from tournaments.services.round_seating import round_seat
+from tournaments.services.rounds import round_confirm, round_start
 from tournaments.services.seasons import SeasonSettings
-from tournaments.services.tournaments import (
-    Settings,
-    entries_add,
-    round_confirm,
-    round_seat,
-    round_start,
-    tournament_create,
-)
+from tournaments.services.tournament_settings import Settings, tournament_create
 
 NAMES = [
     "Anna", "Bára", "Cyril", "David", "Eva", "Filip", "Gita", "Hana", "Igor", "Jana",

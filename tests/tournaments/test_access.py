@@ -22,8 +22,8 @@ from games.services.access import edit_url
 from tests.factories import ClubFactory, UserFactory, add_member
 from tests.tournaments.support import play_round, rummikub_hand, season_settings, tournament
 from tournaments.models import Entry, Round, Season, Table, Tournament, TournamentChange
+from tournaments.services.round_seating import round_seat
 from tournaments.services.seasons import season_create
-from tournaments.services.tournaments import round_seat
 
 pytestmark = pytest.mark.django_db
 Role = Membership.Role

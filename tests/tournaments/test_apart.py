@@ -19,13 +19,8 @@ from games.services.service_errors import ServiceError
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.support import play_round, tournament
 from tournaments.models import CurrentRating, Entry, Round, Tournament, TournamentChange
-from tournaments.services.tournaments import (
-    apart_set,
-    changed_settings,
-    rating_order,
-    round_seat,
-    tournament_update,
-)
+from tournaments.services.round_seating import apart_set, rating_order, round_seat
+from tournaments.services.tournament_settings import changed_settings, tournament_update
 from tournaments.tournament_data import tournament_data
 
 pytestmark = pytest.mark.django_db

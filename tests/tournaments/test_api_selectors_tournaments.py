@@ -14,7 +14,8 @@ from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.support import NAMES, play_round, rummikub_hand, tournament
 from tournaments.models import Entry, Table, Tournament
 from tournaments.selectors import tournaments as selectors
-from tournaments.services.tournaments import check_in_door, entry_drop, round_seat
+from tournaments.services.entries import check_in_door, entry_drop
+from tournaments.services.round_seating import round_seat
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,7 @@ from engine.errors import EngineError
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.support import tournament
 from tournaments.models import Round, TableSeat, TournamentChange
-from tournaments.services.tournaments import round_seat
+from tournaments.services.round_seating import round_seat
 
 
 @pytest.mark.django_db(transaction=True)

@@ -17,7 +17,8 @@ from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.support import tournament
 from tests.tournaments.test_finals import play
 from tests.tournaments.test_settings_round_trip import _Form
-from tournaments.services.tournaments import final_seat, round_seat
+from tournaments.services.final_stages import final_seat
+from tournaments.services.round_seating import round_seat
 
 pytestmark = pytest.mark.django_db
 
@@ -184,7 +185,7 @@ def test_a_locked_table_s_page_says_its_link_is_locked_and_offers_no_link() -> N
 
 def test_a_dropped_out_player_is_not_counted_as_checked_in() -> None:
     from tournaments.models import Entry
-    from tournaments.services.tournaments import entry_drop
+    from tournaments.services.entries import entry_drop
 
     user, club, client = organiser_club()
     cup = tournament(

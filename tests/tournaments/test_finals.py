@@ -17,14 +17,10 @@ from games.services.service_errors import ServiceError
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.support import tournament
 from tournaments.models import Round, Season, SeasonStanding, Table, Tournament, TournamentChange
-from tournaments.selectors.tournaments import tournament_view
-from tournaments.services.tournaments import (
-    final_seat,
-    final_undo,
-    round_confirm,
-    round_seat,
-    round_start,
-)
+from tournaments.selectors.view import tournament_view
+from tournaments.services.final_stages import final_seat, final_undo
+from tournaments.services.round_seating import round_seat
+from tournaments.services.rounds import round_confirm, round_start
 
 pytestmark = pytest.mark.django_db
 
@@ -219,7 +215,7 @@ def test_the_final_through_the_api() -> None:
         format="json",
     )
     assert refused.status_code == 400 and refused.json()["code"] == "final_knockout_family"
-    from tournaments.services.tournaments import entries_add
+    from tournaments.services.entries import entries_add
 
     entries_add(tournament=cup, names=["A", "B", "C", "D", "E", "F", "G", "H"], checked_in=True, user=user)
     early = client.post(f"/api/v1/tournaments/{cup.public_id}/final/")

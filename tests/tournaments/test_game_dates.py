@@ -27,7 +27,8 @@ from tests.games.test_views import new_game_data
 from tests.tournaments.pipeline import drain
 from tests.tournaments.support import ago, finished_game, season_settings
 from tournaments import derived
-from tournaments.exchange import export_club, import_club
+from tournaments.exchange.exporting import export_club
+from tournaments.exchange.importing import import_club
 from tournaments.models import RatingEvent, Season, SeasonStanding
 from tournaments.services.seasons import season_create
 

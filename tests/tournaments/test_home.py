@@ -24,8 +24,9 @@ from tests.tournaments.support import ago, finished_game, season_settings, tourn
 from tournaments.models import Season, Table, TableSeat, Tournament
 from tournaments.selectors.home import home_of
 from tournaments.selectors.league import rating_list
+from tournaments.services.round_seating import round_seat
+from tournaments.services.rounds import round_start
 from tournaments.services.seasons import season_create
-from tournaments.services.tournaments import round_seat, round_start
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,7 @@ from games.services.access import edit_url
 from tests.factories import ClubFactory, UserFactory, add_member
 from tests.tournaments.support import play_round, tournament
 from tournaments.models import Round, Table, Tournament
-from tournaments.services.tournaments import round_confirm
+from tournaments.services.rounds import round_confirm
 
 pytestmark = pytest.mark.django_db
 LOCKED = "round is confirmed: its results are locked. Only the tournament"

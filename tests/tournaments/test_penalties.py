@@ -25,9 +25,10 @@ from games.models import AuditEntry, Club
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.pipeline import drain
 from tests.tournaments.support import play_round, season_settings, tournament
-from tournaments.exchange import export_club, import_club
+from tournaments.exchange.exporting import export_club
+from tournaments.exchange.importing import import_club
 from tournaments.models import SeasonStanding, Tournament, TournamentChange
-from tournaments.selectors.tournaments import tournament_view
+from tournaments.selectors.view import tournament_view
 from tournaments.services.penalties import penalty_give, penalty_undo
 from tournaments.services.seasons import season_create
 from tournaments.tournament_data import compute_standings, tournament_data

@@ -43,8 +43,9 @@ from tournaments.models import (
     Table,
 )
 from tournaments.selectors.league import rating_list
+from tournaments.services.rounds import round_confirm
 from tournaments.services.seasons import season_create, season_update
-from tournaments.services.tournaments import round_confirm, tournament_update
+from tournaments.services.tournament_settings import tournament_update
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("queue_in_database")]
 

@@ -13,8 +13,8 @@ from games.models import Club
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.support import play_round, tournament
 from tournaments.models import Entry, Table, TableSeat, Tournament
-from tournaments.selectors.tournaments import player_rounds
-from tournaments.services.tournaments import round_seat
+from tournaments.selectors.player import player_rounds
+from tournaments.services.round_seating import round_seat
 from tournaments.versions import forget_kept
 
 pytestmark = pytest.mark.django_db

@@ -20,16 +20,11 @@ from games.services.hands import hand_edit, hand_record
 from scoring.standings import DEFAULT_TIEBREAKS
 from tests.factories import ClubFactory, UserFactory, add_member
 from tournaments.models import Round, Table, Tournament
-from tournaments.selectors import tournaments as selectors
-from tournaments.services.tournaments import (
-    Settings,
-    entries_add,
-    entry_drop,
-    round_confirm,
-    round_seat,
-    round_start,
-    tournament_create,
-)
+from tournaments.selectors import view as selectors
+from tournaments.services.entries import entries_add, entry_drop
+from tournaments.services.round_seating import round_seat
+from tournaments.services.rounds import round_confirm, round_start
+from tournaments.services.tournament_settings import Settings, tournament_create
 from tournaments.templatetags.tournament_tags import points
 
 pytestmark = pytest.mark.django_db

@@ -20,20 +20,15 @@ from games.services.players import player_claim
 from games.services.service_errors import ServiceError
 from tests.factories import ClubFactory, UserFactory, add_member
 from tests.tournaments.support import play_round, settings, tournament
-from tournaments.exchange import export_club, import_club
+from tournaments.exchange.exporting import export_club
+from tournaments.exchange.importing import import_club
 from tournaments.models import Round, TableSeat, Tournament, TournamentChange
 from tournaments.selectors.home import home_of
-from tournaments.selectors.tournaments import player_rounds, tournament_view
-from tournaments.services.tournaments import (
-    changed_settings,
-    checked_settings,
-    round_move,
-    round_publish,
-    round_seat,
-    round_start,
-    standings_reveal,
-    tournament_update,
-)
+from tournaments.selectors.player import player_rounds
+from tournaments.selectors.view import tournament_view
+from tournaments.services.round_seating import round_move, round_seat
+from tournaments.services.rounds import round_publish, round_start, standings_reveal
+from tournaments.services.tournament_settings import changed_settings, checked_settings, tournament_update
 from tournaments.tournament_data import compute_standings, data_upto, frozen_from, tournament_data
 
 pytestmark = pytest.mark.django_db

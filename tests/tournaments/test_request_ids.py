@@ -16,7 +16,9 @@ from engine.errors import EngineError
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.support import tournament
 from tournaments.models import Entry, Tournament, TournamentChange
-from tournaments.services.tournaments import entry_check_in, entry_drop, entry_pin, round_seat, round_start
+from tournaments.services.entries import entry_check_in, entry_drop, entry_pin
+from tournaments.services.round_seating import round_seat
+from tournaments.services.rounds import round_start
 from tournaments.tournament_messages import tournament_error
 
 pytestmark = pytest.mark.django_db

@@ -24,7 +24,7 @@ from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.support import tournament
 from tests.tournaments.test_settings_round_trip import _Form as SettingsPageForm
 from tournaments.models import Round, Table, Tournament, TournamentChange
-from tournaments.services.tournaments import round_seat
+from tournaments.services.round_seating import round_seat
 
 pytestmark = pytest.mark.django_db
 

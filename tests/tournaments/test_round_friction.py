@@ -17,7 +17,8 @@ from games.services.hands import hand_record
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.support import play_round, rummikub_hand, tournament
 from tournaments.models import Round, Table, Tournament
-from tournaments.services.tournaments import round_confirm, round_seat, round_start
+from tournaments.services.round_seating import round_seat
+from tournaments.services.rounds import round_confirm, round_start
 from tournaments.tournament_messages import tournament_error
 
 pytestmark = pytest.mark.django_db

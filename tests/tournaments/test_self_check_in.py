@@ -17,7 +17,8 @@ from games.models import Club
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.support import play_round, settings
 from tournaments.models import Entry, Tournament, TournamentChange
-from tournaments.services.tournaments import check_in_door, entries_add, entry_drop, tournament_create
+from tournaments.services.entries import check_in_door, entries_add, entry_drop
+from tournaments.services.tournament_settings import tournament_create
 
 pytestmark = pytest.mark.django_db
 

@@ -15,17 +15,12 @@ from games.services.hands import hand_edit, hand_record
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.support import play_round, rummikub_hand, settings, tournament
 from tournaments.models import Bye, Entry, Round, Table, TableSeat, TournamentChange
-from tournaments.selectors.tournaments import tournament_history, tournament_view
-from tournaments.services.tournaments import (
-    entries_add,
-    entry_check_in,
-    entry_drop,
-    round_confirm,
-    round_seat,
-    round_start,
-    tournament_create,
-    tournament_update,
-)
+from tournaments.selectors.history import tournament_history
+from tournaments.selectors.view import tournament_view
+from tournaments.services.entries import entries_add, entry_check_in, entry_drop
+from tournaments.services.round_seating import round_seat
+from tournaments.services.rounds import round_confirm, round_start
+from tournaments.services.tournament_settings import tournament_create, tournament_update
 from tournaments.tournament_data import tournament_data
 from tournaments.tournament_messages import tournament_error
 

@@ -19,7 +19,7 @@ from tournaments.services.seasons import (
     current_season_settings,
     season_create,
 )
-from tournaments.services.tournaments import (
+from tournaments.services.tournament_settings import (
     Settings,
     changed_settings,
     checked_settings,

@@ -22,8 +22,10 @@ from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.support import play_round, rummikub_hand, settings
 from tournaments.models import Round, Table, TableAnswer, Tournament, TournamentChange
 from tournaments.selectors import table_answers as answer_selectors
-from tournaments.selectors import tournaments as selectors
-from tournaments.services.tournaments import entries_add, round_confirm, tournament_create, tournament_update
+from tournaments.selectors import view as selectors
+from tournaments.services.entries import entries_add
+from tournaments.services.rounds import round_confirm
+from tournaments.services.tournament_settings import tournament_create, tournament_update
 from tournaments.table_answers import entry_key, own_path, table_sheet
 
 pytestmark = pytest.mark.django_db

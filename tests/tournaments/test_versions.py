@@ -17,15 +17,11 @@ from games.services.players import player_rename
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.support import rummikub_hand, settings, tournament
 from tournaments.models import Entry, Round, Table, TableSeat, Tournament
-from tournaments.selectors import tournaments as selectors
-from tournaments.services.tournaments import (
-    entry_drop,
-    round_confirm,
-    round_move,
-    round_seat,
-    round_start,
-    tournament_update,
-)
+from tournaments.selectors import view as selectors
+from tournaments.services.entries import entry_drop
+from tournaments.services.round_seating import round_move, round_seat
+from tournaments.services.rounds import round_confirm, round_start
+from tournaments.services.tournament_settings import tournament_update
 from tournaments.tournament_data import compute_standings, tournament_data, tournament_rounds
 from tournaments.versions import forget_kept, tournament_versions
 
@@ -231,7 +227,7 @@ def test_a_big_rounds_tables_and_standings_come_a_page_at_a_time(big_round: Roun
     big = big_round.tournament
     round_url = reverse("tournaments:round", args=[big.public_id, 1])
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr("tournaments.views.tournaments.ROUND_PAGE", 4)
+        patch.setattr("tournaments.views.rounds.ROUND_PAGE", 4)
         patch.setattr("tournaments.views.public.STANDINGS_PAGE", 6)
         page = client.get(round_url).content.decode()
         assert page.count('class="card table-card"') == 4

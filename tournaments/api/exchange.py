@@ -35,7 +35,9 @@ from games.api.common import ApiError, problems
 from games.api.lookups import visible_club
 from games.models import AuditEntry
 from games.services.audit import record
-from tournaments.exchange import ImportInvalid, export_club, export_csv, export_user, import_club
+from tournaments.exchange.exporting import export_club, export_csv, export_user
+from tournaments.exchange.importing import import_club
+from tournaments.exchange.validation import ImportInvalid
 
 
 class CsvRenderer(renderers.BaseRenderer):

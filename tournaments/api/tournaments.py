@@ -53,24 +53,7 @@ from tournaments.models import Entry, Round, Tournament
 from tournaments.selectors import tournaments as selectors
 from tournaments.selectors.seasons import season_by_public_id
 from tournaments.services.common import MAX_CUSTOM_POINTS
-from tournaments.services.penalties import (
-    MAX_PENALTY,
-    MAX_REASON,
-    PENALTY_KINDS,
-    penalty_give,
-    penalty_target,
-    penalty_undo,
-    penalty_undo_target,
-)
-from tournaments.services.tournaments import (
-    MAX_HANDS,
-    MAX_MINUTES,
-    MAX_ROUNDS,
-    SETTINGS_TARGET,
-    Settings,
-    apart_set,
-    apart_target,
-    changed_settings,
+from tournaments.services.entries import (
     check_in_door,
     check_in_key_matches,
     check_in_try,
@@ -80,23 +63,37 @@ from tournaments.services.tournaments import (
     entry_drop,
     entry_pin,
     entry_self_check_in,
-    entry_target,
-    final_seat,
-    final_undo,
-    move_target,
+)
+from tournaments.services.final_stages import final_seat, final_undo
+from tournaments.services.penalties import (
+    MAX_PENALTY,
+    MAX_REASON,
+    PENALTY_KINDS,
+    penalty_give,
+    penalty_target,
+    penalty_undo,
+    penalty_undo_target,
+)
+from tournaments.services.round_seating import apart_set, apart_target, move_target, round_move, round_seat
+from tournaments.services.rounds import (
     publish_target,
-    resent,
     reveal_target,
     round_confirm,
-    round_move,
     round_publish,
-    round_seat,
     round_start,
-    round_target,
     standings_reveal,
+)
+from tournaments.services.tournament_settings import (
+    MAX_HANDS,
+    MAX_MINUTES,
+    MAX_ROUNDS,
+    SETTINGS_TARGET,
+    Settings,
+    changed_settings,
     tournament_create,
     tournament_update,
 )
+from tournaments.services.writes import entry_target, resent, round_target
 from tournaments.tournament_messages import tournament_error
 
 # ---------------------------------------------------------------------- access

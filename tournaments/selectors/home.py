@@ -23,7 +23,7 @@ from games.models import Club, Game, Membership, Player, Result, Seat
 from scoring.ratings import Rating, display, display_sigma
 from tournaments.models import Bye, CurrentRating, Entry, Round, Season, SeasonStanding, TableSeat, Tournament
 from tournaments.selectors.league import evening_trend
-from tournaments.services.tournaments import door_path
+from tournaments.services.entries import door_path
 
 # The season's top lines a home shows (his own line comes besides them).
 SEASON_TOP = 3

@@ -17,7 +17,7 @@ from games.services.service_errors import ServiceError
 from tournaments import derived
 from tournaments.models import Entry, Round, Tournament, TournamentChange
 from tournaments.services.common import Actor, check_version
-from tournaments.services.tournaments import _finished, _once, _record, entry_target
+from tournaments.services.writes import entry_target, finished, record_change, write_once
 
 Action = TournamentChange.Action
 AuditAction = AuditEntry.Action
@@ -101,7 +101,7 @@ def penalty_give(
         _penalty_recorded(locked, Action.PENALTY, penalty, user, request_id, penalty_target(entry.pk))
         return locked
 
-    _once(tournament, request_id, penalty_target(entry_id), write)
+    write_once(tournament, request_id, penalty_target(entry_id), write)
     tournament.refresh_from_db()
     return tournament
 
@@ -133,7 +133,7 @@ def penalty_undo(
         _penalty_recorded(locked, Action.PENALTY_UNDONE, penalty, user, request_id, target)
         return locked
 
-    _once(tournament, request_id, penalty_undo_target(penalty_id), write)
+    write_once(tournament, request_id, penalty_undo_target(penalty_id), write)
     tournament.refresh_from_db()
     return tournament
 
@@ -149,7 +149,7 @@ def _penalty_recorded(
     """The change in the tournament's history and the club's audit log; the seasons count the
     new standings when the tournament is over."""
     data = {k: penalty[k] for k in ("id", "player", "kind", "points", "round", "reason")}
-    _record(locked, action, user, request_id, target=target, **data)
+    record_change(locked, action, user, request_id, target=target, **data)
     audit = AuditAction.PENALTY_GIVEN if action == Action.PENALTY else AuditAction.PENALTY_UNDONE
     record_audit(
         club=locked.club_id,
@@ -158,5 +158,5 @@ def _penalty_recorded(
         target=f"{locked.name}: {penalty['player']}",
         data={"tournament": locked.public_id, **data},
     )
-    if penalty["kind"] == "points" and _finished(locked):
+    if penalty["kind"] == "points" and finished(locked):
         derived.tournament_changed(locked)

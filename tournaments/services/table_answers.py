@@ -10,7 +10,7 @@ import uuid
 from games.names import has_control
 from games.services.service_errors import ServiceError
 from tournaments.models import Entry, TableAnswer, Tournament, TournamentChange
-from tournaments.services.tournaments import _once, _record, entry_target
+from tournaments.services.writes import entry_target, record_change, write_once
 from tournaments.table_answers import current_seat, entry_key_matches, table_sheet
 
 Action = TournamentChange.Action
@@ -68,10 +68,10 @@ def table_answer(
         if disputed:
             data["word"] = word
         action = Action.RESULT_DISPUTED if disputed else Action.RESULT_AGREED
-        _record(locked, action, None, request_id, target=answer_target(entry_id), **data)
+        record_change(locked, action, None, request_id, target=answer_target(entry_id), **data)
         return answer
 
-    _once(tournament, request_id, answer_target(entry_id), write)
+    write_once(tournament, request_id, answer_target(entry_id), write)
     found = (
         TableAnswer.objects.filter(entry_id=entry_id).select_related("table").order_by("-answered_at").first()
     )

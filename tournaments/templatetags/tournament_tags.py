@@ -24,8 +24,8 @@ from scoring.ratings import Rating, display
 from scoring.standings import DEFAULT_TIEBREAKS
 from tournaments.models import RatingEvent, Tournament, TournamentChange
 from tournaments.selectors.seasons import game_name
-from tournaments.selectors.tournaments import StandingRow
-from tournaments.services.tournaments import final_size
+from tournaments.selectors.standings import StandingRow
+from tournaments.services.final_stages import final_size
 from tournaments.tournament_data import Penalty
 
 register = template.Library()

@@ -14,7 +14,8 @@ from engine.errors import EngineError
 from tournaments import access
 from tournaments.forms import TableAnswerForm
 from tournaments.selectors import table_answers as answer_selectors
-from tournaments.selectors import tournaments as selectors
+from tournaments.selectors.player import player_rounds
+from tournaments.selectors.tournaments import tournament_by_public_id
 from tournaments.services.table_answers import entry_for_link, table_answer
 from tournaments.table_answers import own_path
 from tournaments.tournament_messages import tournament_error
@@ -22,7 +23,7 @@ from tournaments.tournament_messages import tournament_error
 
 @never_cache  # the address is a credential: no shared cache keeps the page
 def own_page(request: HttpRequest, public_id: str, entry_id: int, key: str) -> HttpResponse:
-    tournament = selectors.tournament_by_public_id(public_id=public_id)
+    tournament = tournament_by_public_id(public_id=public_id)
     entry = entry_for_link(tournament, entry_id, key) if tournament is not None else None
     if tournament is None or entry is None:
         raise Http404
@@ -52,7 +53,7 @@ def own_page(request: HttpRequest, public_id: str, entry_id: int, key: str) -> H
                 return redirect(f"{own_path(tournament, entry.pk)}#my-table")
         else:
             error = _("Choose whether the totals are right.")
-    found = selectors.player_rounds(tournament=tournament, entry_id=entry.pk)
+    found = player_rounds(tournament=tournament, entry_id=entry.pk)
     if found is None:
         raise Http404
     role = access.tournament_role(user=request.user, tournament=tournament)

@@ -13,13 +13,14 @@ from engine.errors import EngineError
 from games.client import client_ip
 from games.services.service_errors import ServiceError
 from tournaments.forms import SelfCheckInForm
-from tournaments.selectors import tournaments as selectors
-from tournaments.services.tournaments import check_in_key_matches, check_in_try, entry_self_check_in
+from tournaments.selectors.entries import check_in_matches, tournament_entry
+from tournaments.selectors.tournaments import tournament_by_public_id
+from tournaments.services.entries import check_in_key_matches, check_in_try, entry_self_check_in
 from tournaments.tournament_messages import tournament_error
 
 
 def check_in(request: HttpRequest, public_id: str, key: str) -> HttpResponse:
-    tournament = selectors.tournament_by_public_id(public_id=public_id)
+    tournament = tournament_by_public_id(public_id=public_id)
     if tournament is None or not check_in_key_matches(tournament, key):
         raise Http404
     url = reverse("tournaments:check_in", kwargs={"public_id": public_id, "key": key})
@@ -52,9 +53,9 @@ def check_in(request: HttpRequest, public_id: str, key: str) -> HttpResponse:
         tournament.refresh_from_db()
     done = request.GET.get("done", "")
     if done.isascii() and done.isdigit():
-        arrived = selectors.tournament_entry(tournament=tournament, entry_id=int(done))
+        arrived = tournament_entry(tournament=tournament, entry_id=int(done))
         context["done"] = arrived if arrived is not None and arrived.checked_in else None
     searched = query and tournament.check_in_open  # a closed door shows no names
-    context["results"] = selectors.check_in_matches(tournament=tournament, query=query) if searched else []
+    context["results"] = check_in_matches(tournament=tournament, query=query) if searched else []
     status = 400 if context["error"] else 200
     return render(request, "tournaments/check_in.html", context, status=status)

@@ -9,7 +9,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from tournaments.exchange import ImportInvalid, Problem, import_club
+from tournaments.exchange.importing import import_club
+from tournaments.exchange.validation import ImportInvalid, Problem
 from tournaments.forms import ImportForm
 
 

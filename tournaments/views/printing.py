@@ -15,16 +15,16 @@ from games.collation import by_name as name_order
 from games.links import absolute_url, qr_svg
 from games.services.access import edit_url
 from tournaments.access import can_manage
-from tournaments.selectors import tournaments as selectors
+from tournaments.selectors.view import RoundView, TournamentView, tournament_view
 from tournaments.tournament_data import tiebreaks
+from tournaments.views.common import tournament_of
 from tournaments.views.public import _tournament
-from tournaments.views.tournaments import _tournament as _managed
 
 # Rows on a slip when a round is played to the family's end (no fixed number of hands).
 SLIP_ROWS = 12
 
 
-def _round_of(view: selectors.TournamentView, number: int) -> selectors.RoundView:
+def _round_of(view: TournamentView, number: int) -> RoundView:
     played = view.round(number)
     if played is None:
         raise Http404
@@ -33,7 +33,7 @@ def _round_of(view: selectors.TournamentView, number: int) -> selectors.RoundVie
 
 def pairings(request: HttpRequest, public_id: str, number: int) -> HttpResponse:
     tournament, role = _tournament(request, public_id)
-    view = selectors.tournament_view(tournament=tournament, organiser=can_manage(role=role))
+    view = tournament_view(tournament=tournament, organiser=can_manage(role=role))
     played = _round_of(view, number)
     by_name = sorted(
         (
@@ -48,8 +48,8 @@ def pairings(request: HttpRequest, public_id: str, number: int) -> HttpResponse:
 
 
 def slips(request: HttpRequest, public_id: str, number: int) -> HttpResponse:
-    tournament, _role = _managed(request, public_id, manage=True)
-    view = selectors.tournament_view(tournament=tournament, organiser=True)
+    tournament, _role = tournament_of(request, public_id, manage=True)
+    view = tournament_view(tournament=tournament, organiser=True)
     played = _round_of(view, number)
     rows = range(1, (tournament.round_hands or SLIP_ROWS) + 1)
     tables = []
@@ -67,7 +67,7 @@ def standings(request: HttpRequest, public_id: str) -> HttpResponse:
     tournament, role = _tournament(request, public_id)
     context = {
         "tournament": tournament,
-        "view": selectors.tournament_view(tournament=tournament, organiser=can_manage(role=role)),
+        "view": tournament_view(tournament=tournament, organiser=can_manage(role=role)),
         "tiebreaks": [key for key in tiebreaks(tournament) if key != "points"],
         "role": role,
     }

@@ -3,7 +3,7 @@ the projector screen, the history and each player's own page. Read-only; a membe
 club's tournament answers 404 to outsiders (like the club's own pages), so nobody learns it
 exists.
 
-Each page reads the tournament once (``selectors.tournament_view``): a fixed number of queries,
+Each page reads the tournament once (``tournament_view``): a fixed number of queries,
 whatever the number of players.
 """
 
@@ -27,7 +27,11 @@ from games.spreadsheet import SafeDictWriter
 from scoring.families import family_info
 from tournaments import access
 from tournaments.models import Tournament
-from tournaments.selectors import tournaments as selectors
+from tournaments.selectors.entries import find_seat
+from tournaments.selectors.history import tournament_history
+from tournaments.selectors.player import player_rounds
+from tournaments.selectors.tournaments import tournament_by_public_id
+from tournaments.selectors.view import TournamentView, tournament_view
 from tournaments.templatetags.tournament_tags import penalty_text
 from tournaments.tournament_data import tiebreaks
 
@@ -47,7 +51,7 @@ SCREEN_MIN_ROWS = 2
 
 
 def _tournament(request: HttpRequest, public_id: str) -> tuple[Tournament, str | None]:
-    tournament = selectors.tournament_by_public_id(public_id=public_id)
+    tournament = tournament_by_public_id(public_id=public_id)
     if tournament is None:
         raise Http404
     role = access.tournament_role(user=request.user, tournament=tournament)
@@ -60,7 +64,7 @@ def _context(request: HttpRequest, public_id: str, section: str) -> dict[str, An
     tournament, role = _tournament(request, public_id)
     return {
         "tournament": tournament,
-        "view": selectors.tournament_view(tournament=tournament, organiser=access.can_manage(role=role)),
+        "view": tournament_view(tournament=tournament, organiser=access.can_manage(role=role)),
         "role": role,
         "can_manage": access.can_manage(role=role),
         "section": section,
@@ -69,7 +73,7 @@ def _context(request: HttpRequest, public_id: str, section: str) -> dict[str, An
 
 def standings(request: HttpRequest, public_id: str) -> HttpResponse:
     context = _context(request, public_id, "standings")
-    view: selectors.TournamentView = context["view"]
+    view: TournamentView = context["view"]
     paginator = Paginator(view.standings, STANDINGS_PAGE)
     page = paginator.get_page(request.GET.get("page"))
     count = len(view.standings)
@@ -88,7 +92,7 @@ def standings(request: HttpRequest, public_id: str) -> HttpResponse:
 def find_seat_view(request: HttpRequest, public_id: str) -> HttpResponse:
     context = _context(request, public_id, "find_seat")
     query = request.GET.get("q", "").strip()[:80]
-    found = selectors.find_seat(view=context["view"], query=query) if query else []
+    found = find_seat(view=context["view"], query=query) if query else []
     context.update(query=query, results=[{"seat": seat, "bye": seat.bye} for seat in found])
     return render(request, "tournaments/find_seat.html", context)
 
@@ -108,7 +112,7 @@ def _asked_rows(asked: str | None) -> int:
         return SCREEN_ROWS
 
 
-def _screen_pages(view: selectors.TournamentView, asked: int, rows: int) -> tuple[int, int]:
+def _screen_pages(view: TournamentView, asked: int, rows: int) -> tuple[int, int]:
     """(the page shown, pages): the projector turns through the round's tables and the
     standings a screenful at a time, both from their first page again after the last."""
     current = view.current
@@ -117,7 +121,7 @@ def _screen_pages(view: selectors.TournamentView, asked: int, rows: int) -> tupl
     return (asked - 1) % pages + 1, pages
 
 
-def _screen_etag(view: selectors.TournamentView, page: int, rows: int) -> str:
+def _screen_etag(view: TournamentView, page: int, rows: int) -> str:
     """What the projector shows, as a tag: the tournament's live version (every write to it or
     its tables' games names a new one), the page asked for, the language, the release and, while a round
     is timed, the clock's minute. Read before anything is drawn, so an unchanged screen
@@ -148,7 +152,7 @@ def screen(request: HttpRequest, public_id: str) -> HttpResponse:
     """The projector: static/js/screen.js asks again every few seconds with the tag of what it
     shows and swaps the page's content only when the answer is not 304 (no full reload)."""
     context = _context(request, public_id, "screen")
-    view: selectors.TournamentView = context["view"]
+    view: TournamentView = context["view"]
     asked_page = _asked_page(request.GET.get("page"))
     rows = _asked_rows(request.GET.get("rows"))
     etag = _screen_etag(view, asked_page, rows)
@@ -190,9 +194,7 @@ def screen(request: HttpRequest, public_id: str) -> HttpResponse:
 
 def history(request: HttpRequest, public_id: str) -> HttpResponse:
     context = _context(request, public_id, "history")
-    context["items"] = selectors.tournament_history(
-        tournament=context["tournament"], organiser=context["can_manage"]
-    )
+    context["items"] = tournament_history(tournament=context["tournament"], organiser=context["can_manage"])
     return render(request, "tournaments/history.html", context)
 
 
@@ -201,7 +203,7 @@ def player(request: HttpRequest, public_id: str, entry_id: int) -> HttpResponse:
     sit?")."""
     tournament, role = _tournament(request, public_id)
     organiser = access.can_manage(role=role)
-    found = selectors.player_rounds(tournament=tournament, entry_id=entry_id, organiser=organiser)
+    found = player_rounds(tournament=tournament, entry_id=entry_id, organiser=organiser)
     if found is None:
         raise Http404
     context = {
@@ -229,7 +231,7 @@ def standings_csv(request: HttpRequest, public_id: str) -> HttpResponse:
     accented names right; every text cell made safe from formulas)."""
     context = _context(request, public_id, "standings")
     tournament: Tournament = context["tournament"]
-    view: selectors.TournamentView = context["view"]
+    view: TournamentView = context["view"]
     lower = family_info(tournament.family).lower_is_better
     columns = {
         "rank": _("Rank"),

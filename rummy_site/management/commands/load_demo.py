@@ -21,15 +21,11 @@ from games.services.players import player_claim
 from tournaments import derived
 from tournaments.models import Season, Tournament
 from tournaments.rating_history import rebuild_club
+from tournaments.services.entries import entries_add
+from tournaments.services.round_seating import round_seat
+from tournaments.services.rounds import round_confirm, round_start
 from tournaments.services.seasons import SeasonSettings, season_create
-from tournaments.services.tournaments import (
-    Settings,
-    entries_add,
-    round_confirm,
-    round_seat,
-    round_start,
-    tournament_create,
-)
+from tournaments.services.tournament_settings import Settings, tournament_create
 
 DEMO_USERNAME = "demo"
 DEMO_PASSWORD = "demo-rummy"

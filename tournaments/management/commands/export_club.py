@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.models import Club
-from tournaments.exchange import export_club, export_csv, export_user
+from tournaments.exchange.exporting import export_club, export_csv, export_user
 
 
 class Command(BaseCommand):

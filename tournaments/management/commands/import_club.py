@@ -20,7 +20,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from games.input import read_json
 from games.management.commands.generate_club import analyse
 from games.models import Club, Membership
-from tournaments.exchange import ImportInvalid, import_club
+from tournaments.exchange.importing import import_club
+from tournaments.exchange.validation import ImportInvalid
 
 
 class Command(BaseCommand):
