@@ -27,7 +27,6 @@ import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
-from unittest import mock
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -46,7 +45,6 @@ from django.test import Client  # noqa: E402
 
 from games import sheet_cache  # noqa: E402
 from games.models import Game, Hand, Player, Result, Score, Seat  # noqa: E402
-from games.services import hands as hand_service  # noqa: E402
 from games.services.games import game_start  # noqa: E402
 from games.services.hands import hand_record  # noqa: E402
 
@@ -156,8 +154,7 @@ class Bench:
             forget()
             get(self.client, url)  # this server follows the game: it draws the last version
             latest = Game.objects.get(pk=game.pk)
-            with mock.patch.object(hand_service, "remember_sheet", lambda sheet: None):
-                hand_record(game=latest, outcome=outcome(latest.hands.count()), request_id=None, user=None)
+            hand_record(game=latest, outcome=outcome(latest.hands.count()), request_id=None, user=None)
 
         return self.median_ms(lambda: get(self.client, url), before=save_elsewhere)
 

@@ -4,7 +4,7 @@ time should barely), and beside ``/healthz`` as the floor of a request. With ``-
 600-player open (150 tables of 4) in its second round, every table one hand in: each page a
 phone opens there (a page of the round, the standings, the projector and its 304, "where do I
 sit", a player's page), the first view of a version of the standings ("new") and the next
-("kept", read from the shared cache).
+("kept" by the process).
 
 In-process (Django's test client), on a temporary SQLite database that this script migrates
 and fills through the site's own services (every table plays one Rummikub hand). Run from the

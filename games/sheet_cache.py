@@ -15,7 +15,6 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 
-from django.db import transaction
 from django.utils.safestring import SafeString
 
 from games.models import Game
@@ -68,13 +67,6 @@ def sheet_version(game: Game) -> tuple[int, str]:
 
 # The sheets of the games looked at or written lately, by version.
 SHEETS: Recent[tuple[int, str], Sheet] = Recent(256)
-
-
-def remember_sheet(sheet: Sheet) -> None:
-    """Keep the sheet a write built (its one scoring), once the write is committed: the page
-    that follows the save on this server then scores nothing."""
-    key = sheet_version(sheet.game)
-    transaction.on_commit(lambda: SHEETS.put(key, sheet))
 
 
 # The totals, table and chart of a sheet as drawn, per game version, edit right and language:

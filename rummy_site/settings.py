@@ -349,16 +349,7 @@ REST_FRAMEWORK = {
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
-CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    # What every application server must read alike (a tournament's standings per version,
-    # tournaments.versions): a table of the database, made by rummy_site's migrations.
-    "shared": {
-        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
-        "LOCATION": "shared_cache",
-        "OPTIONS": {"MAX_ENTRIES": 5000},
-    },
-}
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 SPECTACULAR_SETTINGS = {
     "TITLE": "Rummy score sheet API",
     "DESCRIPTION": "Games, hands, the rules engine, clubs, players, tournaments, seasons and ratings.",

@@ -15,6 +15,6 @@ from tournaments.exchange import schema as exchange_schema
 
 def prepare() -> None:
     body_types.prepare()
-    release.code_id()
+    release.release_id()
     pwa.worker_settings()
     exchange_schema.prepare()

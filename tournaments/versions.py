@@ -10,11 +10,9 @@ Three tags, read in two queries from the rows every write already stamps (a game
   alone, so the standings of a big open are computed once per finished table, not per hand.
 - ``live``: everything the tournament's tables show (every game's last write as well).
 
-What is computed from them is kept in the shared cache (a table of the database, so every
-application server reads what another computed), under a key that names the tournament, the
-running code and the tag: a new tag or a new release is a new key, and nothing is ever
-invalidated by hand. Each process also keeps the last values it read or computed, by the same
-key, so a page reads no cache row and unpickles nothing for a version it has seen.
+What is computed from them is kept in each process under a key that names the tournament and
+the tag: a new tag is a new key, and nothing is ever invalidated by hand (a release starts
+every process empty).
 """
 
 from __future__ import annotations
@@ -24,21 +22,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import cast
 
-from django.core.cache import caches
 from django.db.models import Count, Exists, Max, OuterRef, Q, Sum
 
 from games.models import Game, Result
-from games.release import code_id
 from games.sheet_cache import Recent
 from tournaments.models import Entry, Round, Tournament
 
-SHARED_CACHE = "shared"
-KEEP = 24 * 3600  # seconds: a tournament's evening, and the morning after
-
-_MISSING = object()
-
-# What this process read or computed lately, by the shared cache's key (values never None).
-_KEPT: Recent[str, object] = Recent(64)
+# What this process computed lately, by tournament, part and version (values never None).
+_KEPT: Recent[tuple[int, str, str], object] = Recent(64)
 
 
 @dataclass(frozen=True)
@@ -86,23 +77,13 @@ def tournament_versions(tournament: Tournament, rounds: Sequence[Round]) -> Vers
 
 
 def once[T](tournament: Tournament, version: str, part: str, compute: Callable[[], T]) -> T:
-    """``compute()`` for this version of the tournament, computed by the first request that asks
-    (any server's) and read by the others. Two requests that miss at once both compute it: the
-    same value, as it is named by its inputs."""
-    key = f"tournament:{tournament.pk}:{part}:{code_id()}:{version}"
-    kept = _KEPT.get(key)
-    if kept is not None:
-        return cast(T, kept)
-    cache = caches[SHARED_CACHE]
-    found = cache.get(key, _MISSING)
-    if found is _MISSING:
-        found = compute()
-        cache.set(key, found, KEEP)
-    _KEPT.put(key, found)
-    return cast(T, found)
+    """``compute()`` for this version of the tournament, computed by this process's first
+    request that asks. Two requests that miss at once both compute it: the same value, as it
+    is named by its inputs."""
+    return cast(T, _KEPT.get_or_make((tournament.pk, part, version), compute))
 
 
 def forget_kept() -> None:
-    """Drop what this process keeps: it then reads the shared cache as another server does.
-    For benchmarks and tests."""
+    """Drop what this process keeps: it then computes anew as another server does. For
+    benchmarks and tests."""
     _KEPT.clear()

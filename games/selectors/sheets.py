@@ -13,9 +13,14 @@ from games.sheet_cache import SHEETS, sheet_version
 from scoring.game import GameState, score_game
 
 
-def recent_sheet(*, game: Game) -> Sheet:
+def recent_sheet(*, game: Game, scored: Sheet | None = None) -> Sheet:
     """The score sheet of ``game`` as this request read it from the database (so its version
-    is current): from this process's recent sheets, else scored (:func:`game_sheet`)."""
+    is current): from this process's recent sheets, else scored (:func:`game_sheet`).
+    ``scored``: the sheet a committed write of this request left (its one scoring), kept as
+    the game's as it now stands, so the next page on this server scores nothing."""
+    if scored is not None:
+        SHEETS.put(sheet_version(scored.game), scored)
+        return scored
     return SHEETS.get_or_make(sheet_version(game), lambda: game_sheet(game=game))
 
 

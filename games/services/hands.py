@@ -22,7 +22,6 @@ from engine.errors import EngineError
 from games import rows
 from games.models import Change, Game, Hand
 from games.sheet import Sheet, build_sheet, game_rules, marks_only, sheet_ordinals
-from games.sheet_cache import remember_sheet
 from scoring.game import GameState, rescore, unmarked
 
 from .evening import undo_evening
@@ -143,11 +142,9 @@ def _apply(
         else:
             follow.append(mark)
     store_derived(game, seats, hands, state, took_number=took_number)
-    sheet = build_sheet(
+    return build_sheet(
         game=game, rules=game_rules(game=game), players=[s.name for s in seats], hands=hands, state=state
     )
-    remember_sheet(sheet)
-    return sheet
 
 
 def _check(state: GameState) -> GameState:

@@ -66,7 +66,7 @@ def hand_create(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
                     form.add_engine_error(error)
             else:
                 # Say what was saved, with an Undo (docs/design/table.md, "After a save").
-                sheet = saved.sheet or recent_sheet(game=game)  # a resend scored nothing
+                sheet = recent_sheet(game=game, scored=saved.sheet)  # a resend scored nothing
                 line = saved_line(sheet=sheet, number=saved.hand.number, change_id=saved.change_id)
                 if request.htmx:
                     context = _detail_context(request, game, sheet=sheet)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import uuid
 from pathlib import Path
 
@@ -169,3 +170,29 @@ def test_without_a_release_setting_the_sources_name_the_release(settings: object
     assert release.release_id() == first
     sheet.write_text("<p>totals, new</p>")
     assert release.release_id() != first
+
+
+def test_in_development_the_sources_are_read_again_only_when_one_changed(
+    settings: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each call looks at the sources' sizes and times; their contents are read when those
+    change, even for an edit of the same size."""
+    from games import release
+
+    (tmp_path / "templates").mkdir()
+    sheet = tmp_path / "templates" / "sheet.html"
+    sheet.write_text("<p>totals</p>")
+    settings.RELEASE, settings.BASE_DIR, settings.DEBUG = "", tmp_path, True  # type: ignore[attr-defined]
+    read: list[str] = []
+    digest = release._digest
+
+    def reading() -> str:
+        read.append(digest())
+        return read[-1]
+
+    monkeypatch.setattr(release, "_digest", reading)
+    first = release.release_id()
+    assert release.release_id() == release.release_id() == first and len(read) == 1
+    sheet.write_text("<p>sheets</p>")
+    os.utime(sheet, ns=(sheet.stat().st_mtime_ns + 10**9,) * 2)
+    assert release.release_id() != first and len(read) == 2

@@ -72,9 +72,9 @@ def test_the_overview_reads_its_parts_in_fixed_queries(
         overview = tournament_overview(tournament=cup)
         assert overview.settings["name"] == cup.name and overview.settings["custom_points"] == ""
         assert overview.view.tiebreaks == tuple(cup.tiebreaks)
-    # The rounds (1), the version tags (2), the seating (3) with the shared cache's read (1) and
-    # write (5), and each round's tables (1 each).
-    with django_assert_num_queries(14):
+    # The rounds (1), the version tags (2), the seating (3), and each round's tables (1 each):
+    # no copy of the seating is shared between processes (docs/design/performance.md).
+    with django_assert_num_queries(8):
         assert overview.view.registered == players and overview.view.checked_in == players
         assert overview.view.next_round is None
         rounds = overview.view.rounds
@@ -177,9 +177,9 @@ def test_where_do_i_sit_is_fixed_queries(
     club: Club, organiser: User, players: int, django_assert_num_queries: DjangoAssertNumQueries
 ) -> None:
     cup = _cup(club, organiser, players)
-    # The rounds (1), the version tags (2), the seating (3) with the shared cache's read (1) and
-    # write (5), and the current round's tables (1).
-    with django_assert_num_queries(13):
+    # The rounds (1), the version tags (2), the seating (3), and the current round's tables (1):
+    # no copy of the seating is shared between processes (docs/design/performance.md).
+    with django_assert_num_queries(7):
         found = seat_search(tournament=cup, query=NAMES[0])
     assert found.query == NAMES[0]
     [seat] = found.results

@@ -91,9 +91,10 @@ def test_the_page_takes_the_same_queries_for_any_size(players: int, django_asser
     cup, _ = _cup(players)
     entry = _first_seat_of_round_1(cup)
     # The first look reads the seating and computes the ranks and the standings for this version
-    # of the tournament, and keeps them in the shared cache (3 x 5 queries); the next on this
-    # server keeps them in memory, another server reads them from the shared cache (3).
-    with django_assert_num_queries(26):
+    # of the tournament, and keeps them in memory (3 queries besides the page's 5); the next on
+    # this process reads none of that, another process computes them as the first did (no copy
+    # is shared between processes: docs/design/performance.md).
+    with django_assert_num_queries(8):
         found = player_rounds(tournament=cup, entry_id=entry.pk)
     assert found is not None and len(found.rounds) == 3
     with django_assert_num_queries(5):

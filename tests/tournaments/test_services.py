@@ -200,13 +200,13 @@ def test_the_tournament_data_takes_the_same_queries_for_any_size(
         tournament_data(small)
     with django_assert_num_queries(5):
         tournament_data(big)
-    # The standings: the rounds, the version tags (2), the shared cache's misses, the data and
-    # the cache's writes (of the seating and the standings); then, for the same version, from
-    # what this process keeps.
-    with django_assert_num_queries(19):
+    # The standings: the rounds, the version tags (2) and the data they are computed from; then,
+    # for the same version, from what this process keeps (no copy is shared between processes:
+    # docs/design/performance.md).
+    with django_assert_num_queries(7):
         assert len(tournament_view(tournament=big).standings) == 20
     view = tournament_view(tournament=big)
-    with django_assert_num_queries(3):  # kept by this process; another server reads the cache too
+    with django_assert_num_queries(3):  # kept by this process; another one computes them again
         assert len(view.standings) == 20
     # A round's tables: that round's results and the games of the tables drawn (the seating is
     # kept), whichever round and however many were played.

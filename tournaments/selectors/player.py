@@ -69,8 +69,8 @@ class PlayerView:
 def player_rounds(*, tournament: Tournament, entry_id: int, organiser: bool = False) -> PlayerView | None:
     """A player's tournament round by round: table, seat, place, table points and the rank
     after each round (the standings as they stood then); None if he is not registered (a
-    fixed number of queries, whatever the number of players and rounds; the ranks come from the
-    shared cache once any page computed them for this version of the tournament). Others than
+    fixed number of queries, whatever the number of players and rounds; the ranks are kept by
+    the process once a page computed them for this version of the tournament). Others than
     the organisers see no seat in a round not published, and no rank after a frozen round."""
     view = TournamentView(tournament, organiser=organiser)
     data = view.data

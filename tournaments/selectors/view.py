@@ -39,11 +39,11 @@ from tournaments.versions import Versions, once, tournament_versions
 
 class TournamentView:
     """The tournament as its pages show it. Each part is read when a page first asks for it:
-    the rounds (1 query); the version tags (2); the standings, kept by this process or in the
-    shared cache for this version (0 or 1), else from the tournament's data; the seating, kept
-    alike (0 or 1, else 3 and the cache's write); a round's tables, with the results of that
-    round only (1); the games of the tables a page draws (1); the whole data, when the
-    standings or the organiser's tools need it (the seating and every table's results: 1).
+    the rounds (1 query); the version tags (2); the standings, kept by this process for this
+    version (0), else from the tournament's data; the seating, kept alike (0, else 3); a round's
+    tables, with the results of that round only (1); the games of the tables a page draws (1);
+    the whole data, when the standings or the organiser's tools need it (the seating and every
+    table's results: 1).
 
     Anyone but the organisers (``organiser`` False) sees what is released: no table or bye of
     a round whose seating is not published, and while the standings are frozen, the standings
