@@ -24,7 +24,7 @@ from engine.cards import Card
 from engine.errors import EngineError
 from engine.rules import RuleSet
 
-from .scoring_errors import ScoringError, for_player
+from .errors import ScoringError, for_player
 
 _DIGITS = re.compile(r"\s*-?\d+\s*")
 

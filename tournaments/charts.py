@@ -1,5 +1,5 @@
-"""The season pages' charts: drawn by ``games.charts`` (shared with the game pages)."""
+"""The season pages' charts: drawn by ``games.sheets.svg`` (shared with the game pages)."""
 
-from games.charts import rating_chart
+from games.sheets.svg import rating_chart
 
 __all__ = ["rating_chart"]

@@ -42,14 +42,15 @@ from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 from engine.errors import EngineError
 from engine.rules import rule_set
 from games.models import Club, Game, Hand, Player, Seat
-from games.names import loose_key, name_key
 from games.selectors.sheets import game_sheet
 from games.services.clubs import RESERVED_SLUGS, check_club_name, club_create, club_update
+from games.services.errors import ServiceError
 from games.services.hands import MAX_HAND_POINTS
 from games.services.players import check_name
 from games.services.results import rebuild
-from games.services.service_errors import ServiceError
-from games.spreadsheet import SafeDictWriter
+from games.text.errors import error_message
+from games.text.names import loose_key, name_key
+from games.web.spreadsheet import SafeDictWriter
 from scoring.game import score_game
 from tournaments import derived
 from tournaments.models import Bye, Entry, Round, Season, Table, TableSeat, Tournament, TournamentChange
@@ -62,7 +63,6 @@ from tournaments.services.tournaments import (
     checked_settings,
 )
 from tournaments.tournament_data import penalties
-from tournaments.tournament_messages import tournament_error
 
 FORMAT = "rummy-club-export"
 VERSION = 1
@@ -381,7 +381,7 @@ class _Checker:
         self.problems.append(Problem(path, code, message))
 
     def engine(self, path: str, error: EngineError) -> None:
-        self.add(path, error.code, tournament_error(error))
+        self.add(path, error.code, error_message(error))
 
     def moment(self, path: str, value: str | None) -> datetime.datetime | None:
         if value is None:

@@ -28,8 +28,8 @@ from django.core.cache import caches
 from django.db.models import Count, Exists, Max, OuterRef, Q, Sum
 
 from games.models import Game, Result
-from games.release import code_id
-from games.sheet_cache import Recent
+from games.sheets.cache import Recent
+from games.web.release import code_id
 from tournaments.models import Entry, Round, Tournament
 
 SHARED_CACHE = "shared"

@@ -18,7 +18,7 @@ from rest_framework.views import APIView
 from games.api.common import problems
 from games.api.engine_fields import CardField, CardsField, ErrorMessageField, MeldsField
 from games.api.lookups import game_or_404
-from games.sheet import game_rules
+from games.sheets.sheet import game_rules
 from games.solver import MAX_TEXT, TooManyCards, advise
 
 

@@ -25,8 +25,8 @@ from engine.rules import FAMILIES, RUMMIKUB, ZOLIKY, RuleSet, rule_set
 from games.api.common import problems
 from games.api.engine_fields import CardField, CardsField, ErrorMessageField, MeldsField
 from games.engine_answers import MAX_GIN_HAND, arrange_hand, check_melds, defend, value_cards
-from games.error_messages import error_message
 from games.solver import TooManyCards
+from games.text.errors import error_message
 
 MAX_TEXT = 500  # characters of a cards or melds text
 MAX_OPTIONS = 30

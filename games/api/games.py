@@ -59,7 +59,6 @@ from games.api.lookups import (
     seen_games,
     writable_game,
 )
-from games.error_messages import error_message
 from games.families import FAMILY_CHOICES
 from games.models import Change, Game, Hand
 from games.selectors.games import (
@@ -77,6 +76,7 @@ from games.selectors.games import (
 from games.selectors.sheets import recent_sheet
 from games.selectors.users import user_by_username
 from games.services.access import can_rematch, grant_edit
+from games.services.errors import HandTaken, ServiceError, StaleEdit
 from games.services.games import (
     CLOCK_SLACK,
     game_date_set,
@@ -87,12 +87,12 @@ from games.services.games import (
     game_transfer,
 )
 from games.services.hands import change_undo, hand_delete, hand_edit, hand_find, hand_record
-from games.services.service_errors import HandTaken, ServiceError, StaleEdit
-from games.sheet import game_rules
+from games.sheets.sheet import game_rules
+from games.text.errors import error_message
 from scoring import reading
+from scoring.errors import ScoringError
 from scoring.families import family_info
 from scoring.roles import unstated_roles
-from scoring.scoring_errors import ScoringError
 
 # Not an enum in the schema: other resources name the same choices differently.
 FAMILY_HELP = "The rule family: " + ", ".join(FAMILIES) + "."

@@ -11,7 +11,7 @@ from pytest_django import DjangoAssertNumQueries
 
 from games.selectors.games import game_by_public_id, game_to_revalidate
 from games.services.hands import hand_record
-from games.sheet_cache import sheet_version
+from games.sheets.cache import sheet_version
 from tests.clients import editor
 from tests.factories import ClubFactory, GameFactory, UserFactory
 
@@ -159,7 +159,7 @@ def test_a_new_release_answers_the_page_again_not_304(settings: object) -> None:
 
 def test_without_a_release_setting_the_sources_name_the_release(settings: object, tmp_path: Path) -> None:
     """Two servers of one release agree on its name; a changed template changes it."""
-    from games import release
+    from games.web import release
 
     (tmp_path / "templates").mkdir()
     sheet = tmp_path / "templates" / "sheet.html"

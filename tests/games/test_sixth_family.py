@@ -19,11 +19,11 @@ from engine.rules import FAMILIES, OPTIONS, FamilyRules, Option, RuleSet
 from games.models import Game, Result
 from games.services.games import game_start
 from games.services.hands import hand_record
+from scoring.errors import ScoringError
 from scoring.families import Example, Translate, TranslatePlural, make_info, register, unregister
 from scoring.families.base import StandardFamily, name_of, target_reached
 from scoring.reading import Count, check_pack, left_in_hands, player_field
 from scoring.scored import HandKind, HandResult
-from scoring.scoring_errors import ScoringError
 
 pytestmark = pytest.mark.django_db
 

@@ -44,8 +44,8 @@ from games.api.common import (
     with_etag,
 )
 from games.api.lookups import game_or_404, visible_club
-from games.input import read_int
 from games.models import Club, Player
+from games.web.input import read_int
 from scoring.league import DEFAULT_LEAGUE_TIEBREAKS, LEAGUE_TIEBREAKS
 from tournaments.derived import Freshness, freshness
 from tournaments.models import Season

@@ -16,7 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.common import IDEMPOTENCY_KEY, idempotency_key, problems
-from games.links import absolute_url
+from games.web.links import absolute_url
 from tournaments.api.tournaments import NUMBER, PUBLIC_ID, TAGS, _round_view, _tournament
 from tournaments.models import Entry, Tournament
 from tournaments.selectors import table_answers as answer_selectors

@@ -43,10 +43,11 @@ from games.api.common import (
     with_etag,
 )
 from games.api.lookups import refuse, visible_club
-from games.client import client_ip
 from games.models import Club
-from games.names import name_key
-from games.services.service_errors import ServiceError
+from games.services.errors import ServiceError
+from games.text.errors import error_message
+from games.text.names import name_key
+from games.web.client import client_ip
 from scoring.standings import DEFAULT_TIEBREAKS, TIEBREAKS
 from tournaments.access import can_manage, can_view, tournament_role
 from tournaments.models import Entry, Round, Tournament
@@ -97,7 +98,6 @@ from tournaments.services.tournaments import (
     tournament_create,
     tournament_update,
 )
-from tournaments.tournament_messages import tournament_error
 
 # ---------------------------------------------------------------------- access
 
@@ -1333,7 +1333,7 @@ def _round_step_view(step: str) -> type[APIView]:
                 raise ApiError(
                     status_code=409,
                     code=error.code,
-                    message=tournament_error(error),
+                    message=error_message(error),
                     tables=error.params.get("tables", []),
                 ) from None
             return _round_answer(request, tournament, number)

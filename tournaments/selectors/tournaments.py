@@ -15,10 +15,10 @@ from typing import Any, cast
 from django.core.paginator import Paginator
 from django.db.models import Count, Q, QuerySet
 
-from games.collation import by_name
 from games.models import Change, Club, Game, Player
-from games.names import loose_key, name_key
 from games.services.access import edit_url
+from games.text.collation import by_name
+from games.text.names import loose_key, name_key
 from scoring.families import family_info
 from scoring.seating import repeated_pairs, seating_report
 from scoring.standings import Scheme, Standing, bye_points, table_points

@@ -26,14 +26,14 @@ from django.utils import timezone
 from engine.errors import EngineError
 from engine.rules import rule_set
 from games.models import AuditEntry, Club, Game, Player
+from games.services.errors import RequestIdReused, ServiceError
 from games.services.games import EventLabel, game_end, game_start
 from games.services.players import check_name, seat_players
 from games.services.rates import Hit, rate_hit
-from games.services.service_errors import RequestIdReused, ServiceError
 from scoring import finals
+from scoring.errors import ScoringError
 from scoring.families import family_info
 from scoring.ratings import Rating, display
-from scoring.scoring_errors import ScoringError
 from scoring.seating import TableLimits, seat_round
 from scoring.standings import DEFAULT_TIEBREAKS, parse_custom_points, parse_tiebreaks
 from tournaments import derived

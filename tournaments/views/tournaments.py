@@ -23,12 +23,13 @@ from django.views.decorators.http import require_POST
 from engine.errors import EngineError
 from engine.rules import FAMILIES
 from games.club_forms import put_error
-from games.links import absolute_url, qr_svg
 from games.models import Membership
 from games.selectors.clubs import club_by_slug
 from games.services.access import can_view_club, club_role, edit_url, role_allows
+from games.services.errors import StaleVersion
 from games.services.players import similar_players
-from games.services.service_errors import StaleVersion
+from games.text.errors import error_message
+from games.web.links import absolute_url, qr_svg
 from scoring.families import family_info
 from scoring.seating import table_sizes
 from tournaments.access import can_manage, can_view, tournament_role
@@ -73,7 +74,6 @@ from tournaments.services.tournaments import (
     tournament_update,
 )
 from tournaments.table_answers import own_path
-from tournaments.tournament_messages import tournament_error
 
 # A round's tables a phone shows at once: a big open's round is paged (tournaments/round.html).
 ROUND_PAGE = 16
@@ -94,7 +94,7 @@ def _tournament(
 
 
 def _error(request: HttpRequest, error: EngineError) -> None:
-    messages.error(request, tournament_error(error))
+    messages.error(request, error_message(error))
 
 
 def _form_errors(
@@ -161,7 +161,7 @@ def _fit_note(tournament: Tournament, players: int) -> str | None:
     try:
         sizes, byes = table_sizes(players, limits(tournament), byes_allowed=tournament.byes_allowed)
     except EngineError as error:
-        return tournament_error(error)
+        return error_message(error)
     if byes:
         return ngettext(
             "%(players)d players at these tables: %(byes)d player sits out each round (a bye, worth the "
@@ -254,7 +254,7 @@ def players(request: HttpRequest, public_id: str) -> HttpResponse:
                 )
             except EngineError as error:
                 put_error(form, error)
-                form.errors.setdefault("names", form.error_class()).append(tournament_error(error))
+                form.errors.setdefault("names", form.error_class()).append(error_message(error))
             else:
                 messages.success(
                     request,
@@ -374,7 +374,7 @@ def apart_view(request: HttpRequest, public_id: str) -> HttpResponse:
                 )
             except EngineError as error:
                 named = error.params.get("field")
-                form.add_error(named if named in form.fields else None, tournament_error(error))
+                form.add_error(named if named in form.fields else None, error_message(error))
             else:
                 messages.success(
                     request,

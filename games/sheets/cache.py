@@ -19,7 +19,7 @@ from django.db import transaction
 from django.utils.safestring import SafeString
 
 from games.models import Game
-from games.sheet import Sheet
+from games.sheets.sheet import Sheet
 from scoring.game import forget_scored
 
 
