@@ -43,10 +43,10 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 
-from games import sheet_cache  # noqa: E402
 from games.models import Game, Hand, Player, Result, Score, Seat  # noqa: E402
 from games.services.games import game_start  # noqa: E402
 from games.services.hands import hand_record  # noqa: E402
+from games.sheets import cache as sheet_cache  # noqa: E402
 
 PLAYERS = ["Ann", "Bob", "Cid", "Dan"]
 QUICK = "--quick" in sys.argv

@@ -11,7 +11,7 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         from django.contrib.auth.signals import user_logged_in, user_logged_out
 
-        from games.sessions import on_login, on_logout
+        from games.web.sessions import on_login, on_logout
 
         user_logged_in.connect(on_login, dispatch_uid="games_session_login")
         user_logged_out.connect(on_logout, dispatch_uid="games_session_logout")

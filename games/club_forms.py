@@ -17,14 +17,14 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
 from engine.errors import EngineError
-from games.collation import by_name
-from games.error_messages import error_message
 from games.forms import ASCII_NUMBER
 from games.models import ApiToken, Club, Membership, Player
-from games.names import MAX_NAME
 from games.services.clubs import INVITE_DAYS, MAX_CLUB_NAME, MAX_INACTIVE_DAYS, MAX_PROVISIONAL_GAMES
+from games.services.errors import ServiceError
 from games.services.players import check_name
-from games.services.service_errors import ServiceError
+from games.text.collation import by_name
+from games.text.errors import error_message
+from games.text.names import MAX_NAME
 
 
 def put_error(form: forms.Form, error: EngineError) -> None:

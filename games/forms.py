@@ -20,14 +20,14 @@ from django.utils.translation import gettext_lazy as _
 from engine.errors import EngineError
 from engine.notation import Notation, in_codes, in_notation, notation_for
 from engine.rules import OPTIONS, Option, RuleSet, rule_set
-from games.error_messages import error_message
 from games.families import said, words
-from games.input import read_json
 from games.models import Club
-from games.names import MAX_NAME, loose_key
+from games.services.errors import ServiceError
 from games.services.games import CLOCK_SLACK
 from games.services.players import check_name
-from games.services.service_errors import ServiceError
+from games.text.errors import error_message
+from games.text.names import MAX_NAME, loose_key
+from games.web.input import read_json
 from scoring.families import family_info
 from scoring.roles import unstated_roles
 

@@ -480,7 +480,7 @@ class AuditEntry(models.Model):
 class UserSession(models.Model):
     """A logged-in browser of a user, for his list of active sessions (where he can end the
     others): made at login, its last request noted now and then by
-    games.sessions.SessionSeen. The session itself stays in Django's session store; ending
+    games.web.sessions.SessionSeen. The session itself stays in Django's session store; ending
     one deletes it there, which logs that browser out at once."""
 
     user = models.ForeignKey(

@@ -27,9 +27,9 @@ from rest_framework.views import exception_handler
 
 from engine.errors import EngineError
 from games.api.common import PROBLEM, ApiError
-from games.services.service_errors import RequestIdReused
+from games.services.errors import RequestIdReused
+from games.text.errors import error_message
 from rummy_site.idempotency import REUSED, reused_message
-from tournaments.tournament_messages import tournament_error
 
 logger = logging.getLogger(__name__)
 API_PREFIX = "/api/"
@@ -103,7 +103,7 @@ def problem_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
         body = problem(status_code=422, code=REUSED, message=reused_message())
         return Response(body, status=422, content_type=PROBLEM)
     if isinstance(exc, EngineError):
-        message = tournament_error(exc)
+        message = error_message(exc)
         field = exc.params.get("field")
         fields = {str(field): [message]} if isinstance(field, str) else {}
         body = problem(

@@ -20,8 +20,8 @@ from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.input import InputRefused, read_json
 from games.models import IdempotentRequest
+from games.web.input import InputRefused, read_json
 from rummy_site.input_guard import API_PREFIX, refusal
 
 KEPT = timedelta(days=7)

@@ -1,7 +1,7 @@
 """The site's door for hostile input: one size limit for request bodies, and no text that a
 database cannot store (a NUL, a lone surrogate) in the address or the query string. Each is
 refused here with a clear 4xx, before any view, form or database sees it. Bodies are checked
-where they are read: JSON by ``games.input.read_json`` (the API's parser), a page's form fields
+where they are read: JSON by ``games.web.input.read_json`` (the API's parser), a page's form fields
 by the forms (Django's text fields refuse a NUL at the field, with a message there; a form's
 bytes are decoded with replacement, so no lone surrogate arrives).
 
@@ -31,7 +31,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from games.api.common import PROBLEM
-from games.input import unstorable_text
+from games.web.input import unstorable_text
 
 API_PREFIX = "/api/"
 DRAIN_BYTES = 16 * 1024 * 1024

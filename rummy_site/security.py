@@ -1,4 +1,4 @@
-"""Site-wide security helpers: the client's address for login throttling (games.client, named
+"""Site-wide security helpers: the client's address for login throttling (games.web.client, named
 here for django-axes), the lockout page, and quiet logs for ordinary client errors.
 
 Imported by the settings (the logging filter), so nothing here may import models at module level.
@@ -14,7 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
 
-from games.client import client_ip
+from games.web.client import client_ip
 
 __all__ = ["client_ip"]  # AXES_CLIENT_IP_CALLABLE names it here
 

@@ -130,7 +130,7 @@ for _origin in CSRF_TRUSTED_ORIGINS:
         raise ImproperlyConfigured(
             f"CSRF_TRUSTED_ORIGINS must list http:// or https:// addresses, not {_origin!r}"
         )
-# The address other phones open the site at, for shared links and QR codes (games/links.py):
+# The address other phones open the site at, for shared links and QR codes (games/web/links.py):
 # PUBLIC_URL in production (https://rummy.example.org); LAN_URL is what `make run` found on
 # the Wi-Fi (http://192.168.1.5:8000), used when the organiser's browser is at localhost;
 # without either, LAN_DETECT looks for this machine's LAN address then.
@@ -177,8 +177,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    # The request's address for the audit log; the session's "last seen" (games/sessions.py).
-    "games.sessions.SessionSeen",
+    # The request's address for the audit log; the session's "last seen" (games/web/sessions.py).
+    "games.web.sessions.SessionSeen",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -305,7 +305,7 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
-# Names the release in page ETags (games/release.py); unset, a digest of the sources does.
+# Names the release in page ETags (games/web/release.py); unset, a digest of the sources does.
 RELEASE = os.environ.get("RELEASE", "")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -335,7 +335,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "rummy_site.api.problem_handler",
-    # Every body is JSON, through the site's one reader (games/input.py) and of the schema's
+    # Every body is JSON, through the site's one reader (games/web/input.py) and of the schema's
     # types: form encodings would carry every value as text, past the schema's types.
     "DEFAULT_PARSER_CLASSES": ["games.api.common.StrictJSONParser"],
     "DEFAULT_THROTTLE_CLASSES": ["games.api.auth.AnonThrottle", "games.api.auth.TokenThrottle"],

@@ -7,8 +7,8 @@ before it accepts a connection, so the first requests of a fresh server find eve
 
 from __future__ import annotations
 
-from games import release
 from games.api import body_types
+from games.web import release
 from rummy_site import pwa
 from tournaments.exchange import schema as exchange_schema
 

@@ -12,10 +12,11 @@ service API for the web layer is keyword-only:
 - ``settle_evening(rules=..., games=[{...}, ...]) -> Settlement``: the evening's games at once
 
 Every impossible input raises ``ScoringError`` (an ``EngineError``: ``code``, ``params``,
-English ``message``; templates in ``scoring.scoring_messages.MESSAGES``). The JSON contract is in
+English ``message``; templates in ``scoring.messages.MESSAGES``). The JSON contract is in
 README.md beside this file and in ``python -m scoring --help``.
 """
 
+from .errors import ScoringError
 from .evening import evening_totals, settle_evening
 from .game import (
     Bonus,
@@ -31,7 +32,6 @@ from .game import (
 )
 from .hands import HandResult, score_hand
 from .outcomes import Count, Outcome, parse_outcome
-from .scoring_errors import ScoringError
 from .settlement import Payment, Settlement, fewest_transfers, settle, to_crowns
 
 __all__ = [

@@ -20,10 +20,10 @@ from typing import TextIO
 from engine.errors import EngineError
 from engine.rules import FAMILIES, OPTIONS, RuleSet, parse_settings, rule_set
 
+from .errors import ScoringError
 from .families import families
 from .game import score_game
 from .hands import score_hand
-from .scoring_errors import ScoringError
 
 DESCRIPTION = """\
 Score rummy hands and games (Žolíky, gin, Carousel, Rummikub) from JSON.
@@ -49,7 +49,7 @@ HAND RESULT
    "counts": {name: valued count}, ...}  points are penalties for zoliky (lower is
   better; the closer -10 / -20), gains otherwise (one scorer per gin hand).
 {family_results}  missing:  [names] whose count is missing (only then; 0 in points, not in counts)
-  error:    {"ok": false, "code", "error", "params"} (codes: scoring/scoring_messages.py and
+  error:    {"ok": false, "code", "error", "params"} (codes: scoring/messages.py and
             engine/messages.py)
 
 GAME RESULT

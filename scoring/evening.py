@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 
 from engine.rules import RuleSet
 
-from .scoring_errors import ScoringError
+from .errors import ScoringError
 from .settlement import Settlement, settle
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
-from .scoring_errors import ScoringError
+from .errors import ScoringError
 
 Kind = Literal["table", "knockout"]
 Counts = Literal["decides", "adds"]

@@ -26,11 +26,11 @@ from functools import lru_cache
 from engine.errors import EngineError
 from engine.rules import Family, RuleSet, rules_key
 
+from .errors import ScoringError, in_hand
 from .families import family, family_info
 from .hands import HandResult, score_hand
 from .outcomes import parse_players
 from .scored import Bonus as Bonus
-from .scoring_errors import ScoringError, in_hand
 from .settlement import Settlement, settle
 
 PER_PLAYER_FIELDS = frozenset({"left", "laid", "deadwood", "hands"})

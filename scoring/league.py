@@ -51,8 +51,8 @@ from fractions import Fraction
 from math import lcm
 from typing import Literal, cast, get_args
 
+from .errors import ScoringError
 from .ranking import head_to_head
-from .scoring_errors import ScoringError
 from .standings import check_places, parse_order, rank_by, table_points
 
 GamePoints = Literal["table", "wdl"]

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 
 from engine.rules import RuleSet
 
+from .errors import ScoringError
 from .families import family
 from .reading import ZERO as ZERO
 from .reading import Count as Count
@@ -18,7 +19,6 @@ from .reading import Outcome as Outcome
 from .reading import check_player_count as check_player_count
 from .reading import hand_players
 from .reading import parse_players as parse_players
-from .scoring_errors import ScoringError
 
 
 def parse_outcome(raw: object, rules: RuleSet, players: Sequence[str] | None = None) -> Outcome:

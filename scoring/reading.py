@@ -24,8 +24,8 @@ from engine.cards import Card
 from engine.errors import EngineError
 from engine.rules import RuleSet
 
+from .errors import ScoringError, for_player
 from .families import family_info
-from .scoring_errors import ScoringError, for_player
 
 _DIGITS = re.compile(r"\s*-?\d+\s*")
 

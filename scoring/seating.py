@@ -73,7 +73,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
 
-from .scoring_errors import ScoringError
+from .errors import ScoringError
 
 Method = Literal["random", "balanced", "swiss", "rating"]
 SeatOrder = Literal["random", "rotating"]

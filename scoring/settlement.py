@@ -26,9 +26,9 @@ from dataclasses import dataclass
 
 from engine.rules import RuleSet
 
+from .errors import ScoringError
 from .families import family_info
 from .reading import check_player_count
-from .scoring_errors import ScoringError
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,8 +24,8 @@ from functools import cache
 from math import lcm
 from typing import Literal, cast, get_args
 
+from .errors import ScoringError
 from .ranking import head_to_head
-from .scoring_errors import ScoringError
 
 Scheme = Literal["table", "win", "score", "custom"]
 Tiebreak = Literal[

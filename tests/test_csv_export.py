@@ -1,5 +1,5 @@
 """No CSV the site writes can run as a spreadsheet formula: a text cell starting with = + - @,
-a tab or a carriage return is written with a leading apostrophe (games/spreadsheet.py)."""
+a tab or a carriage return is written with a leading apostrophe (games/web/spreadsheet.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from django.core.management import call_command
 from rest_framework.test import APIClient
 
 from games.services.hands import hand_record
-from games.spreadsheet import safe_cell
+from games.web.spreadsheet import safe_cell
 from tests.factories import ClubFactory, GameFactory, UserFactory
 from tournaments.exchange.exporting import export_csv
 

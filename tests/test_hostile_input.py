@@ -18,9 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
-from games.input import MAX_DEPTH, InputRefused, read_int, read_json
 from games.models import ApiToken, Club, Game, Hand, Player
 from games.services.tokens import token_create
+from games.web.input import MAX_DEPTH, InputRefused, read_int, read_json
 from tests.factories import ClubFactory, GameFactory, UserFactory
 from tests.tournaments.support import season_settings, tournament
 from tournaments.models import Season, Tournament

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from games import links
+from games.web import links
 
 
 def test_lan_addresses_are_the_interfaces_ipv4_addresses_other_than_loopback(

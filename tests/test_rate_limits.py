@@ -18,8 +18,8 @@ from django.test import Client
 
 from games.api.auth import AnonThrottle, TokenThrottle
 from games.models import ApiToken, RateCount
+from games.services.errors import ServiceError
 from games.services.rates import rate_hit
-from games.services.service_errors import ServiceError
 from games.services.tokens import MAX_TOKENS, token_create
 from tests.factories import UserFactory
 

@@ -13,7 +13,7 @@ from django.test import Client, override_settings
 from django.urls import clear_url_caches, reverse
 from django.utils import translation
 
-from games.links import absolute_url, unprefixed
+from games.web.links import absolute_url, unprefixed
 from tests.factories import GameFactory
 from tests.test_settings import manage
 

@@ -117,7 +117,7 @@ def test_last_seen_moves_on_with_the_requests_of_that_browser(monkeypatch: pytes
     first = UserSession.objects.get().last_seen
     laptop.get("/accounts/profile/")
     assert UserSession.objects.get().last_seen == first  # within a few minutes: nothing written
-    monkeypatch.setattr("games.sessions.SEEN_EVERY", -1)
+    monkeypatch.setattr("games.web.sessions.SEEN_EVERY", -1)
     laptop.get("/accounts/profile/", REMOTE_ADDR="192.0.2.99")
     row = UserSession.objects.get()
     assert row.last_seen > first and row.address == "192.0.2.99"

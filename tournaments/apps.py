@@ -17,10 +17,13 @@ class TournamentsConfig(AppConfig):
         # Built on games: it listens to games' signal and adds panels to games' pages; games
         # never imports this app.
         from games import extensions, signals
+        from games.text.errors import register_messages
         from tournaments import panels, receivers
+        from tournaments.services.messages import MESSAGES
 
         signals.results_changed.connect(receivers.results_changed, dispatch_uid=RECEIVER)
         signals.seats_moved.connect(receivers.seats_moved, dispatch_uid=MOVED_RECEIVER)
         signals.game_dated.connect(receivers.game_dated, dispatch_uid=DATED_RECEIVER)
         extensions.register("game", panels.win_chances)
         extensions.register("player", panels.player_ratings)
+        register_messages(MESSAGES)

@@ -18,9 +18,10 @@ from engine.rules import OPTIONS
 from games.club_forms import _Write
 from games.families import family_choices
 from games.forms import did_you_mean, numeric, option_field
-from games.input import read_json
-from games.names import loose_key
 from games.services.clubs import MAX_CLUB_NAME
+from games.text.errors import error_message
+from games.text.names import loose_key
+from games.web.input import read_json
 from scoring.families import family_info
 from scoring.league import DEFAULT_LEAGUE_TIEBREAKS, LEAGUE_TIEBREAKS
 from scoring.standings import DEFAULT_TIEBREAKS, TIEBREAKS, place_points
@@ -37,7 +38,6 @@ from tournaments.services.tournament_settings import (
     Settings,
     current_settings,
 )
-from tournaments.tournament_messages import tournament_error
 
 TIEBREAK_LABELS = {
     "points": _("tournament points"),
@@ -281,7 +281,7 @@ class TournamentForm(forms.Form):
         if error.code.startswith("points_custom") or error.code.startswith("points_"):
             field = "custom_points"
         field = _named_field(self, error) or field
-        self.add_error(field, tournament_error(error))
+        self.add_error(field, error_message(error))
 
 
 def _named_field(form: forms.Form, error: EngineError) -> str | None:
@@ -522,7 +522,7 @@ class SeasonForm(forms.Form):
         field = _named_field(self, error)
         if field is None and error.code.startswith("place_points"):
             field = "custom_points"
-        self.add_error(field, tournament_error(error))
+        self.add_error(field, error_message(error))
 
 
 LEAGUE_TIEBREAK_LABELS = {
@@ -590,7 +590,7 @@ class PenaltyForm(_Write):
         ]
 
     def add_engine_error(self, error: EngineError) -> None:
-        self.add_error(_named_field(self, error), tournament_error(error))
+        self.add_error(_named_field(self, error), error_message(error))
 
 
 class PenaltyUndoForm(_Write):

@@ -1,5 +1,5 @@
 """The league's CSV downloads (the rating list, a season's standings, a player's league card),
-for the pages and the API alike: UTF-8 with a BOM (``games.spreadsheet``), so spreadsheet
+for the pages and the API alike: UTF-8 with a BOM (``games.web.spreadsheet``), so spreadsheet
 programs read Czech and Polish names."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from games.models import Club
-from games.spreadsheet import csv_text
+from games.web.spreadsheet import csv_text
 from tournaments.models import Season, SeasonStanding
 from tournaments.selectors import league as league_selectors
 from tournaments.selectors.seasons import standing_order

@@ -38,8 +38,8 @@ from django.db.models import (
 )
 from django.utils import timezone
 
-from games import rows as sql
 from games.models import Club, Game, Player, Result
+from games.sheets import rows as sql
 from scoring import ratings as scoring_ratings
 from scoring.ratings import START, RatedGame, Rating
 from tournaments.faults import checkpoint

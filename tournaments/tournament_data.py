@@ -2,7 +2,7 @@
 reads what the pure code in ``scoring.standings`` and ``scoring.seating`` needs.
 
 Shared by the services (seating a Swiss round needs the standings, a balanced one the earlier
-tables) and the selectors (the pages), like ``games.sheet`` is for games. The number of queries
+tables) and the selectors (the pages), like ``games.sheets.sheet`` is for games. The number of queries
 does not depend on the number of players, rounds or tables (tests/tournaments pins it).
 """
 

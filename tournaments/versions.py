@@ -25,7 +25,7 @@ from typing import cast
 from django.db.models import Count, Exists, Max, OuterRef, Q, Sum
 
 from games.models import Game, Result
-from games.sheet_cache import Recent
+from games.sheets.cache import Recent
 from tournaments.models import Entry, Round, Tournament
 
 # What this process computed lately, by tournament, part and version (values never None).

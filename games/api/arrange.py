@@ -19,7 +19,7 @@ from games.api.common import problems
 from games.api.engine_fields import CardField, CardsField, MeldsField
 from games.api.engine_serializers import OpeningShape
 from games.api.lookups import game_or_404
-from games.sheet import game_rules
+from games.sheets.sheet import game_rules
 from games.solver import MAX_TEXT, TooManyCards, advise
 
 

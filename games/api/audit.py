@@ -35,14 +35,14 @@ from games.api.audit_serializers import (
 from games.api.auth import TokenScope
 from games.api.common import ApiError, CursorPage
 from games.api.lookups import visible_club
-from games.error_messages import error_message
 from games.models import AuditEntry, Club
 from games.selectors.audit import audit_entries
 from games.selectors.clubs import club_membership
 from games.services.audit import audit_export
+from games.services.errors import NotAllowed, SessionUnknown, TooOften
 from games.services.resets import reset_link_create
-from games.services.service_errors import NotAllowed, SessionUnknown, TooOften
-from games.sessions import active_sessions, session_end, session_end_others
+from games.text.errors import error_message
+from games.web.sessions import active_sessions, session_end, session_end_others
 
 
 def _organised(request: Request, slug: str) -> Club:

@@ -14,11 +14,11 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions, permissions, throttling
 from rest_framework.request import Request
 
-from games.client import client_ip
 from games.models import ApiToken
 from games.selectors.tokens import api_token_by_digest, game_by_edit_token
 from games.services.rates import rate_hit
 from games.services.tokens import token_digest, token_used
+from games.web.client import client_ip
 
 
 @dataclass(frozen=True)
@@ -114,7 +114,7 @@ class _SharedCounts:
 
 
 class AnonThrottle(_SharedCounts, throttling.AnonRateThrottle):
-    """Per anonymous address, as the login lockout counts it (games.client)."""
+    """Per anonymous address, as the login lockout counts it (games.web.client)."""
 
     def get_ident(self, request: Request) -> str:
         return client_ip(request) or ""

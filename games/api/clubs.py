@@ -40,16 +40,16 @@ from games.api.club_serializers import (
 )
 from games.api.common import ApiError, CursorPage, etag, idempotency_key, if_match, stale_edit
 from games.api.lookups import caller, organiser_only, visible_club
-from games.error_messages import error_message
-from games.links import token_from
 from games.models import Club, Membership, Player
 from games.selectors.clubs import club_by_pk, clubs_seen
 from games.selectors.players import player_by_pk, player_summary, roster_players
 from games.services.access import can_view_player, club_role
 from games.services.clubs import club_join, club_update
+from games.services.errors import ServiceError, StalePlayer, StaleVersion
 from games.services.players import player_merge, player_rename
 from games.services.rates import invite_lookup_allowed
-from games.services.service_errors import ServiceError, StalePlayer, StaleVersion
+from games.text.errors import error_message
+from games.web.links import token_from
 
 Role = Membership.Role
 MAX_QUERY = 40

@@ -19,9 +19,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from games.api.body_types import check_types
-from games.input import InputRefused, read_int, read_json
-from games.links import absolute_url
-from games.services.service_errors import StaleVersion
+from games.services.errors import StaleVersion
+from games.web.input import InputRefused, read_int, read_json
+from games.web.links import absolute_url
 
 
 class ApiError(exceptions.APIException):
@@ -168,7 +168,7 @@ class ETagField(serializers.CharField):
 
 class SiteLink(serializers.CharField):
     """A site path (as ``reverse`` gives it) written as the link other phones open, at the
-    address the request came to (``games.links.absolute_url``); the request is the
+    address the request came to (``games.web.links.absolute_url``); the request is the
     serializer's context's."""
 
     def to_representation(self, value: Any) -> str:
@@ -206,7 +206,7 @@ class CursorPage(CursorPagination):
 
 
 class StrictJSONParser(JSONParser):
-    """Every API body is read by the site's one JSON reader (games.input): too deep, not finite,
+    """Every API body is read by the site's one JSON reader (games.web.input): too deep, not finite,
     unstorable text or a repeated key is a 400 before any view sees it; so is a member of
     another type than the schema says (games.api.body_types)."""
 

@@ -9,7 +9,7 @@ from typing import Any
 from rest_framework import serializers
 
 from engine.notation import code
-from games.error_messages import error_message
+from games.text.errors import error_message
 
 
 class CardField(serializers.CharField):

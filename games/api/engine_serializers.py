@@ -14,7 +14,7 @@ from rest_framework import serializers
 from engine.rules import FAMILIES, RUMMIKUB, ZOLIKY
 from games.api.engine_fields import CardField, CardsField, ErrorMessageField, MeldsField
 from games.engine_answers import MAX_GIN_HAND
-from games.error_messages import error_message
+from games.text.errors import error_message
 
 MAX_TEXT = 500  # characters of a cards or melds text
 MAX_OPTIONS = 30

@@ -65,7 +65,6 @@ from games.api.lookups import (
     seen_games,
     writable_game,
 )
-from games.error_messages import error_message
 from games.families import FAMILY_CHOICES
 from games.models import Change, Game, Hand
 from games.selectors.games import (
@@ -83,14 +82,15 @@ from games.selectors.games import (
 from games.selectors.sheets import recent_sheet
 from games.selectors.users import user_by_username
 from games.services.access import can_rematch, grant_edit
+from games.services.errors import HandTaken, ServiceError, StaleEdit
 from games.services.games import game_date_set, game_delete, game_end, game_rematch, game_start, game_transfer
 from games.services.hands import change_undo, hand_delete, hand_edit, hand_find, hand_record
-from games.services.service_errors import HandTaken, ServiceError, StaleEdit
-from games.sheet import game_rules
+from games.sheets.sheet import game_rules
+from games.text.errors import error_message
 from scoring import reading
+from scoring.errors import ScoringError
 from scoring.families import family_info
 from scoring.roles import unstated_roles
-from scoring.scoring_errors import ScoringError
 
 # --- representations ------------------------------------------------------------------------
 

@@ -15,7 +15,6 @@ from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
 from games.api.auth import GameLink
-from games.error_messages import write_refused
 from games.models import Club, Game, Membership
 from games.selectors.clubs import club_by_slug
 from games.selectors.games import game_by_public_id
@@ -28,6 +27,7 @@ from games.services.access import (
     session_game_ids,
     visible_games,
 )
+from games.text.errors import write_refused
 
 MAX_ID = 2**31 - 1  # ids and numbers beyond this cannot exist
 

@@ -15,8 +15,8 @@ from rest_framework.views import APIView
 
 from games.api.common import problems
 from games.api.lookups import game_or_404
-from games.rules_text import rules_shown
-from games.sheet import game_rules
+from games.sheets.sheet import game_rules
+from games.text.rules import rules_shown
 
 
 class RuleSerializer(serializers.Serializer[Any]):

@@ -9,7 +9,7 @@ from django.db import migrations
 
 from engine.errors import EngineError
 from engine.rules import rule_set
-from games.names import clean_name, loose_key, name_key
+from games.text.names import clean_name, loose_key, name_key
 from scoring.game import score_game
 from scoring.ranking import seat_results
 

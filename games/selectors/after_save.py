@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from engine.errors import EngineError
 from games.hand_kinds import kind_line
 from games.models import Change, Game, Hand
-from games.sheet import Sheet, game_rules, marks_only, sheet_ordinals
+from games.sheets.sheet import Sheet, game_rules, marks_only, sheet_ordinals
 from scoring.game import GameState, rescore
 
 

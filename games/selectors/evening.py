@@ -14,9 +14,9 @@ from datetime import timedelta
 from django.db.models import Count, Exists, OuterRef, Q
 from django.db.models.expressions import RawSQL
 
-from games import rows
 from games.models import Game, Hand, Result
-from games.sheet import game_rules
+from games.sheets import rows
+from games.sheets.sheet import game_rules
 from scoring.evening import settle_evening
 from scoring.families import family_info
 from scoring.settlement import Settlement
@@ -38,7 +38,7 @@ class EveningGame:
 class Evening:
     game: Game  # the game it was asked for
     players: tuple[str, ...]  # seat order, as that game names them
-    player_keys: frozenset[str]  # the players' name keys (games.names.name_key)
+    player_keys: frozenset[str]  # the players' name keys (games.text.names.name_key)
     games: tuple[EveningGame, ...]  # in the order they were started
     settlement: Settlement | None  # None while a count is missing in one of the games
 

@@ -15,12 +15,12 @@ from django.db import connection
 from django.db.models import Count, Exists, Model, OuterRef, Prefetch, Q, QuerySet
 from django.urls import reverse
 
-from games import rows
 from games.models import Change, Club, Game, Hand, Membership, Result, Seat
 from games.selectors.sheets import recent_sheet
 from games.services.access import AnyUser, can_view_club, club_role, edit_url, visible_clubs
-from games.sheet import Sheet, marks_only, sheet_ordinals
-from games.sheet_charts import ChartRule, chart_rule
+from games.sheets import rows
+from games.sheets.charts import ChartRule, chart_rule
+from games.sheets.sheet import Sheet, marks_only, sheet_ordinals
 
 
 def user_games(*, user: User | AnonymousUser, game_ids: Sequence[str], limit: int = 50) -> list[Game]:
@@ -70,7 +70,7 @@ def user_club_roles(*, user: User | AnonymousUser) -> dict[int, str]:
 
 def game_by_public_id(*, public_id: str, deleted: bool = False) -> Game | None:
     """A game by the id in its address, with its owner and club (1 query, written out: every
-    save and every page drawn reads it; games.rows). A game deleted by an organiser is None,
+    save and every page drawn reads it; games.sheets.rows). A game deleted by an organiser is None,
     as if it never was, unless ``deleted`` (the pages that offer to bring it back)."""
     with connection.cursor() as cursor:
         cursor.execute(_game_sql(), [public_id])
@@ -129,7 +129,7 @@ _REVALIDATED = (
     "results_locked",
     "event_name",
     "event_path",
-    # The page's tag follows a round clock's minutes (games.round_clock.clock_tag).
+    # The page's tag follows a round clock's minutes (games.web.round_clock.clock_tag).
     "event_ends",
 )
 

@@ -10,7 +10,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import BooleanField, Count, ExpressionWrapper, F, Max, Q, QuerySet
 
 from games.models import Club, Player, Result, Seat
-from games.names import loose_key
+from games.text.names import loose_key
 from scoring.families import family_info
 from scoring.ranking import HeadToHead, head_to_head, relative_place
 

@@ -6,10 +6,10 @@ from dataclasses import dataclass
 
 from engine.errors import EngineError
 from engine.rules import RuleSet
-from games import rows
 from games.models import Change, Game
-from games.sheet import Sheet, build_sheet, game_rules, sheet_ordinals
-from games.sheet_cache import SHEETS, sheet_version
+from games.sheets import rows
+from games.sheets.cache import SHEETS, sheet_version
+from games.sheets.sheet import Sheet, build_sheet, game_rules, sheet_ordinals
 from scoring.game import GameState, score_game
 
 

@@ -2,7 +2,7 @@
 
 The services that do those things call ``record`` inside their own transaction, so an entry
 exists exactly when the change does. The address is the current request's, which
-games.sessions.SessionSeen notes for the length of a request (none from a command or a
+games.web.sessions.SessionSeen notes for the length of a request (none from a command or a
 test that calls the service directly). An event about a user rather than a club (his API
 tokens, an organiser's login) is recorded in each club it concerns (``record_for_user``).
 """
@@ -18,12 +18,12 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser, User
 
 from games.models import AuditEntry, Club, Membership
-from games.spreadsheet import SafeDictWriter
+from games.web.spreadsheet import SafeDictWriter
 
 Action = AuditEntry.Action
 Role = Membership.Role
 
-# The address of the request being answered (set and reset by games.sessions.SessionSeen).
+# The address of the request being answered (set and reset by games.web.sessions.SessionSeen).
 current_address: contextvars.ContextVar[str | None] = contextvars.ContextVar("audit_address", default=None)
 
 

@@ -18,11 +18,11 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from games.models import AuditEntry, Club, ClubChange, Invite, Membership, Player
-from games.names import clean_name, has_control
+from games.text.names import clean_name, has_control
 
 from .audit import record
+from .errors import ServiceError, StaleVersion
 from .players import Actor, idempotent, record_change, remerge, rename_back, unmerge
-from .service_errors import ServiceError, StaleVersion
 
 MAX_CLUB_NAME = 80
 RESERVED_SLUGS = frozenset({"new", "join", "mine", "import"})

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from engine.errors import EngineError
 from games.services.hands import MAX_HAND_POINTS
-from games.sheet import Sheet
+from games.sheets.sheet import Sheet
 from scoring.game import rescore
 
 

@@ -15,11 +15,11 @@ import uuid
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import connection, transaction
 
-from games import rows
 from games.models import Change, Game, Result
+from games.sheets import rows
 
+from .errors import ServiceError
 from .games import _actor, _resent
-from .service_errors import ServiceError
 
 Actor = User | AnonymousUser | None
 

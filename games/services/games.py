@@ -32,14 +32,14 @@ from games.models import (
     Seat,
     new_edit_token,
 )
-from games.names import name_key
 from games.signals import game_dated, results_changed
+from games.text.names import name_key
 from scoring.game import start
 
 from .audit import record
+from .errors import ServiceError
 from .players import check_name, seat_players
 from .results import rebuild, score, store_derived
-from .service_errors import ServiceError
 
 
 class EventLabel(NamedTuple):

@@ -19,15 +19,15 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db import IntegrityError, transaction
 
 from engine.errors import EngineError
-from games import rows
 from games.models import Change, Game, Hand
-from games.sheet import Sheet, build_sheet, game_rules, marks_only, sheet_ordinals
+from games.sheets import rows
+from games.sheets.sheet import Sheet, build_sheet, game_rules, marks_only, sheet_ordinals
 from scoring.game import GameState, rescore, unmarked
 
+from .errors import EndUnconfirmed, HandGone, HandTaken, ServiceError, StaleEdit
 from .evening import undo_evening
 from .games import set_ended, set_owner, set_present, undo_date
 from .results import store_derived
-from .service_errors import EndUnconfirmed, HandGone, HandTaken, ServiceError, StaleEdit
 
 Actor = User | AnonymousUser | None
 Outcome = Mapping[str, object]
@@ -42,7 +42,7 @@ def _user(user: Actor) -> User | None:
 
 
 def _locked(game: Game, *, deleted: bool = False) -> Game:
-    """The game read anew under its row lock (games.rows: every write starts here). A game an
+    """The game read anew under its row lock (games.sheets.rows: every write starts here). A game an
     organiser deleted takes no write (ServiceError ``game_deleted``) but the undo of that
     (``deleted``)."""
     found = rows.select(Game, rows.equals(Game, "id"), [game.pk], lock=True)
@@ -224,7 +224,7 @@ def hand_record(
                 raise HandTaken(hand=ordinal, number=other.number, version=other.version)
             stored = dict(outcome)
             _check_counts(stored, (), ordinal=len(hands) + 1)
-            # games.rows: the hand and its change are inserted by statements written out, as
+            # games.sheets.rows: the hand and its change are inserted by statements written out, as
             # the game's rows are read (every save at every table comes here).
             hand = rows.insert(
                 Hand(game=locked, number=locked.next_hand_number, outcome=stored, request_id=request_id)

@@ -16,10 +16,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 
 from games.models import Club, ClubChange, Game, Player, Result, Seat
-from games.names import MAX_NAME, clean_name, has_control, loose_key, name_key
 from games.signals import seats_moved
+from games.text.names import MAX_NAME, clean_name, has_control, loose_key, name_key
 
-from .service_errors import NameRefused, ServiceError, StalePlayer
+from .errors import NameRefused, ServiceError, StalePlayer
 
 Actor = User | AnonymousUser | None
 

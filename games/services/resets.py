@@ -24,8 +24,8 @@ from django.utils import timezone
 from games.models import AuditEntry, Club, Membership, ResetLink, UserSession
 
 from .audit import record
+from .errors import NotAllowed, ServiceError, TooOften
 from .rates import rate_hit
-from .service_errors import NotAllowed, ServiceError, TooOften
 
 RESET_MINUTES = 30
 

@@ -16,9 +16,9 @@ from django.db.models import Model
 from django.utils import timezone
 
 from engine.errors import EngineError
-from games import rows
 from games.models import Game, Hand, Result, Score, Seat
-from games.sheet import game_rules
+from games.sheets import rows
+from games.sheets.sheet import game_rules
 from games.signals import results_changed
 from scoring.game import GameState, score_game
 from scoring.ranking import SeatResult, seat_results

@@ -12,7 +12,7 @@ from django.utils import timezone
 from games.models import ApiToken, AuditEntry, Membership, new_api_token
 
 from .audit import record_for_user
-from .service_errors import ServiceError
+from .errors import ServiceError
 
 MAX_TOKENS = 20
 USED_EVERY = 60  # seconds: how stale a token's "last used" may get, to keep most calls free of writes

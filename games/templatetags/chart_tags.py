@@ -1,13 +1,13 @@
 """``{% evening_chart sheet %}`` and ``{% settlement_chart settled players %}``: the SVG charts
-of games/sheet_charts.py in templates."""
+of games/sheets/charts.py in templates."""
 
 from __future__ import annotations
 
 from django import template
 from django.utils.safestring import SafeString
 
-from games import sheet_charts
-from games.sheet import Sheet
+from games.sheets import charts as sheet_charts
+from games.sheets.sheet import Sheet
 from scoring.settlement import Settlement
 
 register = template.Library()

@@ -18,12 +18,13 @@ from engine import notation
 from engine.cards import COLOUR_LETTERS, RANKS, SUIT_SYMBOLS, SUITS, Card
 from engine.errors import EngineError
 from engine.rules import RuleSet, rules_key
-from games import card_names, families
-from games.error_messages import error_message
+from games import families
 from games.hand_kinds import kind_label
 from games.models import Change, Membership
-from games.round_clock import round_clock
-from games.sheet import Sheet, marks_only
+from games.sheets.sheet import Sheet, marks_only
+from games.text import cards as card_names
+from games.text.errors import error_message
+from games.web.round_clock import round_clock
 from scoring.families import every_word
 from scoring.families import family_info as scoring_family_info
 
@@ -84,7 +85,7 @@ def error_text(error: EngineError) -> str:
 def picker_rows(rules: RuleSet) -> list[dict[str, object]]:
     """Rows of the card (or tile) picker: one per suit or colour, every rank. A tile shows its
     colour letter as well as its colour; every key is named for screen readers ("red 7",
-    "king of hearts"; games/card_names.py)."""
+    "king of hearts"; games/text/cards.py)."""
     rows: list[dict[str, object]] = []
     letters = notation.notation_for(get_language())  # a key types what the field reads
     for suit in SUITS:
@@ -137,7 +138,7 @@ def cards(text: object, rules: RuleSet) -> SafeString | str:
 @register.filter
 def rules_of(game: object) -> RuleSet | None:
     """A game's rule set (for the ``cards`` filter); None when its options no longer read."""
-    from games.sheet import game_rules
+    from games.sheets.sheet import game_rules
 
     try:
         return game_rules(game=game)  # type: ignore[arg-type]

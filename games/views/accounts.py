@@ -25,10 +25,6 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from engine.errors import EngineError
-from games.client import client_ip
-from games.error_messages import error_message
-from games.input import read_int
-from games.links import absolute_url, qr_svg
 from games.models import Club, Membership
 from games.selectors.clubs import club_membership
 from games.selectors.users import user_by_username
@@ -40,8 +36,12 @@ from games.services.resets import (
     reset_link_path,
     reset_link_use,
 )
-from games.sessions import active_sessions, session_end, session_end_others
+from games.text.errors import error_message
 from games.views.clubs import _club
+from games.web.client import client_ip
+from games.web.input import read_int
+from games.web.links import absolute_url, qr_svg
+from games.web.sessions import active_sessions, session_end, session_end_others
 
 # ---------------------------------------------------------------------- sessions
 

@@ -11,11 +11,11 @@ from django.utils.translation import gettext as _
 
 from engine.errors import EngineError
 from engine.notation import notation_for
-from games import card_names
-from games.error_messages import error_message
 from games.selectors.games import game_by_public_id
-from games.sheet import game_rules
+from games.sheets.sheet import game_rules
 from games.solver import MAX_TEXT, TooManyCards, advise
+from games.text import cards as card_names
+from games.text.errors import error_message
 
 
 def arrange_page(request: HttpRequest, public_id: str) -> HttpResponse:

@@ -8,11 +8,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 
-from games.input import read_int
 from games.models import Membership
 from games.selectors.audit import audit_page
 from games.services.audit import audit_export
 from games.views.clubs import _club
+from games.web.input import read_int
 
 
 @never_cache  # private: addresses and names

@@ -36,10 +36,7 @@ from games.club_forms import (
     TokenForm,
     put_error,
 )
-from games.error_messages import error_message
 from games.extensions import panels
-from games.input import read_int
-from games.links import absolute_url, qr_svg, token_from
 from games.models import Club, Invite, Membership, Player
 from games.selectors.clubs import (
     active_invites,
@@ -67,11 +64,14 @@ from games.services.clubs import (
     membership_remove,
     membership_set_role,
 )
+from games.services.errors import NameRefused, StalePlayer
 from games.services.players import account_rename, player_claim, player_merge, player_rename
 from games.services.rates import invite_lookup_allowed, rate_hit
 from games.services.resets import account_set_email
-from games.services.service_errors import NameRefused, StalePlayer
 from games.services.tokens import token_create, token_revoke
+from games.text.errors import error_message
+from games.web.input import read_int
+from games.web.links import absolute_url, qr_svg, token_from
 
 Role = Membership.Role
 

@@ -26,16 +26,16 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from engine.errors import EngineError
-from games.error_messages import error_message, write_refused
 from games.forms import NewHandForm
-from games.input import read_json
 from games.models import Game, Hand
 from games.selectors.games import game_by_public_id
 from games.selectors.sheets import game_sheet
 from games.services.access import can_edit
+from games.services.errors import HandGone, HandTaken, ServiceError, StaleEdit
 from games.services.hands import hand_edit, hand_find, hand_record, hand_taken
-from games.services.service_errors import HandGone, HandTaken, ServiceError, StaleEdit
-from games.sheet import Sheet
+from games.sheets.sheet import Sheet
+from games.text.errors import error_message, write_refused
+from games.web.input import read_json
 from scoring.families import Role, family_info
 from scoring.game import score_game
 

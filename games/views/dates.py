@@ -15,12 +15,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from engine.errors import EngineError
-from games.error_messages import error_message
 from games.forms import GameDateForm
 from games.models import Game
 from games.selectors.games import game_by_public_id
 from games.services.access import can_edit
 from games.services.games import game_date_set
+from games.text.errors import error_message
 
 
 def _dated(request: HttpRequest, public_id: str) -> Game:

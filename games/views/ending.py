@@ -18,7 +18,7 @@ from games.selectors.games import game_by_public_id
 from games.selectors.sheets import recent_sheet
 from games.services.access import can_edit
 from games.services.ending import Ending, hand_ending
-from games.services.service_errors import EndUnconfirmed
+from games.services.errors import EndUnconfirmed
 
 CONFIRM_FIELD = "confirm_end"
 

@@ -11,12 +11,12 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from engine.errors import EngineError
-from games.error_messages import error_message
 from games.forms import EveningForm
 from games.selectors.evening import evening_candidates, evening_of
 from games.selectors.games import game_by_public_id
 from games.services.access import can_edit
 from games.services.evening import evening_join, evening_part
+from games.text.errors import error_message
 
 
 def _change(request: HttpRequest, game_id: str) -> HttpResponse:

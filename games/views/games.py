@@ -29,15 +29,10 @@ from django_htmx.middleware import HtmxDetails
 
 from engine.errors import EngineError
 from engine.rules import OPTIONS
-from games.error_messages import error_message, write_refused
 from games.extensions import panels
 from games.families import family_table
 from games.forms import HandForm, NewGameForm, NewHandForm
-from games.links import ShareLinks, site_url
-from games.live_etag import csrf_secret, live_etag
 from games.models import Change, Game
-from games.release import release_id
-from games.round_clock import clock_tag, round_clock
 from games.selectors.after_save import undo_asks, undo_preview
 from games.selectors.clubs import club_recorders, recording_clubs
 from games.selectors.evening import evening_of
@@ -68,10 +63,15 @@ from games.services.access import (
 from games.services.games import edit_link_renew, game_end, game_start
 from games.services.hands import change_undo
 from games.services.players import similar_players
-from games.sheet import Sheet
-from games.sheet_cache import FIELDS, PARTS, sheet_version
+from games.sheets.cache import FIELDS, PARTS, sheet_version
+from games.sheets.etag import csrf_secret, live_etag
+from games.sheets.sheet import Sheet
+from games.text.errors import error_message, write_refused
 from games.views.after_save import saved_from_messages
 from games.views.manage import deleted_page
+from games.web.links import ShareLinks, site_url
+from games.web.release import release_id
+from games.web.round_clock import clock_tag, round_clock
 from scoring.families import family_info
 
 
@@ -168,7 +168,7 @@ def _sheet_parts(sheet: Sheet, editable: bool) -> tuple[tuple[object, ...], dict
 
     def draw() -> dict[str, SafeString]:
         context = {"game": sheet.game, "sheet": sheet, "editable": editable}
-        names = ("totals", "sheet", "chart")  # chart: games/sheet_charts.py
+        names = ("totals", "sheet", "chart")  # chart: games/sheets/charts.py
         return {name: render_to_string(f"games/_{name}.html", context) for name in names}
 
     key = (*sheet_version(sheet.game), editable, get_language())

@@ -17,14 +17,14 @@ from django.views.decorators.http import require_POST
 from engine import notation, values
 from engine.errors import EngineError
 from engine.laydown import check_laydown
-from games.error_messages import error_message
 from games.forms import HandForm, MissingCountsForm, NewHandForm
 from games.models import Game, Hand
 from games.selectors.after_save import corrected_line, correction_moves_settlement, saved_line
 from games.selectors.sheets import game_sheet, game_table, recent_sheet
+from games.services.errors import HandGone, HandTaken, ServiceError, StaleEdit
 from games.services.hands import Fill, counts_fill, hand_delete, hand_edit, hand_find, hand_record
-from games.services.service_errors import HandGone, HandTaken, ServiceError, StaleEdit
-from games.sheet import Sheet, game_rules
+from games.sheets.sheet import Sheet, game_rules
+from games.text.errors import error_message
 from games.views.after_save import remember_saved
 from games.views.conflict import conflict_before_check, conflict_page
 from games.views.ending import confirmed, ending_refused

@@ -13,8 +13,8 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
-from games.links import token_from
 from games.views import games as views
+from games.web.links import token_from
 
 
 @never_cache

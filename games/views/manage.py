@@ -15,13 +15,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from engine.errors import EngineError
-from games.error_messages import error_message
 from games.models import Game
 from games.selectors.clubs import game_removal
 from games.selectors.games import game_by_public_id
 from games.selectors.users import user_by_pk
 from games.services.access import can_manage_game
 from games.services.games import game_delete, game_transfer
+from games.text.errors import error_message
 
 
 def _refused() -> PermissionDenied:

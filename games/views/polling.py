@@ -2,7 +2,7 @@
 with the part of the page a save changes, or 304 while nothing did.
 
 The 304 costs the game's row (one query for someone without a session; the session, and the
-user if logged in, otherwise): the tag (:func:`games.live_etag.live_etag`) is made from that row and
+user if logged in, otherwise): the tag (:func:`games.sheets.etag.live_etag`) is made from that row and
 the request alone, so any application server answers it. A 200 draws exactly what the game page
 draws (the same partials of ``games/detail.html``), through the same per-version caches.
 """
@@ -13,7 +13,7 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
-from games.live_etag import live_etag
+from games.sheets.etag import live_etag
 from games.views.games import (
     HtmxHttpRequest,
     _detail_context,

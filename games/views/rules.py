@@ -1,5 +1,5 @@
 """The rules page of a game (``/g/<id>/rules/``) and of a family with its usual rules
-(``/rules/<family>/``): see games/rules_text.py for what it shows."""
+(``/rules/<family>/``): see games/text/rules.py for what it shows."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from django.shortcuts import render
 from engine.rules import OPTIONS, RuleSet, rule_set
 from games.families import family_name
 from games.models import Game
-from games.rules_text import rules_shown
 from games.selectors.games import game_by_public_id
-from games.sheet import game_rules
+from games.sheets.sheet import game_rules
+from games.text.rules import rules_shown
 from scoring.families import family_info
 
 

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from engine.messages import gettext_noop
 from engine.rules import CAROUSEL, RuleSet
 
+from ..errors import ScoringError
 from ..reading import Count, check_pack, left_in_hands, player_field
 from ..scored import Bonus, HandKind, HandResult, cards_detail
-from ..scoring_errors import ScoringError
 from . import Example, Kind, Translate, TranslatePlural, TurnTimer, make_info
 from .base import (
     KNOCK,

@@ -15,6 +15,7 @@ from engine.gin import layoff
 from engine.messages import gettext_noop
 from engine.rules import GIN, RuleSet
 
+from ..errors import ScoringError, for_player
 from ..reading import (
     Count,
     cards_field,
@@ -26,7 +27,6 @@ from ..reading import (
     require_counts,
 )
 from ..scored import HandKind, HandResult
-from ..scoring_errors import ScoringError, for_player
 from . import Example, Flag, Kind, Translate, TranslatePlural, TurnTimer, make_info
 from .base import KNOCK, KNOCKER, UNDERCUT, StandardFamily, name_of, target_reached
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from engine.messages import gettext_noop
 from engine.rules import ZOLIKY, RuleSet
 
+from ..errors import ScoringError
 from ..reading import (
     Count,
     check_pack,
@@ -20,7 +21,6 @@ from ..reading import (
     player_field,
 )
 from ..scored import HandKind, HandResult, cards_detail
-from ..scoring_errors import ScoringError
 from . import PLAIN_TURN, Example, Flag, Kind, Role, Translate, TranslatePlural, make_info
 from .base import StandardFamily, best, name_of, sample_count
 

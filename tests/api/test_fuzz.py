@@ -93,7 +93,7 @@ DOMAIN_CHECKED = "|".join(
         r"/penalties/",
         r"/apart/$",
         r"/own/",
-        # The JSON reader refuses an integer beyond 2**53 anywhere in a body (games/input.py).
+        # The JSON reader refuses an integer beyond 2**53 anywhere in a body (games/web/input.py).
         # The schema bounds the fields it names but cannot bound properties it does not name,
         # where the generator puts such numbers: here, in the invite join's body.
         r"^/api/v1/clubs/join/$",

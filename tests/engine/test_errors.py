@@ -5,7 +5,7 @@ from __future__ import annotations
 import pickle
 
 from engine.errors import EngineError
-from games.services.service_errors import StaleEdit
+from games.services.errors import StaleEdit
 
 
 def test_an_engine_error_pickles_with_its_code_message_and_params() -> None:

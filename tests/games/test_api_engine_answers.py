@@ -1,6 +1,6 @@
 """What the engine API and a game's arrange and rules answers are built from: the engine's
 operations without a game (games/engine_answers.py), the solver's opening (games/solver.py)
-and what a rules page shows (games/rules_text.rules_shown). None of them reads the database."""
+and what a rules page shows (games/text/rules.rules_shown). None of them reads the database."""
 
 from __future__ import annotations
 
@@ -21,8 +21,8 @@ from games.engine_answers import (
     defend,
     value_cards,
 )
-from games.rules_text import rules_shown
 from games.solver import TooManyCards, opening_check
+from games.text.rules import rules_shown
 
 GIN = rule_set("gin")
 ZOLIKY = rule_set("zoliky")

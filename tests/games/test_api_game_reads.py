@@ -26,7 +26,7 @@ from games.selectors.games import (
 from games.services.access import visible_games
 from games.services.games import game_start
 from games.services.hands import change_undo, hand_edit, hand_record
-from games.sheet_cache import forget_local
+from games.sheets.cache import forget_local
 from tests.factories import ClubFactory, UserFactory, add_member
 
 pytestmark = pytest.mark.django_db

@@ -13,9 +13,9 @@ from django.utils import translation
 
 from engine.cards import JOKER, Card
 from engine.rules import rule_set
-from games.card_names import render_text, spoken_name
 from games.services.hands import hand_record
 from games.templatetags.games_tags import outcome_summary, picker_rows
+from games.text.cards import render_text, spoken_name
 from tests.factories import GameFactory
 
 GIN = rule_set("gin")

@@ -217,7 +217,7 @@ def test_the_api_gives_the_chart_line_and_the_link_to_watch(
 
 def test_what_people_typed_is_escaped_in_the_chart() -> None:
     """The chart writes its numbers directly and everything people typed through escaping."""
-    from games.charts import Line, Series, running_chart
+    from games.sheets.svg import Line, Series, running_chart
 
     svg = str(
         running_chart(

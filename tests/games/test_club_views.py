@@ -15,11 +15,11 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone, translation
 
-from games.error_messages import error_message
 from games.forms import NewGameForm
 from games.models import Club, ClubChange, Game, Hand, Invite, Membership, Player, Result, Seat
 from games.services.clubs import invite_create, invite_revoke
-from games.services.service_errors import ServiceError
+from games.services.errors import ServiceError
+from games.text.errors import error_message
 from tests.factories import ClubFactory, GameFactory, UserFactory, add_member
 
 pytestmark = pytest.mark.django_db

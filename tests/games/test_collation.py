@@ -1,4 +1,4 @@
-"""Names sort in each language's alphabetical order (games/collation.py)."""
+"""Names sort in each language's alphabetical order (games/text/collation.py)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.collation import name_sort_key
-from games.names import clean_name
+from games.text.collation import name_sort_key
+from games.text.names import clean_name
 
 CZECH = [
     "Adam",

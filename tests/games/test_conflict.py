@@ -10,8 +10,8 @@ from django.test import Client
 
 from games.models import Game, Hand
 from games.selectors.sheets import game_sheet
+from games.services.errors import ServiceError, StaleEdit
 from games.services.hands import hand_delete, hand_edit, hand_record
-from games.services.service_errors import ServiceError, StaleEdit
 from tests.clients import editor
 from tests.factories import GameFactory
 

@@ -11,9 +11,9 @@ from django.test import Client
 
 from games.models import Change, Club, Game, Hand, Membership
 from games.services.access import LEGACY_SESSION_KEY, edit_url
+from games.services.errors import ServiceError
 from games.services.games import edit_link_renew
 from games.services.hands import change_undo, hand_record
-from games.services.service_errors import ServiceError
 from tests.factories import ClubFactory, GameFactory, UserFactory, add_member
 from tests.games.test_views import start
 

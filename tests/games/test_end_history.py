@@ -9,9 +9,9 @@ import pytest
 from django.test import Client
 
 from games.models import Change, Game, Result
+from games.services.errors import ServiceError
 from games.services.games import game_end
 from games.services.hands import change_undo, hand_delete, hand_record
-from games.services.service_errors import ServiceError
 from tests.factories import GameFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

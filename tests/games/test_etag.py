@@ -12,7 +12,7 @@ from pytest_django import DjangoAssertNumQueries
 
 from games.selectors.games import game_by_public_id, game_to_revalidate
 from games.services.hands import hand_record
-from games.sheet_cache import sheet_version
+from games.sheets.cache import sheet_version
 from tests.clients import editor
 from tests.factories import ClubFactory, GameFactory, UserFactory
 
@@ -160,7 +160,7 @@ def test_a_new_release_answers_the_page_again_not_304(settings: object) -> None:
 
 def test_without_a_release_setting_the_sources_name_the_release(settings: object, tmp_path: Path) -> None:
     """Two servers of one release agree on its name; a changed template changes it."""
-    from games import release
+    from games.web import release
 
     (tmp_path / "templates").mkdir()
     sheet = tmp_path / "templates" / "sheet.html"
@@ -177,7 +177,7 @@ def test_in_development_the_sources_are_read_again_only_when_one_changed(
 ) -> None:
     """Each call looks at the sources' sizes and times; their contents are read when those
     change, even for an edit of the same size."""
-    from games import release
+    from games.web import release
 
     (tmp_path / "templates").mkdir()
     sheet = tmp_path / "templates" / "sheet.html"

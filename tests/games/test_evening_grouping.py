@@ -20,11 +20,11 @@ from rest_framework.test import APIClient
 
 from games.models import Change, Game
 from games.selectors.evening import evening_candidates, evening_of
+from games.services.errors import ServiceError
 from games.services.evening import evening_join, evening_part
 from games.services.games import game_delete, game_end, game_rematch
 from games.services.hands import change_undo, hand_record
-from games.services.service_errors import ServiceError
-from games.sheet import game_rules
+from games.sheets.sheet import game_rules
 from scoring.evening import settle_evening
 from tests.factories import ClubFactory, GameFactory, UserFactory
 

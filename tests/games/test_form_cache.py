@@ -1,5 +1,5 @@
 """The new-hand form's fields are drawn once per game, players dealt in, rules and language
-(games.sheet_cache.FIELDS): what the page shows must be exactly what drawing it afresh shows."""
+(games.sheets.cache.FIELDS): what the page shows must be exactly what drawing it afresh shows."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import uuid
 import pytest
 from django.test import Client
 
-from games import sheet_cache
 from games.models import Game
 from games.services.hands import hand_record
+from games.sheets import cache as sheet_cache
 from tests.clients import editor
 from tests.factories import GameFactory
 

@@ -16,9 +16,9 @@ from rest_framework.test import APIClient
 
 from games.models import Change, Club, Game, Hand, Membership, Result, Score
 from games.services.clubs import membership_remove
+from games.services.errors import ServiceError
 from games.services.games import EventLabel, game_delete, game_start, game_transfer
 from games.services.hands import change_undo, hand_record
-from games.services.service_errors import ServiceError
 from tests.factories import ClubFactory, UserFactory, add_member
 from tests.tournaments.support import season_settings
 from tournaments.exchange.exporting import export_club

@@ -7,8 +7,8 @@ import pytest
 from django.test import Client
 
 from games.models import Change, Game, Hand
+from games.services.errors import ServiceError
 from games.services.hands import hand_delete, hand_edit, hand_record
-from games.services.service_errors import ServiceError
 from tests.factories import GameFactory
 from tests.games.test_views import editor, new_game_data
 

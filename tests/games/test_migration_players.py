@@ -16,7 +16,7 @@ from django.db.migrations.executor import MigrationExecutor
 
 from engine.rules import rule_set
 from games.models import Game, Hand, Player, Result, Seat
-from games.names import name_key
+from games.text.names import name_key
 from scoring.game import score_game
 from scoring.ranking import seat_results
 

@@ -15,9 +15,9 @@ import pytest
 from engine.errors import EngineError
 from games.models import Change, Game, Hand, Result, Score
 from games.selectors.sheets import game_sheet
+from games.services.errors import ServiceError, StaleEdit
 from games.services.games import game_end
 from games.services.hands import Fill, change_undo, counts_fill, hand_delete, hand_edit, hand_record
-from games.services.service_errors import ServiceError, StaleEdit
 from tests.factories import GameFactory
 
 pytestmark = pytest.mark.django_db

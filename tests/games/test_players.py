@@ -16,7 +16,6 @@ from django.utils import timezone
 
 from engine.errors import EngineError
 from games.models import Club, ClubChange, Game, Hand, Invite, Membership, Player, Result, Seat
-from games.names import MAX_NAME, loose_key, name_key
 from games.services.clubs import (
     club_change_undo,
     club_join,
@@ -36,6 +35,7 @@ from games.services.players import (
     seat_players,
     similar_players,
 )
+from games.text.names import MAX_NAME, loose_key, name_key
 from tests.factories import ClubFactory, GameFactory, UserFactory, add_member
 
 pytestmark = pytest.mark.django_db

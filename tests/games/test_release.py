@@ -1,5 +1,5 @@
 """After a release that changes only a template, a server shows the new drawing: nothing drawn
-by the earlier release outlives its process (games.sheet_cache)."""
+by the earlier release outlives its process (games.sheets.cache)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import pytest
 from django.conf import settings as django_settings
 from django.test import Client
 
-from games import sheet_cache
 from games.models import Game
 from games.services.hands import hand_record
+from games.sheets import cache as sheet_cache
 from tests.clients import editor
 from tests.factories import GameFactory
 

@@ -16,11 +16,11 @@ from hypothesis import strategies as st
 
 from engine.errors import EngineError
 from engine.rules import rule_set
-from games import sheet_cache
 from games.models import Change, Club, Game, Hand, Result, Score, Seat
 from games.selectors.sheets import game_table, recent_sheet
 from games.services.games import game_end
 from games.services.hands import change_undo, hand_delete, hand_edit, hand_record
+from games.sheets import cache as sheet_cache
 from scoring.game import score_game
 from scoring.ranking import seat_results
 from tests.factories import ClubFactory, GameFactory

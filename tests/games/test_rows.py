@@ -1,4 +1,4 @@
-"""games.rows: a game's rows read with their SQL written out are the ORM's own, value for value
+"""games.sheets.rows: a game's rows read with their SQL written out are the ORM's own, value for value
 and type for type, on SQLite and on PostgreSQL (CI runs this file on both)."""
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from django.utils import timezone
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games import rows
 from games.models import Change, Game, Hand, Seat
 from games.selectors.games import game_by_public_id
 from games.services.hands import _locked, hand_record
+from games.sheets import rows
 from tests.factories import ClubFactory, GameFactory, UserFactory
 from tests.games.test_results import FAST
 

@@ -8,10 +8,10 @@ import pytest
 from engine.errors import EngineError
 from games.models import Change, Hand, Score
 from games.selectors.sheets import game_sheet
+from games.services.errors import ServiceError, StaleEdit
 from games.services.games import game_start
 from games.services.hands import change_undo, hand_delete, hand_edit, hand_record
-from games.services.service_errors import ServiceError, StaleEdit
-from games.sheet import dealers
+from games.sheets.sheet import dealers
 from tests.factories import GameFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

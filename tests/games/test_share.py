@@ -11,9 +11,9 @@ import pytest
 import zxingcpp
 from django.test import Client, override_settings
 
-from games import links
 from games.models import Game
 from games.services.access import edit_url
+from games.web import links
 from tests.factories import GameFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -18,8 +18,8 @@ from engine.rules import FAMILIES, OPTIONS
 from games.models import Game, Result
 from games.services.games import game_start
 from games.services.hands import hand_record
+from scoring.errors import ScoringError
 from scoring.families import register, unregister
-from scoring.scoring_errors import ScoringError
 from tests.plain_family import Plain, plain  # noqa: F401 (the fixture)
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("plain")]

@@ -16,7 +16,7 @@ from games.selectors.games import game_by_public_id
 from games.selectors.timer import first_player, timer_setup
 from games.services.games import game_end
 from games.services.hands import hand_record
-from games.sheet_cache import SHEETS
+from games.sheets.cache import SHEETS
 from scoring.families import family_info
 from tests.factories import GameFactory
 

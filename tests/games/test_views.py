@@ -7,8 +7,8 @@ import uuid
 import pytest
 from django.test import Client
 
-from games import sheet_cache
 from games.models import Change, Game, Hand
+from games.sheets import cache as sheet_cache
 from tests.factories import GameFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ import pytest
 from engine.errors import EngineError
 from engine.rules import RuleSet, rule_set
 from scoring import HandResult, score_hand
-from scoring.scoring_messages import MESSAGES
+from scoring.messages import MESSAGES
 
 
 def rules(family: str, **options: object) -> RuleSet:

@@ -13,11 +13,11 @@ from engine.errors import EngineError
 from engine.laydown import check_laydown
 from engine.rules import FAMILIES, OPTIONS, RuleSet, register_rules, rule_set
 from engine.values import card_value
+from scoring.errors import ScoringError
 from scoring.families import FAMILY_INFO, RuleFamily, families, family, family_info, register, unregister
 from scoring.game import score_game
 from scoring.hands import score_hand
 from scoring.kinds import hand_kind
-from scoring.scoring_errors import ScoringError
 
 KEYS = [f.info.key for f in families()]
 

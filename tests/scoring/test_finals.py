@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from scoring.errors import ScoringError
 from scoring.finals import (
     bracket,
     final_places,
@@ -16,7 +17,6 @@ from scoring.finals import (
     next_matches,
     qualifiers,
 )
-from scoring.scoring_errors import ScoringError
 
 
 def _favourites_win(slots: tuple[int, ...]) -> list[list[tuple[int, int]]]:

@@ -14,8 +14,8 @@ from engine.cards import JOKER, Card
 from engine.notation import code
 from engine.rules import RuleSet, rule_set
 from engine.values import card_value, largest_count
+from scoring.errors import ScoringError
 from scoring.game import score_game
-from scoring.scoring_errors import ScoringError
 
 RULE_SETS = [
     rule_set("zoliky"),

@@ -8,7 +8,7 @@ import pytest
 
 from engine.errors import EngineError
 from scoring import GameState, score_game, start
-from scoring.scoring_messages import MESSAGES
+from scoring.messages import MESSAGES
 
 from ._support import rules
 

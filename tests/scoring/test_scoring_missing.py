@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from engine.errors import EngineError
 from scoring import GameState, mark_missing_counts, rescore, score_game, score_hand, start
-from scoring.scoring_messages import MESSAGES
+from scoring.messages import MESSAGES
 from tests.cli import run_module
 
 from ._support import hand, rejected, rules

@@ -11,8 +11,8 @@ import pytest
 from engine.errors import EngineError
 from engine.messages import MESSAGES as ENGINE_MESSAGES
 from scoring import score_hand
-from scoring.scoring_errors import ScoringError
-from scoring.scoring_messages import MESSAGES
+from scoring.errors import ScoringError
+from scoring.messages import MESSAGES
 
 from ._support import rejected, rules
 

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from scoring.scoring_errors import ScoringError
+from scoring.errors import ScoringError
 from scoring.seating import (
     Method,
     Seating,

@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.html import strip_tags
 
 from games.models import Club
-from games.services.service_errors import ServiceError
+from games.services.errors import ServiceError
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.support import play_round, tournament
 from tournaments.models import CurrentRating, Entry, Round, Tournament, TournamentChange

@@ -8,8 +8,8 @@ from django.contrib.auth.models import User
 from pytest_django import DjangoAssertNumQueries
 
 from games.models import Club, Hand, Player
-from games.names import name_key
 from games.services.hands import hand_edit
+from games.text.names import name_key
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.support import NAMES, play_round, rummikub_hand, tournament
 from tournaments.models import Entry, Table, Tournament

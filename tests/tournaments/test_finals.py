@@ -12,8 +12,8 @@ from django.test import Client
 from django.utils.html import strip_tags
 
 from games.models import Club, Game
+from games.services.errors import ServiceError
 from games.services.hands import hand_record
-from games.services.service_errors import ServiceError
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.support import tournament
 from tournaments.models import Round, Season, SeasonStanding, Table, Tournament, TournamentChange

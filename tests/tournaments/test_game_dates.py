@@ -19,9 +19,9 @@ from openskill.models import PlackettLuce
 from rest_framework.test import APIClient
 
 from games.models import Change, Club, Game, Membership, Result
+from games.services.errors import ServiceError
 from games.services.games import game_date_set, game_start
 from games.services.hands import change_undo
-from games.services.service_errors import ServiceError
 from tests.factories import ClubFactory, UserFactory, add_member
 from tests.games.test_views import new_game_data
 from tests.tournaments.pipeline import drain

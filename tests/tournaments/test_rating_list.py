@@ -13,7 +13,7 @@ from django.test import Client
 from django.utils import timezone
 
 from games.models import Club, Game, Membership, Player
-from games.names import loose_key, name_key
+from games.text.names import loose_key, name_key
 from scoring.ratings import Rating, display, display_sigma
 from tests.factories import ClubFactory, UserFactory, add_member
 from tournaments.models import RatingEvent

@@ -16,8 +16,8 @@ from django.test import Client
 from django.utils import timezone
 
 from games.models import Club, Membership, Player
+from games.services.errors import ServiceError
 from games.services.players import player_claim
-from games.services.service_errors import ServiceError
 from tests.factories import ClubFactory, UserFactory, add_member
 from tests.tournaments.support import play_round, settings, tournament
 from tournaments.exchange.exporting import export_club

@@ -13,13 +13,13 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from engine.errors import EngineError
+from games.text.errors import error_message
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.support import tournament
 from tournaments.models import Entry, Tournament, TournamentChange
 from tournaments.services.entries import entry_check_in, entry_drop, entry_pin
 from tournaments.services.round_seating import round_seat
 from tournaments.services.rounds import round_start
-from tournaments.tournament_messages import tournament_error
 
 pytestmark = pytest.mark.django_db
 API = "/api/v1"
@@ -78,7 +78,7 @@ def test_an_id_given_to_another_operation_or_object_is_refused(
             case _:
                 round_seat(tournament=cup, number=1, user=organiser, request_id=key)
     assert refused.value.code == "idempotency_key_reused"
-    assert "already sent for another change" in tournament_error(refused.value)
+    assert "already sent for another change" in error_message(refused.value)
     assert TournamentChange.objects.filter(tournament=cup).count() == before
     assert not Entry.objects.get(pk=bea.pk).checked_in
     assert Entry.objects.get(pk=anna.pk).dropped_after is None

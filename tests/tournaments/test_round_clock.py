@@ -17,9 +17,9 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils.html import strip_tags
 
-from games import sheet_cache
 from games.models import Club, Game
-from games.round_clock import round_clock
+from games.sheets import cache as sheet_cache
+from games.web.round_clock import round_clock
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.support import tournament
 from tests.tournaments.test_settings_round_trip import _Form as SettingsPageForm

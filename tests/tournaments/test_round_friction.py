@@ -14,12 +14,12 @@ from django.test import Client
 
 from games.models import Club
 from games.services.hands import hand_record
+from games.text.errors import error_message
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.support import play_round, rummikub_hand, tournament
 from tournaments.models import Round, Table, Tournament
 from tournaments.services.round_seating import round_seat
 from tournaments.services.rounds import round_confirm, round_start
-from tournaments.tournament_messages import tournament_error
 
 pytestmark = pytest.mark.django_db
 
@@ -83,7 +83,7 @@ def test_a_refused_confirm_gives_no_advice_that_is_impossible_once_started() -> 
     played = round_start(played=played, round_version=played.version, user=organiser)
     with pytest.raises(Exception) as refused:
         round_confirm(played=played, round_version=played.version, user=organiser)
-    message = tournament_error(refused.value)  # type: ignore[arg-type]
+    message = error_message(refused.value)  # type: ignore[arg-type]
     assert "has not recorded a hand yet" in message and "move" not in message
 
 

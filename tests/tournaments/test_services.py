@@ -12,6 +12,7 @@ import pytest
 from engine.errors import EngineError
 from games.models import Hand
 from games.services.hands import hand_edit, hand_record
+from games.text.errors import error_message
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.support import play_round, rummikub_hand, settings, tournament
 from tournaments.models import Bye, Entry, Round, Table, TableSeat, TournamentChange
@@ -22,7 +23,6 @@ from tournaments.services.round_seating import round_seat
 from tournaments.services.rounds import round_confirm, round_start
 from tournaments.services.tournament_settings import tournament_create, tournament_update
 from tournaments.tournament_data import tournament_data
-from tournaments.tournament_messages import tournament_error
 
 pytestmark = pytest.mark.django_db
 
@@ -100,7 +100,7 @@ def test_two_organisers_seating_one_round_the_second_is_refused(club, organiser)
     with pytest.raises(EngineError) as refused:
         round_seat(tournament=t, number=1, user=other)  # he saw no seating yet
     assert refused.value.code == "round_already_seated"
-    assert "just seated by someone else" in tournament_error(refused.value)
+    assert "just seated by someone else" in error_message(refused.value)
     # Seating again with a stale version (someone re-seated meanwhile) is refused too.
     again = round_seat(tournament=t, number=1, round_version=first.version, user=organiser)
     with pytest.raises(EngineError) as stale:
@@ -150,7 +150,7 @@ def test_impossible_set_ups_say_what_to_change(club, organiser, family, players,
     with pytest.raises(EngineError) as impossible:
         round_seat(tournament=t, number=1, user=organiser)
     assert impossible.value.code == code
-    message = tournament_error(impossible.value)
+    message = error_message(impossible.value)
     assert says in message
     assert not Round.objects.filter(tournament=t).exists()
 
@@ -159,7 +159,7 @@ def test_table_sizes_outside_the_game_are_refused(club, organiser) -> None:  # t
     with pytest.raises(EngineError) as wrong:
         tournament_create(club=club, settings=settings("gin", table_max=4, table_preferred=4), user=organiser)
     assert wrong.value.code == "table_limits"
-    assert "2 to 2" in tournament_error(wrong.value)
+    assert "2 to 2" in error_message(wrong.value)
 
 
 def test_a_correction_after_confirmation_changes_the_standings_and_says_so(club, organiser) -> None:  # type: ignore[no-untyped-def]

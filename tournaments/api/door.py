@@ -16,7 +16,7 @@ from games.api.common import (
     idempotency_key,
     with_etag,
 )
-from games.client import client_ip
+from games.web.client import client_ip
 from tournaments.api import door_schemas as schemas
 from tournaments.api.door_serializers import (
     DoorEntrySerializer,

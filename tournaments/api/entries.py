@@ -18,7 +18,7 @@ from games.api.common import (
     idempotency_key,
     with_etag,
 )
-from games.names import name_key
+from games.text.names import name_key
 from tournaments.api import entry_schemas as schemas
 from tournaments.api.entry_serializers import (
     ApartChangeSerializer,

@@ -19,7 +19,8 @@ from games.api.common import (
     idempotency_key,
     with_etag,
 )
-from games.services.service_errors import ServiceError
+from games.services.errors import ServiceError
+from games.text.errors import error_message
 from tournaments.access import can_manage
 from tournaments.api import round_schemas as schemas
 from tournaments.api.lookups import replayed, round_or_404, round_view, visible_tournament
@@ -40,7 +41,6 @@ from tournaments.services.final_stages import final_seat, final_undo
 from tournaments.services.round_seating import move_target, round_move, round_seat
 from tournaments.services.rounds import publish_target, round_confirm, round_publish, round_start
 from tournaments.services.writes import round_target
-from tournaments.tournament_messages import tournament_error
 
 
 def _round_json(request: Request, view: RoundView, *, organiser: bool) -> Any:
@@ -198,7 +198,7 @@ def round_step_view(step: str) -> type[APIView]:
                 raise ApiError(
                     status_code=409,
                     code=error.code,
-                    message=tournament_error(error),
+                    message=error_message(error),
                     tables=error.params.get("tables", []),
                 ) from None
             return _round_answer(request, tournament, number)

@@ -20,8 +20,8 @@ from games.api.common import (
     idempotency_key,
     with_etag,
 )
-from games.input import read_int
 from games.models import Club
+from games.web.input import read_int
 from tournaments.api import season_schemas as schemas
 from tournaments.api.club_lists import ClubList
 from tournaments.api.lookups import family_query, visible_season

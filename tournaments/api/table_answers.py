@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.common import idempotency_key
-from games.links import absolute_url
+from games.web.links import absolute_url
 from tournaments.api import table_answers_schemas as schemas
 from tournaments.api.lookups import round_view, visible_tournament
 from tournaments.api.table_answers_serializers import AnswerSerializer, OwnSerializer, RoundAnswersSerializer

@@ -16,7 +16,7 @@ from games.api.common import (
     with_etag,
 )
 from games.models import Club
-from games.services.service_errors import ServiceError
+from games.services.errors import ServiceError
 from tournaments.access import can_manage
 from tournaments.api import tournament_schemas as schemas
 from tournaments.api.club_lists import ClubList

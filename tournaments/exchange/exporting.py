@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from games.models import Club, Game, Player
 from games.selectors.sheets import game_sheet
-from games.spreadsheet import SafeDictWriter
+from games.web.spreadsheet import SafeDictWriter
 from tournaments.exchange.schema import FORMAT, VERSION
 from tournaments.models import Entry, Round, Season, Table, Tournament
 from tournaments.tournament_data import penalties

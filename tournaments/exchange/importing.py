@@ -15,10 +15,10 @@ from django.urls import reverse
 
 from engine.rules import rule_set
 from games.models import Club, Game, Hand, Player, Seat
-from games.names import loose_key, name_key
 from games.services.clubs import club_create, club_update
 from games.services.players import check_name
 from games.services.results import rebuild
+from games.text.names import loose_key, name_key
 from tournaments import derived
 from tournaments.exchange.validation import (
     Checker,

@@ -16,18 +16,18 @@ from django.utils.translation import gettext as _
 from engine.errors import EngineError
 from engine.rules import rule_set
 from games.models import Club, Game, Player
-from games.names import name_key
 from games.services.clubs import RESERVED_SLUGS, check_club_name
+from games.services.errors import ServiceError
 from games.services.hands import MAX_HAND_POINTS
 from games.services.players import check_name
-from games.services.service_errors import ServiceError
+from games.text.errors import error_message
+from games.text.names import name_key
 from scoring.game import score_game
 from tournaments.exchange.schema import FORMAT, VERSION, validator
 from tournaments.models import Season, Tournament
 from tournaments.services.penalties import checked_penalty_points
 from tournaments.services.seasons import SeasonSettings, checked_season
 from tournaments.services.tournament_settings import Settings, checked_settings
-from tournaments.tournament_messages import tournament_error
 
 
 class Problem(NamedTuple):
@@ -64,7 +64,7 @@ class Checker:
         self.problems.append(Problem(path, code, message))
 
     def engine(self, path: str, error: EngineError) -> None:
-        self.add(path, error.code, tournament_error(error))
+        self.add(path, error.code, error_message(error))
 
     def moment(self, path: str, value: str | None) -> datetime.datetime | None:
         if value is None:

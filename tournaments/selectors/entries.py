@@ -8,9 +8,9 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Q, QuerySet
 
-from games.collation import by_name
 from games.models import Game, Player
-from games.names import loose_key, name_key
+from games.text.collation import by_name
+from games.text.names import loose_key, name_key
 from tournaments.models import Entry, Tournament
 from tournaments.selectors.rounds import table_games
 from tournaments.selectors.view import TournamentView

@@ -19,8 +19,8 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from engine.rules import FAMILIES
-from games.collation import by_name
 from games.models import Club, Game, Player
+from games.text.collation import by_name
 from scoring.league import PRESET_PLACES, EventMark, event_marks, game_event_points, tournament_event_points
 from scoring.ratings import Rating, display, display_sigma
 from tournaments.derived import freshness

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.collation import by_name
 from games.models import Game
 from games.services.access import edit_url
+from games.text.collation import by_name
 from scoring.seating import repeated_pairs, seating_report
 from tournaments.models import Round, Tournament
 from tournaments.table_answers import Agreement

@@ -12,8 +12,8 @@ from typing import Any
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
-from games.collation import by_name
 from games.models import Club, Game, Player, Result
+from games.text.collation import by_name
 from scoring.ranking import HeadToHead, head_to_head
 from scoring.ratings import START, Rating, display, display_sigma, win_chances
 from tournaments.derived import freshness

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import groupby, pairwise
 
-from games.collation import by_name
+from games.text.collation import by_name
 from scoring.standings import Standing
 from tournaments.models import Tournament
 from tournaments.tournament_data import (

@@ -11,7 +11,7 @@ from typing import Any
 
 from django.core.paginator import Paginator
 
-from games.collation import by_name
+from games.text.collation import by_name
 from scoring.families import family_info
 from tournaments.models import Round, Tournament
 from tournaments.selectors.rounds import RoundReport, TableView, round_report, table_games, table_view

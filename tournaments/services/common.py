@@ -6,8 +6,8 @@ from datetime import date
 
 from django.contrib.auth.models import AnonymousUser, User
 
-from games.names import clean_name, has_control
-from games.services.service_errors import ServiceError, StaleVersion
+from games.services.errors import ServiceError, StaleVersion
+from games.text.names import clean_name, has_control
 
 Actor = User | AnonymousUser | None
 

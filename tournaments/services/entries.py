@@ -11,9 +11,9 @@ from django.conf import settings as site_settings
 from django.urls import reverse
 
 from games.models import Player
+from games.services.errors import ServiceError
 from games.services.players import check_name, seat_players
 from games.services.rates import Hit, rate_hit
-from games.services.service_errors import ServiceError
 from tournaments.models import Bye, Entry, Round, TableSeat, Tournament, TournamentChange, new_check_in_key
 from tournaments.services.common import Actor, check_version
 from tournaments.services.writes import entry_target, record_change, write_once

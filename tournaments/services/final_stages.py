@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import uuid
 
-from games.services.service_errors import ServiceError
+from games.services.errors import ServiceError
 from scoring import finals
+from scoring.errors import ScoringError
 from scoring.families import family_info
-from scoring.scoring_errors import ScoringError
 from tournaments.models import Round, SeasonStanding, Tournament, TournamentChange
 from tournaments.services.common import Actor, check_version
 from tournaments.services.round_seating import player_names, write_seating

@@ -11,9 +11,9 @@ from fractions import Fraction
 from typing import Any
 
 from games.models import AuditEntry
-from games.names import has_control
 from games.services.audit import record as record_audit
-from games.services.service_errors import ServiceError
+from games.services.errors import ServiceError
+from games.text.names import has_control
 from tournaments import derived
 from tournaments.models import Entry, Round, Tournament, TournamentChange
 from tournaments.services.common import Actor, check_version

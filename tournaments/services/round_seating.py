@@ -8,7 +8,7 @@ import uuid
 from collections import Counter
 from collections.abc import Sequence
 
-from games.services.service_errors import ServiceError
+from games.services.errors import ServiceError
 from scoring.ratings import Rating, display
 from scoring.seating import TableLimits, seat_round
 from tournaments.models import (

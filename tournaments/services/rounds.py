@@ -11,8 +11,8 @@ from django.utils import timezone
 
 from engine.errors import EngineError
 from games.models import Game
+from games.services.errors import ServiceError
 from games.services.games import EventLabel, game_end, game_start
-from games.services.service_errors import ServiceError
 from tournaments import derived
 from tournaments.models import Round, Table, Tournament, TournamentChange
 from tournaments.services.common import Actor, check_version

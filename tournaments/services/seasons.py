@@ -14,7 +14,7 @@ from django.db import transaction
 
 from engine.rules import FAMILIES
 from games.models import Club
-from games.services.service_errors import ServiceError
+from games.services.errors import ServiceError
 from scoring.league import DEFAULT_LEAGUE_TIEBREAKS, parse_league_tiebreaks, parse_place_points
 from tournaments import derived
 from tournaments.models import Season

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import uuid
 
-from games.names import has_control
-from games.services.service_errors import ServiceError
+from games.services.errors import ServiceError
+from games.text.names import has_control
 from tournaments.models import Entry, TableAnswer, Tournament, TournamentChange
 from tournaments.services.writes import entry_target, record_change, write_once
 from tournaments.table_answers import current_seat, entry_key_matches, table_sheet

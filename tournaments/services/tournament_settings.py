@@ -13,7 +13,7 @@ from django.db import transaction
 
 from engine.rules import rule_set
 from games.models import Club
-from games.services.service_errors import ServiceError
+from games.services.errors import ServiceError
 from scoring import finals
 from scoring.families import family_info
 from scoring.standings import DEFAULT_TIEBREAKS, parse_custom_points, parse_tiebreaks

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from django.db import IntegrityError, transaction
 
-from games.services.service_errors import RequestIdReused
+from games.services.errors import RequestIdReused
 from tournaments.models import Entry, Tournament, TournamentChange
 from tournaments.services.common import Actor, acting_user
 from tournaments.tournament_data import last_round, tournament_data

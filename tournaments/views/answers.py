@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
 from engine.errors import EngineError
+from games.text.errors import error_message
 from tournaments import access
 from tournaments.forms import TableAnswerForm
 from tournaments.selectors import table_answers as answer_selectors
@@ -18,7 +19,6 @@ from tournaments.selectors.player import player_rounds
 from tournaments.selectors.tournaments import tournament_by_public_id
 from tournaments.services.table_answers import entry_for_link, table_answer
 from tournaments.table_answers import own_path
-from tournaments.tournament_messages import tournament_error
 
 
 @never_cache  # the address is a credential: no shared cache keeps the page
@@ -44,7 +44,7 @@ def own_page(request: HttpRequest, public_id: str, entry_id: int, key: str) -> H
                     request_id=data["request_id"],
                 )
             except EngineError as failed:
-                error = tournament_error(failed)
+                error = error_message(failed)
                 if failed.params.get("field") == "word":
                     form.add_error("word", error)
                     error = None

@@ -14,10 +14,10 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 
 from engine.errors import EngineError
+from games.text.errors import error_message
 from tournaments.access import can_manage, can_view, tournament_role
 from tournaments.models import Tournament
 from tournaments.selectors.tournaments import tournament_by_public_id
-from tournaments.tournament_messages import tournament_error
 
 
 def tournament_of(
@@ -37,7 +37,7 @@ def tournament_of(
 
 
 def say_error(request: HttpRequest, error: EngineError) -> None:
-    messages.error(request, tournament_error(error))
+    messages.error(request, error_message(error))
 
 
 def form_errors(request: HttpRequest, form: forms.Form) -> None:

@@ -10,13 +10,13 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from engine.errors import EngineError
-from games.client import client_ip
-from games.services.service_errors import ServiceError
+from games.services.errors import ServiceError
+from games.text.errors import error_message
+from games.web.client import client_ip
 from tournaments.forms import SelfCheckInForm
 from tournaments.selectors.entries import check_in_matches, tournament_entry
 from tournaments.selectors.tournaments import tournament_by_public_id
 from tournaments.services.entries import check_in_key_matches, check_in_try, entry_self_check_in
-from tournaments.tournament_messages import tournament_error
 
 
 def check_in(request: HttpRequest, public_id: str, key: str) -> HttpResponse:
@@ -44,12 +44,12 @@ def check_in(request: HttpRequest, public_id: str, key: str) -> HttpResponse:
                     request_id=form.cleaned_data["request_id"],
                 )
             except EngineError as error:
-                context["error"] = tournament_error(error)
+                context["error"] = error_message(error)
             else:
                 # After a redirect, so a reload does not send the tap again.
                 return redirect(f"{url}?done={entry.pk}")
         else:
-            context["error"] = tournament_error(ServiceError("check_in_unknown", "a form without a player"))
+            context["error"] = error_message(ServiceError("check_in_unknown", "a form without a player"))
         tournament.refresh_from_db()
     done = request.GET.get("done", "")
     if done.isascii() and done.isdigit():

@@ -17,8 +17,9 @@ from django.views.decorators.http import require_POST
 
 from engine.errors import EngineError
 from games.club_forms import put_error
-from games.links import absolute_url, qr_svg
 from games.services.players import similar_players
+from games.text.errors import error_message
+from games.web.links import absolute_url, qr_svg
 from scoring.seating import table_sizes
 from tournaments.forms import AddPlayersForm, ApartForm, DoorForm, EntryActionForm, VersionedForm
 from tournaments.models import Tournament
@@ -38,7 +39,6 @@ from tournaments.services.entries import (
     entry_pin,
 )
 from tournaments.services.round_seating import apart_set, eligible, limits
-from tournaments.tournament_messages import tournament_error
 from tournaments.views.common import form_errors, form_post, tournament_of, versioned
 
 
@@ -50,7 +50,7 @@ def fit_note(tournament: Tournament, players: int) -> str | None:
     try:
         sizes, byes = table_sizes(players, limits(tournament), byes_allowed=tournament.byes_allowed)
     except EngineError as error:
-        return tournament_error(error)
+        return error_message(error)
     if byes:
         return ngettext(
             "%(players)d players at these tables: %(byes)d player sits out each round (a bye, worth the "
@@ -90,7 +90,7 @@ def players(request: HttpRequest, public_id: str) -> HttpResponse:
                 )
             except EngineError as error:
                 put_error(form, error)
-                form.errors.setdefault("names", form.error_class()).append(tournament_error(error))
+                form.errors.setdefault("names", form.error_class()).append(error_message(error))
             else:
                 messages.success(
                     request,
@@ -192,7 +192,7 @@ def apart_view(request: HttpRequest, public_id: str) -> HttpResponse:
                 )
             except EngineError as error:
                 named = error.params.get("field")
-                form.add_error(named if named in form.fields else None, tournament_error(error))
+                form.add_error(named if named in form.fields else None, error_message(error))
             else:
                 messages.success(
                     request,

@@ -11,9 +11,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from games.collation import by_name as name_order
-from games.links import absolute_url, qr_svg
 from games.services.access import edit_url
+from games.text.collation import by_name as name_order
+from games.web.links import absolute_url, qr_svg
 from tournaments.access import can_manage
 from tournaments.selectors.view import RoundView, TournamentView, tournament_view
 from tournaments.tournament_data import tiebreaks

@@ -21,9 +21,9 @@ from django.utils.text import slugify
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from games.release import release_id
-from games.round_clock import clock_tag, round_clock
-from games.spreadsheet import SafeDictWriter
+from games.web.release import release_id
+from games.web.round_clock import clock_tag, round_clock
+from games.web.spreadsheet import SafeDictWriter
 from scoring.families import family_info
 from tournaments import access
 from tournaments.models import Tournament

@@ -18,8 +18,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from engine.errors import EngineError
-from games.links import absolute_url, qr_svg
 from games.services.access import edit_url
+from games.web.links import absolute_url, qr_svg
 from tournaments.access import can_manage
 from tournaments.forms import MoveForm, StartForm, VersionedForm
 from tournaments.models import Round, Tournament

@@ -16,11 +16,11 @@ from django.utils.translation import gettext as _
 
 from engine.errors import EngineError
 from engine.rules import FAMILIES
-from games.input import read_int
 from games.models import Club, Membership, Player
 from games.selectors.clubs import club_by_slug
 from games.services.access import can_view_club, club_role, role_allows
-from tournaments.charts import rating_chart
+from games.sheets.svg import rating_chart
+from games.web.input import read_int
 from tournaments.derived import freshness
 from tournaments.forms import SeasonForm, VersionedForm
 from tournaments.models import Season

@@ -15,7 +15,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from engine.errors import EngineError
-from games.services.service_errors import StaleVersion
+from games.services.errors import StaleVersion
 from tournaments.forms import PenaltyForm, PenaltyUndoForm, VersionedForm
 from tournaments.selectors import standings as standing_selectors
 from tournaments.selectors.view import tournament_view

@@ -42,15 +42,15 @@ from django.utils import timezone
 
 from engine.rules import FAMILIES, RuleSet, rule_set, table_options
 from games.models import Club, Game, Hand, Membership, Player, Result, Score, Seat
-from games.names import loose_key, name_key
 from games.services.clubs import club_create
-from games.services.service_errors import ServiceError
+from games.services.errors import ServiceError
 from games.signals import results_changed
+from games.text.names import loose_key, name_key
+from scoring.errors import ScoringError
 from scoring.families import family as rule_family
 from scoring.families import family_info
 from scoring.game import GameState, start
 from scoring.ranking import seat_results
-from scoring.scoring_errors import ScoringError
 
 
 def analyse() -> None:

@@ -4,7 +4,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from games.links import lan_addresses
+from games.web.links import lan_addresses
 
 
 class Command(BaseCommand):

@@ -25,7 +25,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from games.links import lan_addresses
+from games.web.links import lan_addresses
 
 SECRET_FILE = "secret_key"
 # Processes that serve requests; threads for the many small polls phones make.

@@ -17,9 +17,9 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.input import read_json
 from games.management.commands.generate_club import analyse
 from games.models import Club, Membership
+from games.web.input import read_json
 from tournaments.exchange.importing import import_club
 from tournaments.exchange.validation import ImportInvalid
 

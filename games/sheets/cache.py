@@ -18,7 +18,7 @@ from collections.abc import Callable, Hashable
 from django.utils.safestring import SafeString
 
 from games.models import Game
-from games.sheet import Sheet
+from games.sheets.sheet import Sheet
 from scoring.game import forget_scored
 
 

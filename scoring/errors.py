@@ -2,14 +2,14 @@
 
 ``ScoringError`` is an :class:`engine.errors.EngineError`, so the web layer and the
 command line handle engine and scoring errors alike: a stable ``code``, ``params`` for the
-translated message (``scoring.scoring_messages.MESSAGES[code]``) and an English ``message``.
+translated message (``scoring.messages.MESSAGES[code]``) and an English ``message``.
 """
 
 from __future__ import annotations
 
 from engine.errors import EngineError
 
-from .scoring_messages import MESSAGES
+from .messages import MESSAGES
 
 
 class ScoringError(EngineError):

@@ -1,12 +1,10 @@
-"""The tournament services' errors in the user's language (the seating's and standings' own
-are in scoring.scoring_messages, translated by games.error_messages like every engine error)."""
+"""English templates of the tournament services' error codes, registered with
+``games.text.errors`` when the app loads (the seating's and standings' own codes are in
+``scoring.messages``; a fuller wording here wins on the tournament pages)."""
 
 from __future__ import annotations
 
-from django.utils.translation import gettext, gettext_noop
-
-from engine.errors import EngineError
-from games.error_messages import error_message
+from django.utils.translation import gettext_noop
 
 MESSAGES: dict[str, str] = {
     "tournament_name": gettext_noop("Give the tournament a name."),
@@ -121,13 +119,3 @@ MESSAGES: dict[str, str] = {
     ),
     "no_players": gettext_noop("Nobody is checked in for round {round}: check the players in first."),
 }
-
-
-def tournament_error(error: EngineError) -> str:
-    template = MESSAGES.get(error.code)
-    if template is None:
-        return error_message(error)
-    try:
-        return gettext(template).format(**error.params)
-    except (KeyError, IndexError, ValueError):
-        return template.format(**error.params)

@@ -1,4 +1,4 @@
-"""The charts of a game's pages, from its score sheet (``games.charts`` draws them).
+"""The charts of a game's pages, from its score sheet (``games.sheets.svg`` draws them).
 
 - The evening: each player's running total after each hand, with the line the totals head for.
   Which house rule that line is (Žolíky's elimination limit, the gin and Carousel target) is a
@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext
 
-from games.charts import Line, Series, bar_chart, running_chart
-from games.sheet import Sheet
+from games.sheets.sheet import Sheet
+from games.sheets.svg import Line, Series, bar_chart, running_chart
 from scoring.settlement import Settlement
 
 EVENING_NOTE_ID = "evening-note"

@@ -18,9 +18,9 @@ from django.middleware.csrf import get_token
 from django.utils.translation import get_language
 
 from games.models import Game
-from games.release import release_id
 from games.services.access import can_rematch
-from games.sheet_cache import sheet_version
+from games.sheets.cache import sheet_version
+from games.web.release import release_id
 
 
 def live_etag(request: HttpRequest, game: Game, role: str | None, editable: bool) -> str:

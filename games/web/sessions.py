@@ -23,10 +23,10 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
-from games.client import client_ip
 from games.models import AuditEntry, Membership, UserSession
 from games.services.audit import current_address, record_for_user
-from games.services.service_errors import ServiceError, SessionUnknown
+from games.services.errors import ServiceError, SessionUnknown
+from games.web.client import client_ip
 
 SEEN_KEY = "_seen"
 SEEN_EVERY = 300  # seconds: how stale "last seen" may get, to keep requests free of writes
