@@ -32,9 +32,12 @@ lint: $(VENV)/.installed-dev
 typecheck: $(VENV)/.installed-dev
 	$(VENV)/bin/mypy .
 
-# pytest exits 5 when it collected no test: that fails here like any other error.
+# pytest exits 5 when it collected no test: that fails here like any other error. The suite
+# runs on every core (pytest-xdist), each test module on one worker, so that a module's shared
+# setup (a migrated database, a server process) is made once; each worker has its own test
+# database. PYTEST_ARGS="-n 0" runs it in one process.
 pytest: $(VENV)/.installed-dev
-	$(VENV)/bin/pytest $(PYTEST_ARGS)
+	$(VENV)/bin/pytest -n auto --dist loadscope $(PYTEST_ARGS)
 
 # The lock files from pyproject.toml's pins, in a throw-away venv (scripts/lock).
 lock:

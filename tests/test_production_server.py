@@ -64,7 +64,9 @@ def database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str
     tests_url = os.environ.get("DATABASE_URL", "")
     postgres = tests_url.startswith(("postgres://", "postgresql://"))
     if postgres:
-        name = urlsplit(tests_url).path.lstrip("/") + "_served"
+        # One per pytest-xdist worker, should two workers serve at once.
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+        name = urlsplit(tests_url).path.lstrip("/") + "_served" + (f"_{worker}" if worker else "")
         _postgres_admin(
             tests_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)', f'CREATE DATABASE "{name}"'
         )
