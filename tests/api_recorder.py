@@ -14,8 +14,13 @@ the recording still checks which answers name the same object:
 - timestamps (ISO 8601 date-times), and calendar dates near the day of the run, written as days
   from it (the run may cross midnight), unless the test module writes that date itself;
 - ETag values (weak or strong) and the same value inside bodies;
-- integer database ids (``id`` / ``*_id`` keys, and id parameters of the schema's paths, which
-  PostgreSQL's sequences number by what ran before).
+- integer database ids (``id`` / ``entry`` / ``*_id`` keys, and id parameters of the schema's
+  paths, which PostgreSQL's sequences number by what ran before);
+- keys signed with a secret made at random (24 hex digits: own table links, the door's);
+- how many seconds a throttled client waits.
+
+``secrets.randbelow`` (the seeds tournaments seat by) draws from a sequence started afresh for
+each test, so two runs seat the same tables.
 
 Answers come from Django's test client and DRF's APIClient (both end in Django's
 ``ClientHandler``); Schemathesis' direct WSGI calls and Hypothesis-driven tests (random inputs)
@@ -31,6 +36,7 @@ import datetime
 import fcntl
 import hashlib
 import json
+import random
 import re
 import secrets
 import threading
@@ -62,7 +68,11 @@ DATETIME = re.compile(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})
 DATE = re.compile(r"(?<![\d-])\d{4}-\d{2}-\d{2}(?![\d:T])")
 UUID = re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b")
 WORD = re.compile(r"[A-Za-z0-9_-]{8,}")
-ID_KEY = re.compile(r"^(id|.+_id|.+_ids|ids)$")
+ID_KEY = re.compile(r"^(id|entry|.+_id|.+_ids|ids)$")
+# A link's key signed with a secret made at random (a player's own table link, the door's).
+SIGNED = re.compile(r"[0-9a-f]{24}")
+# A throttled answer says how long to wait: the clock's.
+WAIT = re.compile(r"\b\d+ seconds?\b")
 # Dates this many days either side of the run are the clock's, not the test's.
 NEAR_DAYS = 400
 
@@ -119,6 +129,7 @@ class Normaliser:
         value = UUID.sub(lambda m: self._random(m.group(0)) or self.places.name("uuid", m.group(0)), value)
         value = DATETIME.sub(lambda m: self.places.name("datetime", m.group(0)), value)
         value = DATE.sub(self._date, value)
+        value = WAIT.sub("<seconds>", value)
         return WORD.sub(self._word, value)
 
     def _date(self, match: re.Match[str]) -> str:
@@ -142,6 +153,8 @@ class Normaliser:
         whole = self._random(word)
         if whole is not None:
             return whole
+        if SIGNED.fullmatch(word):
+            return self.places.name("key", word)
         # A made value inside a longer run of the same alphabet ("rs_" + token, "<id>-<token>").
         for length in sorted(self.generated.lengths, reverse=True):
             if length >= len(word) or length < 8:
@@ -228,12 +241,14 @@ class Recorder:
         self.main_thread = threading.main_thread()
         self.modules: dict[str, dict[str, Any]] = {}
         self.lock = threading.Lock()
+        self.draws = random.Random(0)
 
     # --- what is made at random ----------------------------------------------------------
 
     def patches(self) -> Iterator[tuple[Any, str, Callable[..., Any]]]:
         generated = self.generated
         token_urlsafe, token_hex, uuid4 = secrets.token_urlsafe, secrets.token_hex, uuid.uuid4
+        recorder = self
 
         def urlsafe(nbytes: int | None = None) -> str:
             value = token_urlsafe(nbytes)
@@ -251,7 +266,13 @@ class Recorder:
             generated.add(value.hex, "uuid")
             return value
 
+        def below(upper: int) -> int:
+            # Numbers that are never shown but decide what is (a tournament's seating seed):
+            # drawn from the test's own sequence, so two runs seat the same tables.
+            return recorder.draws.randrange(upper)
+
         yield secrets, "token_urlsafe", urlsafe
+        yield secrets, "randbelow", below
         yield secrets, "token_hex", hexa
         yield uuid, "uuid4", new_uuid
 
@@ -301,6 +322,8 @@ class Recorder:
         for name, value in answer["headers"].items():
             if name == "ETag":
                 headers[name] = normaliser.etag(value)
+            elif name == "Retry-After":
+                headers[name] = "<seconds>"
             elif isinstance(value, str):
                 headers[name] = normaliser.text(value)
             else:
@@ -383,6 +406,7 @@ class RecorderPlugin:
 
         skipped = not_recorded_because(item)
         self.recorder.today = timezone.localdate()
+        self.recorder.draws.seed(0)
         self.recorder.fixed_dates = set(DATE.findall(item.path.read_text()))
         self.recorder.test = None if skipped else item.nodeid
         try:
