@@ -99,3 +99,20 @@ def phone(browser: Any) -> Iterator[Any]:
     page = new_page(browser, width=360, height=740)
     yield page
     page.context.close()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--record-api",
+        metavar="DIR",
+        help="record every /api/ answer the tests get, one JSON file per test module in DIR "
+        "(compare two recordings with scripts/api_answers.py diff)",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    directory = config.getoption("--record-api")
+    if directory:
+        from tests.api_recorder import install
+
+        install(config, directory)
