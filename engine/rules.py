@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 from .errors import EngineError
+from .messages import gettext_noop
 
 TYPE_CHECKING = False  # typing is not imported at run time: the command line starts faster
 if TYPE_CHECKING:
@@ -28,7 +29,11 @@ OptionValue = int | bool | str
 
 @dataclass(frozen=True, slots=True)
 class Option:
-    """One house rule: its default and what values it accepts."""
+    """One house rule: its default, what values it accepts and what a player calls it.
+
+    ``label`` (and a choice's label in ``choice_labels``) is marked with ``gettext_noop``
+    where the option is declared; the pages translate it when they show it, so a family
+    registered later labels its own house rules."""
 
     name: str
     default: OptionValue
@@ -39,6 +44,12 @@ class Option:
     # Set by the program from something else (Carousel's decks follow the players): no table
     # chooses it, so the forms do not offer it.
     derived: bool = False
+    label: str = ""  # "": shown by its name
+    choice_labels: tuple[tuple[OptionValue, str], ...] = ()  # (choice, label); others by value
+
+    def choice_label(self, value: object) -> str | None:
+        """The label of the choice ``value`` (untranslated); None for one without a label."""
+        return next((label for choice, label in self.choice_labels if choice == value), None)
 
     def coerce(self, raw: object) -> OptionValue:
         """Turn a raw value (a string from the command line or a form, or a typed value)
@@ -238,29 +249,123 @@ def _carousel_derive(rules: RuleSet) -> RuleSet:
 ZOLIKY = FamilyRules(
     key="zoliky",
     options=(
-        Option("opening_points", 42, "points the first laydown must reach", 0, 200),
-        Option("opening_pure_run", True, "the first laydown must hold a run without a joker"),
-        Option("half_jokers", True, "at most half the cards of a run may be jokers"),
+        Option(
+            "opening_points",
+            42,
+            "points the first laydown must reach",
+            0,
+            200,
+            label=gettext_noop("First laydown at least (points)"),
+        ),
+        Option(
+            "opening_pure_run",
+            True,
+            "the first laydown must hold a run without a joker",
+            label=gettext_noop("First laydown needs a run without a joker"),
+        ),
+        Option(
+            "half_jokers",
+            True,
+            "at most half the cards of a run may be jokers",
+            label=gettext_noop("At most half of a run may be jokers"),
+        ),
         Option(
             "half_jokers_groups",
             False,
             "at most half the cards of a group may be jokers too (all-joker groups aside)",
+            label=gettext_noop("At most half of a group may be jokers too"),
         ),
-        Option("all_joker_groups", True, "a group may consist of jokers alone"),
-        Option("adjacent_jokers", True, "two jokers may stand side by side in a run"),
-        Option("flush", False, "ten cards of one suit laid at once close the hand (10-card deal)"),
-        Option("hand_size", 13, "cards dealt to each player", choices=(10, 13)),
-        Option("joker_penalty", 15, "penalty for a joker left in hand", choices=(15, 30, 50)),
-        Option("closer_credit", 10, "points credited to the player who closes", 0, 100),
-        Option("closer_credit_from_hand", 20, "points credited when closing from hand", 0, 100),
-        Option("credit_laid_down", False, "each player is credited the points he laid down"),
         Option(
-            "double_from_hand", False, "closing from hand doubles the others' penalties instead of the credit"
+            "all_joker_groups",
+            True,
+            "a group may consist of jokers alone",
+            label=gettext_noop("A group may be all jokers"),
         ),
-        Option("keep_joker", False, "the closer may keep an unused joker for the next hand (recorded)"),
-        Option("no_laydown", False, "nobody lays down: every hand is closed from hand"),
-        Option("elimination", 100, "a player reaching this total drops out; 0 = open evening", 0, 10000),
-        Option("settlement", "pairs", "how the evening is settled in crowns", choices=("pairs", "winner")),
+        Option(
+            "adjacent_jokers",
+            True,
+            "two jokers may stand side by side in a run",
+            label=gettext_noop("Two jokers may stand side by side in a run"),
+        ),
+        Option(
+            "flush",
+            False,
+            "ten cards of one suit laid at once close the hand (10-card deal)",
+            label=gettext_noop("Flush: ten cards of one suit close the hand"),
+        ),
+        Option(
+            "hand_size",
+            13,
+            "cards dealt to each player",
+            choices=(10, 13),
+            label=gettext_noop("Cards dealt to each player"),
+        ),
+        Option(
+            "joker_penalty",
+            15,
+            "penalty for a joker left in hand",
+            choices=(15, 30, 50),
+            label=gettext_noop("Penalty for a joker left in hand"),
+        ),
+        Option(
+            "closer_credit",
+            10,
+            "points credited to the player who closes",
+            0,
+            100,
+            label=gettext_noop("Credit for closing"),
+        ),
+        Option(
+            "closer_credit_from_hand",
+            20,
+            "points credited when closing from hand",
+            0,
+            100,
+            label=gettext_noop("Credit for closing from hand"),
+        ),
+        Option(
+            "credit_laid_down",
+            False,
+            "each player is credited the points he laid down",
+            label=gettext_noop("Credit the points each player laid down"),
+        ),
+        Option(
+            "double_from_hand",
+            False,
+            "closing from hand doubles the others' penalties instead of the credit",
+            label=gettext_noop("Closing from hand doubles the others' penalties (instead of the credit)"),
+        ),
+        Option(
+            "keep_joker",
+            False,
+            "the closer may keep an unused joker for the next hand (recorded)",
+            label=gettext_noop("The closer may keep an unused joker"),
+        ),
+        Option(
+            "no_laydown",
+            False,
+            "nobody lays down: every hand is closed from hand",
+            label=gettext_noop("No laying down: every hand closes from hand"),
+        ),
+        Option(
+            "elimination",
+            100,
+            "a player reaching this total drops out; 0 = open evening",
+            0,
+            10000,
+            label=gettext_noop("Out at (points; 0 = open evening)"),
+        ),
+        Option(
+            "settlement",
+            "pairs",
+            "how the evening is settled in crowns",
+            choices=("pairs", "winner"),
+            label=gettext_noop("Settlement in crowns"),
+            choice_labels=(
+                ("pairs", gettext_noop("every pair settles its difference")),
+                ("winner", gettext_noop("everyone pays the winner")),
+            ),
+        ),
     ),
     decks=2,
     jokers=4,
@@ -274,12 +379,43 @@ ZOLIKY = FamilyRules(
 GIN = FamilyRules(
     key="gin",
     options=(
-        Option("knock_limit", 10, "most deadwood a player may knock with", 0, 10),
-        Option("gin_bonus", 25, "bonus for going gin", 0, 100),
-        Option("undercut_bonus", 25, "bonus for undercutting the knocker", 0, 100),
-        Option("tie_to_knocker", False, "equal deadwood goes to the knocker instead of an undercut"),
-        Option("ace_high", False, "the ace may also stand above the king (Q-K-A)"),
-        Option("target", 150, "the game ends when a player reaches this; 0 = open", 0, 10000),
+        Option(
+            "knock_limit",
+            10,
+            "most deadwood a player may knock with",
+            0,
+            10,
+            label=gettext_noop("Knock with at most (points)"),
+        ),
+        Option("gin_bonus", 25, "bonus for going gin", 0, 100, label=gettext_noop("Gin bonus")),
+        Option(
+            "undercut_bonus",
+            25,
+            "bonus for undercutting the knocker",
+            0,
+            100,
+            label=gettext_noop("Undercut bonus"),
+        ),
+        Option(
+            "tie_to_knocker",
+            False,
+            "equal deadwood goes to the knocker instead of an undercut",
+            label=gettext_noop("A tie goes to the knocker"),
+        ),
+        Option(
+            "ace_high",
+            False,
+            "the ace may also stand above the king (Q-K-A)",
+            label=gettext_noop("Ace may also be high (Q-K-A)"),
+        ),
+        Option(
+            "target",
+            150,
+            "the game ends when a player reaches this; 0 = open",
+            0,
+            10000,
+            label=gettext_noop("Game to (points; 0 = open)"),
+        ),
     ),
     decks=1,
     jokers=0,
@@ -293,16 +429,71 @@ GIN = FamilyRules(
 CAROUSEL = FamilyRules(
     key="carousel",
     options=(
-        Option("decks", 2, "decks in play: 1 for two players (one joker), else 2", 1, 2, derived=True),
-        Option("knock_limit", 5, "most points in hand a player may knock with", 0, 50),
-        Option("joker_value", 25, "value of a joker left in hand", 0, 100),
-        Option("undercut_bonus", 10, "bonus for a winner who did not knock", 0, 100),
-        Option("out_bonus", 25, "bonus for going out with all cards played", 0, 100),
         Option(
-            "target", 150, "the game ends after a hand in which a player reaches this; 0 = open", 0, 10000
+            "decks",
+            2,
+            "decks in play: 1 for two players (one joker), else 2",
+            1,
+            2,
+            derived=True,
+            label=gettext_noop("Decks in play"),
         ),
-        Option("game_bonus", 100, "bonus to each player past the target at the end", 0, 1000),
-        Option("hand_win_bonus", 25, "bonus at the end for each hand won", 0, 100),
+        Option(
+            "knock_limit",
+            5,
+            "most points in hand a player may knock with",
+            0,
+            50,
+            label=gettext_noop("Knock with at most (points)"),
+        ),
+        Option(
+            "joker_value",
+            25,
+            "value of a joker left in hand",
+            0,
+            100,
+            label=gettext_noop("Value of a joker left in hand"),
+        ),
+        Option(
+            "undercut_bonus",
+            10,
+            "bonus for a winner who did not knock",
+            0,
+            100,
+            label=gettext_noop("Undercut bonus"),
+        ),
+        Option(
+            "out_bonus",
+            25,
+            "bonus for going out with all cards played",
+            0,
+            100,
+            label=gettext_noop("Bonus for going out"),
+        ),
+        Option(
+            "target",
+            150,
+            "the game ends after a hand in which a player reaches this; 0 = open",
+            0,
+            10000,
+            label=gettext_noop("Game to (points; 0 = open)"),
+        ),
+        Option(
+            "game_bonus",
+            100,
+            "bonus to each player past the target at the end",
+            0,
+            1000,
+            label=gettext_noop("Game bonus past the target"),
+        ),
+        Option(
+            "hand_win_bonus",
+            25,
+            "bonus at the end for each hand won",
+            0,
+            100,
+            label=gettext_noop("Bonus per hand won, at the end"),
+        ),
     ),
     decks=2,
     jokers=2,
@@ -315,9 +506,30 @@ CAROUSEL = FamilyRules(
 RUMMIKUB = FamilyRules(
     key="rummikub",
     options=(
-        Option("opening_points", 30, "points the first laydown must reach from the rack", 0, 200),
-        Option("joker_penalty", 30, "penalty for a joker left on the rack", 0, 100),
-        Option("hands", 0, "agreed number of hands; 0 = open", 0, 100),
+        Option(
+            "opening_points",
+            30,
+            "points the first laydown must reach from the rack",
+            0,
+            200,
+            label=gettext_noop("First laydown at least (points)"),
+        ),
+        Option(
+            "joker_penalty",
+            30,
+            "penalty for a joker left on the rack",
+            0,
+            100,
+            label=gettext_noop("Penalty for a joker left in hand"),
+        ),
+        Option(
+            "hands",
+            0,
+            "agreed number of hands; 0 = open",
+            0,
+            100,
+            label=gettext_noop("Number of hands (0 = open)"),
+        ),
     ),
     tiles=True,
     decks=2,

@@ -34,42 +34,6 @@ from scoring.roles import unstated_roles
 GIN_HAND = 10  # cards in a gin hand: two such hands are scored with layoffs by the engine
 ASCII_NUMBER = RegexValidator(r"\A[0-9]+\Z", _("Not a plain number."))
 
-# Short labels for the house rules, as a player would name them.
-OPTION_LABELS: Mapping[str, Any] = {
-    "opening_points": _("First laydown at least (points)"),
-    "opening_pure_run": _("First laydown needs a run without a joker"),
-    "half_jokers": _("At most half of a run may be jokers"),
-    "half_jokers_groups": _("At most half of a group may be jokers too"),
-    "all_joker_groups": _("A group may be all jokers"),
-    "adjacent_jokers": _("Two jokers may stand side by side in a run"),
-    "flush": _("Flush: ten cards of one suit close the hand"),
-    "hand_size": _("Cards dealt to each player"),
-    "joker_penalty": _("Penalty for a joker left in hand"),
-    "closer_credit": _("Credit for closing"),
-    "closer_credit_from_hand": _("Credit for closing from hand"),
-    "credit_laid_down": _("Credit the points each player laid down"),
-    "double_from_hand": _("Closing from hand doubles the others' penalties (instead of the credit)"),
-    "keep_joker": _("The closer may keep an unused joker"),
-    "no_laydown": _("No laying down: every hand closes from hand"),
-    "elimination": _("Out at (points; 0 = open evening)"),
-    "settlement": _("Settlement in crowns"),
-    "knock_limit": _("Knock with at most (points)"),
-    "gin_bonus": _("Gin bonus"),
-    "undercut_bonus": _("Undercut bonus"),
-    "tie_to_knocker": _("A tie goes to the knocker"),
-    "ace_high": _("Ace may also be high (Q-K-A)"),
-    "target": _("Game to (points; 0 = open)"),
-    "joker_value": _("Value of a joker left in hand"),
-    "out_bonus": _("Bonus for going out"),
-    "game_bonus": _("Game bonus past the target"),
-    "hand_win_bonus": _("Bonus per hand won, at the end"),
-    "hands": _("Number of hands (0 = open)"),
-}
-CHOICE_LABELS: Mapping[object, Any] = {
-    "pairs": _("every pair settles its difference"),
-    "winner": _("everyone pays the winner"),
-}
-
 
 class AnswerRadios(forms.RadioSelect):
     """Radios that check nothing until a choice is made: an unanswered field (None) does not
@@ -83,8 +47,20 @@ def numeric(**attrs: object) -> forms.NumberInput:
     return forms.NumberInput(attrs={"inputmode": "numeric", "pattern": "[0-9]*", **attrs})
 
 
+def option_label(option: Option) -> Any:
+    """What a player calls the house rule (marked where the option is declared), translated
+    when shown; its name when it has no label."""
+    return said(option.label) if option.label else option.name
+
+
+def choice_label(option: Option, value: object) -> Any:
+    """A choice of the house rule as shown, translated when shown; its value without a label."""
+    label = option.choice_label(value)
+    return said(label) if label is not None else str(value)
+
+
 def option_field(option: Option) -> forms.Field:
-    label = OPTION_LABELS.get(option.name, option.name)
+    label = option_label(option)
     # data-default: the rule's default, which static/js/seats.js compares with the value to
     # keep the house rules' one-line summary of what differs up to date.
     if isinstance(option.default, bool):
@@ -96,7 +72,7 @@ def option_field(option: Option) -> forms.Field:
             widget=forms.CheckboxInput(attrs={"data-default": default}),
         )
     if option.choices:
-        choices = [(str(c), CHOICE_LABELS.get(c, str(c))) for c in option.choices]
+        choices = [(str(c), choice_label(option, c)) for c in option.choices]
         return forms.ChoiceField(
             label=label,
             choices=choices,

@@ -1,7 +1,8 @@
 """A family of the tests' own — a plain rummy with one deck — and the fixture that registers it.
 
 It brings words no shipped family has: the role ``declarer``, the flag ``rummy`` (all cards
-laid down at once: the points count twice) and the kind of hand ``rummy``. Registering it is
+laid down at once: the points count twice, or as often as its house rule ``rummy_counts``
+says) and the kind of hand ``rummy``. Registering it is
 the whole of it: the pages, forms, summaries, API and exports read its words from the registry
 (docs/design/scoring.md, "Adding a family"). Its strings are not marked for translation: they
 stay out of the catalogues and are shown as written.
@@ -32,7 +33,25 @@ from scoring.scored import HandKind, HandResult
 
 PLAIN_RULES = FamilyRules(
     key="plain",
-    options=(Option("target", 100, "the game ends when a player reaches this; 0 = open", 0, 1000),),
+    options=(
+        Option(
+            "target",
+            100,
+            "the game ends when a player reaches this; 0 = open",
+            0,
+            1000,
+            label="Game to (points; 0 = open)",
+        ),
+        # A house rule of its own, with labelled choices.
+        Option(
+            "rummy_counts",
+            2,
+            "how many times a rummy's points count",
+            choices=(2, 3),
+            label="A rummy counts",
+            choice_labels=((2, "twice"), (3, "three times")),
+        ),
+    ),
     decks=1,
     jokers=0,
     ace_high=True,
@@ -89,7 +108,9 @@ class Plain(StandardFamily):
         assert isinstance(outcome, PlainOutcome)
         counts = {p: outcome.left[p].points for p in outcome.players}
         points = dict.fromkeys(outcome.players, 0)
-        points[outcome.declarer] = sum(counts.values()) * (2 if outcome.rummy else 1)
+        points[outcome.declarer] = sum(counts.values()) * (
+            rules.opt_int("rummy_counts") if outcome.rummy else 1
+        )
         details = {"ending": "rummy" if outcome.rummy else "out", "declarer": outcome.declarer}
         return HandResult(rules.family, outcome.players, points, (outcome.declarer,), counts, details)
 

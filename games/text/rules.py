@@ -12,20 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import ngettext
 
 from engine import notation
 from engine.errors import EngineError
-from engine.rules import RuleSet, rule_set
-from games.forms import CHOICE_LABELS, OPTION_LABELS
+from engine.rules import OPTIONS, Option, RuleSet, rule_set
+from games.forms import choice_label, option_label
 from scoring.families import family
 from scoring.game import score_game
-
-# Options the forms do not offer (they follow from something else) still read well here.
-EXTRA_LABELS: Mapping[str, Any] = {"decks": gettext_lazy("Decks in play")}
 
 
 def how_scored(rules: RuleSet) -> list[str]:
@@ -51,19 +47,20 @@ class ExampleRow:
     points: int
 
 
-def _value(value: object) -> str:
+def _value(option: Option, value: object) -> str:
     if isinstance(value, bool):
         return _("yes") if value else _("no")
-    return str(CHOICE_LABELS.get(value, value))
+    return str(choice_label(option, value))
 
 
 def shown_rules(rules: RuleSet) -> list[ShownRule]:
     usual = rule_set(rules.family).options
+    options = OPTIONS[rules.family]
     return [
         ShownRule(
             name=name,
-            label=str(OPTION_LABELS.get(name) or EXTRA_LABELS.get(name) or name),
-            value=_value(value),
+            label=str(option_label(options[name])),
+            value=_value(options[name], value),
             raw=value,
             usual=usual[name],
             changed=value != usual[name],

@@ -1,7 +1,8 @@
 """A family brings its own words: the tests' plain rummy (tests/plain_family.py) has a role
-(``declarer``), a flag (``rummy``) and a kind of hand (``rummy``) that no shipped family has,
-and registering it is all it takes for the hand form, the score sheet, the saved line, the
-history's summaries, the corrections, the API and the club's export to say them."""
+(``declarer``), a flag (``rummy``), a kind of hand (``rummy``) and a house rule
+(``rummy_counts``, with labelled choices) that no shipped family has, and registering it is all
+it takes for the new-game form, the hand form, the score sheet, the saved line, the history's
+summaries, the corrections, the rules page, the API and the club's export to say them."""
 
 from __future__ import annotations
 
@@ -12,11 +13,12 @@ import uuid
 from typing import Any
 
 import pytest
+from django.test import Client
 from rest_framework.test import APIClient
 
-from engine.rules import rule_set
+from engine.rules import OPTIONS, rule_set
 from games.families import words
-from games.forms import HandForm
+from games.forms import HandForm, NewGameForm
 from games.hand_kinds import kind_label, kind_line
 from games.models import Game
 from games.selectors.sheets import game_sheet
@@ -163,3 +165,37 @@ def test_two_phones_at_once_see_both_versions_in_its_words() -> None:
     assert table is not None
     compared = text(table.group(1))
     assert "Who declared?" in compared and "Went rummy (all cards at once)" in compared
+
+
+def test_its_house_rule_is_labelled_where_it_is_declared() -> None:
+    assert all("rummy_counts" not in OPTIONS[f] for f in ("zoliky", "gin", "carousel", "rummikub"))
+    client = Client()
+    form = client.get("/games/new/plain/").content.decode()
+    assert "A rummy counts" in form
+    assert re.search(
+        r'<option value="2" selected>twice</option>\s*<option value="3">three times</option>', form
+    )
+    changed = NewGameForm({"opt_target": "100", "opt_rummy_counts": "3"}, family="plain")
+    assert changed.house_rules_changed() == ["A rummy counts: three times"]
+
+    players = {"player_1": "Ann", "player_2": "Bob", "player_3": "Cid", "first_dealer": "0"}
+    response = client.post("/games/new/plain/", {**players, "opt_target": "100", "opt_rummy_counts": "3"})
+    assert response.status_code == 302, text(response.content.decode())
+    game = Game.objects.get(public_id=response["Location"].strip("/").split("/")[-1])
+    assert game.options == {"target": 100, "rummy_counts": 3}
+    hand_record(game=game, outcome=RUMMY, request_id=None, user=None)
+    assert game_sheet(game=game).state.hands[0].points["Ann"] == 45  # type: ignore[union-attr]
+
+    assert "A rummy counts three times (house rule)" in text(
+        client.get(f"/g/{game.public_id}/rules/").content.decode()
+    )
+    usual = text(client.get("/rules/plain/").content.decode())
+    assert "A rummy counts twice" in usual and "(house rule)" not in usual
+    rules = client.get(f"/api/v1/games/{game.public_id}/rules/").json()["rules"]
+    assert {
+        "name": "rummy_counts",
+        "label": "A rummy counts",
+        "value": 3,
+        "usual": 2,
+        "changed": True,
+    } in rules

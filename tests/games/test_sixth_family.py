@@ -43,11 +43,18 @@ def test_a_family_registered_by_a_test_is_played_through_the_pages() -> None:
     assert 'name="opt_target"' in form and 'name="player_4"' in form and 'name="player_5"' not in form
     response = client.post(
         "/games/new/plain/",
-        {"player_1": "Ann", "player_2": "Bob", "player_3": "Cid", "first_dealer": "0", "opt_target": "40"},
+        {
+            "player_1": "Ann",
+            "player_2": "Bob",
+            "player_3": "Cid",
+            "first_dealer": "0",
+            "opt_target": "40",
+            "opt_rummy_counts": "2",
+        },
     )
     assert response.status_code == 302, text(client.get("/games/new/plain/"))
     game = Game.objects.get(public_id=response["Location"].strip("/").split("/")[-1])
-    assert game.family == "plain" and game.options == {"target": 40}
+    assert game.family == "plain" and game.options == {"target": 40, "rummy_counts": 2}
 
     sheet = client.get(f"/g/{game.public_id}/").content.decode()
     assert 'name="declarer"' in sheet and "Nobody" not in sheet  # the role is required
