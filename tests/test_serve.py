@@ -93,7 +93,9 @@ def club_server(tmp_path: Path):  # type: ignore[no-untyped-def]
         stderr=subprocess.STDOUT,
         start_new_session=True,
     )
-    deadline = time.monotonic() + 120
+    # The server collects and compresses the static files before it listens: on a loaded machine
+    # (the suite's other worker busy too) that alone can take minutes.
+    deadline = time.monotonic() + 400
     while True:
         try:
             _get(port, "/healthz")
