@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.models import Club, Game, Membership
+from games.web.spreadsheet import safe_cell
 from scoring.league import counted_points, event_marks
 from tests.factories import ClubFactory, UserFactory, add_member
 from tests.tournaments.support import play_round, season_settings, tournament
@@ -198,7 +199,9 @@ def test_each_row_of_the_card_csv_names_the_player_the_season_and_the_event(
     club, season = league
     ann = club.players.get(name="Ann")
     card = league_card(season=season, player=ann)
-    games = {g.public_id: g for g in Game.objects.filter(club=club, seats__player=ann)}
+    # A public id that starts with "-" is written behind an apostrophe, as every CSV cell that a
+    # spreadsheet would read as a formula.
+    games = {safe_cell(g.public_id): g for g in Game.objects.filter(club=club, seats__player=ann)}
     for url in (
         f"/s/{season.public_id}/players/{ann.pk}/csv/",
         f"/api/v1/seasons/{season.public_id}/players/{ann.pk}/csv/",
