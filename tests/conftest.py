@@ -1,8 +1,11 @@
 """Shared fixtures. Browser tests use Debian's Chromium through Playwright (no browser download)."""
 
 import os
+import secrets
 import shutil
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -64,6 +67,30 @@ def default_language_after_each_test() -> Iterator[None]:
     from django.utils import translation
 
     translation.deactivate()
+
+
+@pytest.fixture(scope="session")
+def collected_static(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The static files collected and compressed as production serves them, once per test
+    process: a test that starts the production server points STATIC_ROOT here, and ``serve``
+    finds them current instead of compressing them again."""
+    from django.conf import settings
+    from django.test import override_settings
+
+    from rummy_site.management.commands import serve
+
+    root = tmp_path_factory.mktemp("collected") / "static"
+    env = {k: v for k, v in os.environ.items() if k not in ("DJANGO_ALLOW_ASYNC_UNSAFE", "SECRET_KEY")}
+    env.update(
+        DJANGO_SETTINGS_MODULE="rummy_site.settings",
+        DEBUG="0",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        ALLOWED_HOSTS="localhost",
+        STATIC_ROOT=str(root),
+    )
+    with override_settings(STATIC_ROOT=root):
+        assert serve.collect_static([sys.executable, str(settings.BASE_DIR / "manage.py")], env)
+    return root
 
 
 @pytest.fixture(scope="session")

@@ -44,6 +44,47 @@ def test_the_server_allows_only_this_computers_names_and_runs_without_debug() ->
     assert env["PATH"] == "/bin"
 
 
+# Stands in for collectstatic: writes the manifest, and counts its runs (or fails when told).
+FAKE_COLLECT = """
+import os, pathlib
+root = pathlib.Path(os.environ["STATIC_ROOT"])
+root.mkdir(parents=True, exist_ok=True)
+(root / "staticfiles.json").write_text("{}")
+with open(os.environ["RUNS"], "a") as runs:
+    runs.write("run\\n")
+raise SystemExit(int(os.environ.get("FAIL", "0")))
+"""
+
+
+def test_a_start_compresses_the_static_files_again_only_when_a_source_changed(
+    tmp_path: Path,
+    settings,
+    monkeypatch: pytest.MonkeyPatch,  # type: ignore[no-untyped-def]
+) -> None:
+    sources = tmp_path / "sources"
+    sources.mkdir()
+    (sources / "site.css").write_text("body { margin: 0 }")
+    settings.STATICFILES_DIRS = [sources]
+    settings.STATIC_ROOT = tmp_path / "static"
+    runs = tmp_path / "runs"
+    env = {**os.environ, "STATIC_ROOT": str(settings.STATIC_ROOT), "RUNS": str(runs)}
+    fake = [sys.executable, "-c", FAKE_COLLECT]
+
+    def count() -> int:
+        return len(runs.read_text().splitlines()) if runs.exists() else 0
+
+    assert serve.collect_static(fake, env) and count() == 1
+    assert serve.collect_static(fake, env) and count() == 1  # nothing changed: nothing collected
+    (sources / "site.css").write_text("body { margin: 1px }")
+    assert serve.collect_static(fake, env) and count() == 2
+    (sources / "new.js").write_text("")
+    assert not serve.collect_static(fake, {**env, "FAIL": "1"}) and count() == 3
+    # A failed collection is not taken for a current one.
+    assert serve.collect_static(fake, env) and count() == 4
+    assert serve.collect_static(fake, env) and count() == 4
+    assert not (settings.STATIC_ROOT / serve.COLLECTED_FROM).exists()  # never served as a static file
+
+
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -64,16 +105,18 @@ def _body(port: int, path: str) -> str:
     return connection.getresponse().read().decode()
 
 
-@pytest.fixture
-def club_server(tmp_path: Path):  # type: ignore[no-untyped-def]
-    """``manage.py serve`` as `make run` starts it, on a fresh SQLite database."""
+@pytest.fixture(scope="module")
+def club_server(tmp_path_factory: pytest.TempPathFactory, collected_static: Path):  # type: ignore[no-untyped-def]
+    """``manage.py serve`` as `make run` starts it, on a fresh SQLite database; one for the
+    module (the test that stops it comes last)."""
+    tmp_path = tmp_path_factory.mktemp("club")
     env = {k: v for k, v in os.environ.items() if k not in ("DJANGO_ALLOW_ASYNC_UNSAFE", "SECRET_KEY")}
     env.update(
         DJANGO_SETTINGS_MODULE="rummy_site.settings",
         DEBUG="1",
         DATABASE_URL=f"sqlite:///{tmp_path / 'club.sqlite3'}",
         LOCAL_DATA_DIR=str(tmp_path / "var"),
-        STATIC_ROOT=str(tmp_path / "static"),
+        STATIC_ROOT=str(collected_static),
     )
     migrated = subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
@@ -93,9 +136,7 @@ def club_server(tmp_path: Path):  # type: ignore[no-untyped-def]
         stderr=subprocess.STDOUT,
         start_new_session=True,
     )
-    # The server collects and compresses the static files before it listens: on a loaded machine
-    # (the suite's other worker busy too) that alone can take minutes.
-    deadline = time.monotonic() + 400
+    deadline = time.monotonic() + 120
     while True:
         try:
             _get(port, "/healthz")

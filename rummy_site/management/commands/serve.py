@@ -10,6 +10,7 @@ and no proxy in front. Every process started here stops when this command is sto
 
 from __future__ import annotations
 
+import hashlib
 import os
 import secrets
 import shutil
@@ -23,11 +24,15 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.contrib.staticfiles import finders
 from django.core.management.base import BaseCommand, CommandError
 
 from games.web.links import lan_addresses
 
 SECRET_FILE = "secret_key"
+# Beside the collected static folder (not in it: WhiteNoise would serve it), the digest of the
+# sources it was collected from.
+COLLECTED_FROM = ".collected-from"
 # Processes that serve requests; threads for the many small polls phones make.
 WEB_WORKERS = 2
 WEB_THREADS = 8
@@ -109,6 +114,38 @@ def commands(*, host: str, port: str) -> list[list[str]]:
     return [web, worker]
 
 
+def static_sources() -> str:
+    """A digest of every static file collectstatic would copy (its name, size and modification
+    time) and of how they are compressed."""
+    digest = hashlib.sha256(repr(settings.WHITENOISE_SKIP_COMPRESS_EXTENSIONS).encode())
+    found = []
+    for finder in finders.get_finders():
+        for path, storage in finder.list(["CVS", ".*", "*~"]):
+            stat = os.stat(storage.path(path))
+            found.append(f"{getattr(storage, 'prefix', '') or ''}/{path} {stat.st_size} {stat.st_mtime_ns}")
+    for line in sorted(found):
+        digest.update(line.encode() + b"\n")
+    return digest.hexdigest()
+
+
+def collect_static(manage: Sequence[str], env: dict[str, str]) -> bool:
+    """Collect and compress the static files, unless the folder already holds these sources'
+    (compressing takes a while, and most starts change nothing). False if collecting failed."""
+    root = Path(settings.STATIC_ROOT)
+    stamp = root.with_name(root.name + COLLECTED_FROM)
+    sources = static_sources()
+    if (root / "staticfiles.json").exists() and stamp.exists() and stamp.read_text() == sources:
+        return True
+    stamp.unlink(missing_ok=True)
+    collected = subprocess.run(
+        [*manage, "collectstatic", "--noinput", "-v", "0"], env=env, cwd=settings.BASE_DIR, check=False
+    )
+    if collected.returncode != 0:
+        return False
+    stamp.write_text(sources)
+    return True
+
+
 def _stop(processes: Sequence[subprocess.Popen[bytes]]) -> None:
     for process in processes:
         if process.poll() is None:
@@ -135,10 +172,7 @@ class Command(BaseCommand):
         addresses = lan_addresses()
         env = server_env(port=port, base=dict(os.environ), addresses=addresses, key=secret_key(data_dir()))
         manage = [sys.executable, str(settings.BASE_DIR / "manage.py")]
-        collected = subprocess.run(
-            [*manage, "collectstatic", "--noinput", "-v", "0"], env=env, cwd=settings.BASE_DIR, check=False
-        )
-        if collected.returncode != 0:
+        if not collect_static(manage, env):
             raise CommandError("Could not collect the static files (see above).")
         self.stdout.write(f"The site is served in production mode on {host}:{port}. Open it at:")
         self.stdout.write(f"  this computer:   http://localhost:{port}/")
