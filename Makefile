@@ -37,7 +37,7 @@ typecheck: $(VENV)/.installed-dev
 # setup (a migrated database, a server process) is made once; each worker has its own test
 # database. PYTEST_ARGS="-n 0" runs it in one process.
 pytest: $(VENV)/.installed-dev
-	$(VENV)/bin/pytest -n auto --dist loadscope $(PYTEST_ARGS)
+	$(VENV)/bin/pytest -n auto --dist worksteal $(PYTEST_ARGS)
 
 # The lock files from pyproject.toml's pins, in a throw-away venv (scripts/lock).
 lock:
