@@ -33,9 +33,10 @@ typecheck: $(VENV)/.installed-dev
 	$(VENV)/bin/mypy .
 
 # pytest exits 5 when it collected no test: that fails here like any other error. The suite
-# runs on every core (pytest-xdist), each test module on one worker, so that a module's shared
-# setup (a migrated database, a server process) is made once; each worker has its own test
-# database. PYTEST_ARGS="-n 0" runs it in one process.
+# runs on every core (pytest-xdist): each worker takes its share of the tests in file order and
+# then takes over tests from a busier one, so no worker ends the run alone; each has its own test
+# database, and makes the shared setup (a migrated database, the collected static files) once.
+# PYTEST_ARGS="-n 0" runs it in one process.
 pytest: $(VENV)/.installed-dev
 	$(VENV)/bin/pytest -n auto --dist worksteal $(PYTEST_ARGS)
 

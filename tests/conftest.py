@@ -3,8 +3,11 @@
 import os
 import secrets
 import shutil
+import sqlite3
+import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -67,6 +70,39 @@ def default_language_after_each_test() -> Iterator[None]:
     from django.utils import translation
 
     translation.deactivate()
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Path], str]:
+    """A fresh migrated SQLite database for the processes a test starts: migrated once per test
+    process, then copied to the path asked for. Returns its DATABASE_URL."""
+    template: list[Path] = []
+
+    def fresh(path: Path) -> str:
+        if not template:
+            made = tmp_path_factory.mktemp("migrated") / "template.sqlite3"
+            env = {k: v for k, v in os.environ.items() if k not in ("DJANGO_ALLOW_ASYNC_UNSAFE",)}
+            env.update(
+                DJANGO_SETTINGS_MODULE="rummy_site.settings", DEBUG="1", DATABASE_URL=f"sqlite:///{made}"
+            )
+            done = subprocess.run(
+                [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+                cwd=ROOT,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=600,
+            )
+            assert done.returncode == 0, done.stderr
+            template.append(made)
+        with closing(sqlite3.connect(template[0])) as source, closing(sqlite3.connect(path)) as copy:
+            source.backup(copy)
+        return f"sqlite:///{path}"
+
+    return fresh
 
 
 @pytest.fixture(scope="session")

@@ -8,7 +8,7 @@ import re
 import subprocess
 import sys
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -47,16 +47,18 @@ def psql(sql: str) -> None:
 
 
 @pytest.fixture
-def two_databases(tmp_path: Path) -> Iterator[tuple[str, str]]:
-    """A populated database to back up and an empty one to restore into, on the suite's engine."""
+def two_databases(tmp_path: Path, migrated_sqlite: Callable[[Path], str]) -> Iterator[tuple[str, str]]:
+    """A migrated database to back up and an empty one to restore into, on the suite's engine."""
     if not ON_POSTGRES:
-        yield f"sqlite:///{tmp_path / 'club.sqlite3'}", f"sqlite:///{tmp_path / 'restored.sqlite3'}"
+        yield migrated_sqlite(tmp_path / "club.sqlite3"), f"sqlite:///{tmp_path / 'restored.sqlite3'}"
         return
     names = [f"rummy_backup_{uuid.uuid4().hex[:8]}" for _ in range(2)]
     for name in names:
         psql(f"CREATE DATABASE {name}")
     try:
-        yield tuple(f"postgres://postgres@127.0.0.1:5432/{name}" for name in names)  # type: ignore[misc]
+        source, target = (f"postgres://postgres@127.0.0.1:5432/{name}" for name in names)
+        manage("migrate", "--noinput", "-v", "0", database=source)
+        yield source, target
     finally:
         for name in names:
             psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
@@ -66,7 +68,6 @@ def test_a_backup_restored_into_an_empty_database_holds_every_club_as_it_was(
     two_databases: tuple[str, str], tmp_path: Path
 ) -> None:
     source, target = two_databases
-    manage("migrate", "--noinput", "-v", "0", database=source)
     manage("load_demo", database=source)
     before = exports(source)
     made = Path(manage("backup", "--dir", str(tmp_path / "backups"), database=source).strip())
@@ -80,7 +81,6 @@ def test_a_restore_never_goes_into_a_database_that_holds_data(
     two_databases: tuple[str, str], tmp_path: Path
 ) -> None:
     source, _target = two_databases
-    manage("migrate", "--noinput", "-v", "0", database=source)
     made = Path(manage("backup", "--dir", str(tmp_path), database=source).strip())
     env = {k: v for k, v in os.environ.items() if k not in ("DJANGO_ALLOW_ASYNC_UNSAFE",)}
     env.update(DJANGO_SETTINGS_MODULE="rummy_site.settings", DEBUG="1", DATABASE_URL=source)
@@ -104,7 +104,6 @@ def test_a_backup_is_named_by_its_time_and_written_whole(
     two_databases: tuple[str, str], tmp_path: Path
 ) -> None:
     source, _target = two_databases
-    manage("migrate", "--noinput", "-v", "0", database=source)
     made = Path(manage("backup", "--dir", str(tmp_path), "--keep", "2", database=source).strip())
     assert re.fullmatch(r"rummy-\d{8}-\d{6}\.(sqlite3|pgdump)", made.name)
     assert made.stat().st_size > 0 and not list(tmp_path.glob("*.partial"))

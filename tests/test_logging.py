@@ -6,6 +6,7 @@ import collections
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,15 +26,16 @@ def _run(args: list[str], env: dict[str, str]) -> str:
     return done.stdout + done.stderr
 
 
-def test_no_line_is_logged_twice_by_load_demo_or_a_request(tmp_path: Path) -> None:
+def test_no_line_is_logged_twice_by_load_demo_or_a_request(
+    tmp_path: Path, migrated_sqlite: Callable[[Path], str]
+) -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("DJANGO_ALLOW_ASYNC_UNSAFE",)}
     env.update(
         DJANGO_SETTINGS_MODULE="rummy_site.settings",
         DEBUG="1",
         LOG_LEVEL="INFO",
-        DATABASE_URL=f"sqlite:///{tmp_path / 'log.sqlite3'}",
+        DATABASE_URL=migrated_sqlite(tmp_path / "log.sqlite3"),
     )
-    _run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], env)
     output = _run([sys.executable, "manage.py", "load_demo"], env)
     output += _run([sys.executable, "-c", A_REQUEST], env)
     lines = [line for line in output.splitlines() if line.strip()]

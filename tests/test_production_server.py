@@ -17,7 +17,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,7 +57,9 @@ def _postgres_admin(url: str, *statements: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def database(tmp_path_factory: pytest.TempPathFactory, collected_static: Path) -> Iterator[dict[str, str]]:
+def database(
+    tmp_path_factory: pytest.TempPathFactory, collected_static: Path, migrated_sqlite: Callable[[Path], str]
+) -> Iterator[dict[str, str]]:
     """A migrated database of the server's own, with a user, a read-write token of theirs, a
     game and a club they organise; the environment that serves it."""
     folder = tmp_path_factory.mktemp("served")
@@ -72,7 +74,7 @@ def database(tmp_path_factory: pytest.TempPathFactory, collected_static: Path) -
         )
         url = urlunsplit(urlsplit(tests_url)._replace(path=f"/{name}"))
     else:
-        url = f"sqlite:///{folder / 'club.sqlite3'}"
+        url = migrated_sqlite(folder / "club.sqlite3")
     env = {k: v for k, v in os.environ.items() if k not in ("DJANGO_ALLOW_ASYNC_UNSAFE", "SECRET_KEY")}
     env.update(
         DJANGO_SETTINGS_MODULE="rummy_site.settings",
@@ -82,10 +84,11 @@ def database(tmp_path_factory: pytest.TempPathFactory, collected_static: Path) -
         STATIC_ROOT=str(collected_static),
     )
     manage = [sys.executable, "manage.py"]
-    migrated = subprocess.run(
-        [*manage, "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, capture_output=True, text=True
-    )
-    assert migrated.returncode == 0, migrated.stderr
+    if postgres:
+        migrated = subprocess.run(
+            [*manage, "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, capture_output=True, text=True
+        )
+        assert migrated.returncode == 0, migrated.stderr
     made = subprocess.run(
         [*manage, "shell", "-c", SETUP], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
     )

@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -36,14 +37,9 @@ print("user", user.pk)
 """
 
 
-def _env(tmp_path: Path, **extra: str) -> dict[str, str]:
+def _env(database: str, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("DJANGO_ALLOW_ASYNC_UNSAFE", "SENTRY_DSN")}
-    env.update(
-        DJANGO_SETTINGS_MODULE="rummy_site.settings",
-        DEBUG="1",
-        DATABASE_URL=f"sqlite:///{tmp_path / 'logs.sqlite3'}",
-        **extra,
-    )
+    env.update(DJANGO_SETTINGS_MODULE="rummy_site.settings", DEBUG="1", DATABASE_URL=database, **extra)
     return env
 
 
@@ -53,9 +49,10 @@ def _run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[st
     return done
 
 
-def test_json_logs_have_one_line_per_request_with_its_fields_and_no_token(tmp_path: Path) -> None:
-    env = _env(tmp_path, LOG_FORMAT="json")
-    _run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], env)
+def test_json_logs_have_one_line_per_request_with_its_fields_and_no_token(
+    tmp_path: Path, migrated_sqlite: Callable[[Path], str]
+) -> None:
+    env = _env(migrated_sqlite(tmp_path / "logs.sqlite3"), LOG_FORMAT="json")
     done = _run([sys.executable, "-c", REQUESTS], env)
     user_id = int(done.stdout.split()[-1])
     lines = [json.loads(line) for line in done.stderr.splitlines() if line.strip()]  # every line is JSON
@@ -72,9 +69,10 @@ def test_json_logs_have_one_line_per_request_with_its_fields_and_no_token(tmp_pa
     assert any(line["logger"] == "django.request" and "[token]" in line["message"] for line in lines)
 
 
-def test_text_logs_scrub_tokens_and_print_no_request_lines(tmp_path: Path) -> None:
-    env = _env(tmp_path)
-    _run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], env)
+def test_text_logs_scrub_tokens_and_print_no_request_lines(
+    tmp_path: Path, migrated_sqlite: Callable[[Path], str]
+) -> None:
+    env = _env(migrated_sqlite(tmp_path / "logs.sqlite3"))
     done = _run([sys.executable, "-c", REQUESTS], env)
     assert "Not Found: /clubs/join/[token]/" in done.stderr
     assert SECRET not in done.stderr
@@ -144,10 +142,11 @@ print("sentry_sdk" in sys.modules)
 
 
 def test_sentry_is_imported_only_when_a_dsn_is_set(tmp_path: Path) -> None:
-    without = _run([sys.executable, "-c", SENTRY_LOADED], _env(tmp_path))
+    database = f"sqlite:///{tmp_path / 'logs.sqlite3'}"  # never opened
+    without = _run([sys.executable, "-c", SENTRY_LOADED], _env(database))
     assert without.stdout.strip() == "False"
     dsn = "https://public@o0.ingest.sentry.invalid/1"  # never reached: nothing goes wrong here
-    with_dsn = _run([sys.executable, "-c", SENTRY_LOADED], _env(tmp_path, SENTRY_DSN=dsn))
+    with_dsn = _run([sys.executable, "-c", SENTRY_LOADED], _env(database, SENTRY_DSN=dsn))
     assert with_dsn.stdout.strip() == "True"
 
 

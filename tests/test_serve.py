@@ -106,7 +106,9 @@ def _body(port: int, path: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def club_server(tmp_path_factory: pytest.TempPathFactory, collected_static: Path):  # type: ignore[no-untyped-def]
+def club_server(  # type: ignore[no-untyped-def]
+    tmp_path_factory: pytest.TempPathFactory, collected_static: Path, migrated_sqlite
+):
     """``manage.py serve`` as `make run` starts it, on a fresh SQLite database; one for the
     module (the test that stops it comes last)."""
     tmp_path = tmp_path_factory.mktemp("club")
@@ -114,19 +116,10 @@ def club_server(tmp_path_factory: pytest.TempPathFactory, collected_static: Path
     env.update(
         DJANGO_SETTINGS_MODULE="rummy_site.settings",
         DEBUG="1",
-        DATABASE_URL=f"sqlite:///{tmp_path / 'club.sqlite3'}",
+        DATABASE_URL=migrated_sqlite(tmp_path / "club.sqlite3"),
         LOCAL_DATA_DIR=str(tmp_path / "var"),
         STATIC_ROOT=str(collected_static),
     )
-    migrated = subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert migrated.returncode == 0, migrated.stderr
     port = _free_port()
     process = subprocess.Popen(
         [sys.executable, "manage.py", "serve", "--host", "127.0.0.1", "--port", str(port)],

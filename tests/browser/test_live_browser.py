@@ -11,7 +11,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -212,17 +212,18 @@ CREATE = (
 )
 
 
-def test_two_servers_sharing_one_database(phones: Any, tmp_path: Path) -> None:
+def test_two_servers_sharing_one_database(
+    phones: Any, tmp_path: Path, migrated_sqlite: Callable[[Path], str]
+) -> None:
     a, b = phones
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "rummy_site.settings_test",
-        "DATABASE_URL": f"sqlite:///{tmp_path / 'shared.sqlite3'}",
+        "DATABASE_URL": migrated_sqlite(tmp_path / "shared.sqlite3"),
         "DEBUG": "1",
         "PYTHONUNBUFFERED": "1",
     }
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-    manage(env, "migrate", "--noinput")
     public_id, token = manage(env, "shell", "-c", CREATE).strip().splitlines()[-1].split()
     servers: list[subprocess.Popen[bytes]] = []
     try:

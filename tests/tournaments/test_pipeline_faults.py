@@ -15,14 +15,13 @@ from __future__ import annotations
 import datetime
 import io
 import os
-import shutil
 import signal
 import sqlite3
 import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import closing
 from pathlib import Path
 from typing import Any
@@ -291,20 +290,6 @@ def test_a_database_out_of_reach_mid_job_leaves_the_club_to_be_retried(workers: 
     check_passes()
 
 
-@pytest.fixture(scope="module")
-def migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """An SQLite database file, migrated once for the module's tests to copy."""
-    path = tmp_path_factory.mktemp("sqlite") / "migrated.sqlite3"
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-        cwd=ROOT,
-        env=worker_env(f"sqlite:///{path}"),
-        check=True,
-        timeout=600,
-    )
-    return path
-
-
 def sqlite_marked(path: Path) -> bool:
     with closing(sqlite3.connect(path, timeout=20)) as db:
         (count,) = db.execute(
@@ -317,11 +302,10 @@ def sqlite_marked(path: Path) -> bool:
 @on_sqlite
 @pytest.mark.parametrize("point", ["start", "rating-commit", "ratings", "season-commit"])
 def test_on_sqlite_a_worker_killed_mid_job_leaves_its_club_to_be_whole_again_by_itself(
-    point: str, workers: Workers, migrated: Path, tmp_path: Path
+    point: str, workers: Workers, migrated_sqlite: Callable[[Path], str], tmp_path: Path
 ) -> None:
     path = tmp_path / "club.sqlite3"
-    shutil.copy(migrated, path)
-    workers.url = f"sqlite:///{path}"
+    workers.url = migrated_sqlite(path)
     code = "from tests.tournaments.fault_club import prepare; prepare()"
     env = worker_env(workers.url)
     subprocess.run(
