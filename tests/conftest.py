@@ -1,5 +1,6 @@
 """Shared fixtures. Browser tests use Debian's Chromium through Playwright (no browser download)."""
 
+import fcntl
 import os
 import secrets
 import shutil
@@ -75,30 +76,49 @@ def default_language_after_each_test() -> Iterator[None]:
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def made_once(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable[[Path], None]) -> Path:
+    """A folder that ``make`` fills once per test run, whichever worker asks first; the others
+    wait for it and share it."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    folder, done = shared / name, shared / f"{name}.done"
+    with (shared / f"{name}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir()
+            make(folder)
+            done.touch()
+    return folder
+
+
+def _production_env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("DJANGO_ALLOW_ASYNC_UNSAFE", "SECRET_KEY")}
+    env.update(DJANGO_SETTINGS_MODULE="rummy_site.settings", **extra)
+    return env
+
+
 @pytest.fixture(scope="session")
 def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Path], str]:
     """A fresh migrated SQLite database for the processes a test starts: migrated once per test
-    process, then copied to the path asked for. Returns its DATABASE_URL."""
-    template: list[Path] = []
+    run, then copied to the path asked for. Returns its DATABASE_URL."""
+
+    def migrate(folder: Path) -> None:
+        env = _production_env(DEBUG="1", DATABASE_URL=f"sqlite:///{folder / 'template.sqlite3'}")
+        done = subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        assert done.returncode == 0, done.stderr
+
+    template = made_once(tmp_path_factory, "migrated", migrate) / "template.sqlite3"
 
     def fresh(path: Path) -> str:
-        if not template:
-            made = tmp_path_factory.mktemp("migrated") / "template.sqlite3"
-            env = {k: v for k, v in os.environ.items() if k not in ("DJANGO_ALLOW_ASYNC_UNSAFE",)}
-            env.update(
-                DJANGO_SETTINGS_MODULE="rummy_site.settings", DEBUG="1", DATABASE_URL=f"sqlite:///{made}"
-            )
-            done = subprocess.run(
-                [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-                cwd=ROOT,
-                env=env,
-                capture_output=True,
-                text=True,
-                timeout=600,
-            )
-            assert done.returncode == 0, done.stderr
-            template.append(made)
-        with closing(sqlite3.connect(template[0])) as source, closing(sqlite3.connect(path)) as copy:
+        with closing(sqlite3.connect(template)) as source, closing(sqlite3.connect(path)) as copy:
             source.backup(copy)
         return f"sqlite:///{path}"
 
@@ -107,26 +127,21 @@ def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Path]
 
 @pytest.fixture(scope="session")
 def collected_static(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The static files collected and compressed as production serves them, once per test
-    process: a test that starts the production server points STATIC_ROOT here, and ``serve``
-    finds them current instead of compressing them again."""
-    from django.conf import settings
+    """The static files collected and compressed as production serves them, once per test run:
+    a test that starts the production server points STATIC_ROOT here, and ``serve`` finds them
+    current instead of compressing them again."""
     from django.test import override_settings
 
     from rummy_site.management.commands import serve
 
-    root = tmp_path_factory.mktemp("collected") / "static"
-    env = {k: v for k, v in os.environ.items() if k not in ("DJANGO_ALLOW_ASYNC_UNSAFE", "SECRET_KEY")}
-    env.update(
-        DJANGO_SETTINGS_MODULE="rummy_site.settings",
-        DEBUG="0",
-        SECRET_KEY=secrets.token_urlsafe(50),
-        ALLOWED_HOSTS="localhost",
-        STATIC_ROOT=str(root),
-    )
-    with override_settings(STATIC_ROOT=root):
-        assert serve.collect_static([sys.executable, str(settings.BASE_DIR / "manage.py")], env)
-    return root
+    def collect(root: Path) -> None:
+        env = _production_env(
+            DEBUG="0", SECRET_KEY=secrets.token_urlsafe(50), ALLOWED_HOSTS="localhost", STATIC_ROOT=str(root)
+        )
+        with override_settings(STATIC_ROOT=root):
+            assert serve.collect_static([sys.executable, str(ROOT / "manage.py")], env)
+
+    return made_once(tmp_path_factory, "static", collect)
 
 
 @pytest.fixture(scope="session")
