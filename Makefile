@@ -33,12 +33,12 @@ typecheck: $(VENV)/.installed-dev
 	$(VENV)/bin/mypy .
 
 # pytest exits 5 when it collected no test: that fails here like any other error. The suite
-# runs on every core (pytest-xdist): each worker takes its share of the tests in file order and
-# then takes over tests from a busier one, so no worker ends the run alone; each has its own test
-# database, and makes the shared setup (a migrated database, the collected static files) once.
+# runs on every core (pytest-xdist), each test module on one worker, so that a module's own
+# setup (seeded data, a server process) is made once; each worker has its own test database, and
+# the run makes what many modules share (a migrated database, the collected static files) once.
 # PYTEST_ARGS="-n 0" runs it in one process.
 pytest: $(VENV)/.installed-dev
-	$(VENV)/bin/pytest -n auto --dist worksteal $(PYTEST_ARGS)
+	$(VENV)/bin/pytest -n auto --dist loadscope $(PYTEST_ARGS)
 
 # The lock files from pyproject.toml's pins, in a throw-away venv (scripts/lock).
 lock:

@@ -375,7 +375,7 @@ def log_in(page: Any, base: str, username: str = "mona") -> None:
     page.wait_for_url(lambda url: "/accounts/login/" not in url)
 
 
-# One test per language, so that the languages are checked side by side on the suite's workers.
+# One test per language: a failure names it, and one language is checked alone with -k.
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_table_and_list_reads_on_a_phone_in_every_language(
     language: str, phones: dict[int, Any], browser: Any, live_server: Any
