@@ -270,11 +270,11 @@
   // A second later: the page is being drawn now, the copy can wait.
   function keepPage(url) {
     if (!navigator.serviceWorker || !window.isSecureContext) { return; }
+    // Once a worker is active (on a first visit it may still be installing): a slow phone
+    // would otherwise never keep the pages asked for on that load.
     window.setTimeout(function () {
-      navigator.serviceWorker.getRegistration().then(function (registration) {
-        if (registration && registration.active) {
-          registration.active.postMessage({ type: "keep", url: url || window.location.href });
-        }
+      navigator.serviceWorker.ready.then(function (registration) {
+        registration.active.postMessage({ type: "keep", url: url || window.location.href });
       }).catch(function () { return null; });
     }, 1000);
   }
