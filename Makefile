@@ -36,9 +36,11 @@ typecheck: $(VENV)/.installed-dev
 # runs on every core (pytest-xdist), each test module on one worker, so that a module's own
 # setup (seeded data, a server process) is made once; each worker has its own test database, and
 # the run makes what many modules share (a migrated database, the collected static files) once.
-# PYTEST_ARGS="-n 0" runs it in one process.
+# PYTEST_ARGS="-n 0" runs it in one process. Python writes its compiled modules even where the
+# shell says not to: every worker and every server a test starts would otherwise compile the
+# project and the tests' rewritten asserts again.
 pytest: $(VENV)/.installed-dev
-	$(VENV)/bin/pytest -n auto --dist loadscope $(PYTEST_ARGS)
+	env -u PYTHONDONTWRITEBYTECODE $(VENV)/bin/pytest -n auto --dist loadscope $(PYTEST_ARGS)
 
 # The lock files from pyproject.toml's pins, in a throw-away venv (scripts/lock).
 lock:
