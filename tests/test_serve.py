@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -58,8 +59,7 @@ raise SystemExit(int(os.environ.get("FAIL", "0")))
 
 def test_a_start_compresses_the_static_files_again_only_when_a_source_changed(
     tmp_path: Path,
-    settings,
-    monkeypatch: pytest.MonkeyPatch,  # type: ignore[no-untyped-def]
+    settings: Any,
 ) -> None:
     sources = tmp_path / "sources"
     sources.mkdir()
