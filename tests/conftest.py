@@ -132,23 +132,32 @@ def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Path]
     return fresh
 
 
+# Kept between runs beside pytest's own cache (``make clean`` removes it).
+KEPT_STATIC = ROOT / ".pytest_cache" / "collected-static"
+
+
 @pytest.fixture(scope="session")
-def collected_static(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The static files collected and compressed as production serves them, once per test run:
-    a test that starts the production server points STATIC_ROOT here, and ``serve`` finds them
-    current instead of compressing them again."""
+def collected_static() -> Path:
+    """The static files collected and compressed as production serves them: a test that starts
+    the production server points STATIC_ROOT here, and ``serve`` finds them current instead of
+    compressing them again. Kept between runs, and collected again as ``serve`` would, only when
+    a source changed; the first worker to ask collects, the others wait for it."""
     from django.test import override_settings
 
     from rummy_site.management.commands import serve
 
-    def collect(root: Path) -> None:
-        env = _production_env(
-            DEBUG="0", SECRET_KEY=secrets.token_urlsafe(50), ALLOWED_HOSTS="localhost", STATIC_ROOT=str(root)
-        )
-        with override_settings(STATIC_ROOT=root):
+    env = _production_env(
+        DEBUG="0",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        ALLOWED_HOSTS="localhost",
+        STATIC_ROOT=str(KEPT_STATIC),
+    )
+    KEPT_STATIC.parent.mkdir(parents=True, exist_ok=True)
+    with (KEPT_STATIC.parent / "collected-static.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        with override_settings(STATIC_ROOT=KEPT_STATIC):
             assert serve.collect_static([sys.executable, str(ROOT / "manage.py")], env)
-
-    return made_once(tmp_path_factory, "static", collect)
+    return KEPT_STATIC
 
 
 @pytest.fixture(scope="session")
