@@ -35,7 +35,8 @@ typecheck: $(VENV)/.installed-dev
 # pytest exits 5 when it collected no test: that fails here like any other error. The suite
 # runs on every core (pytest-xdist), each test module on one worker, so that a module's own
 # setup (seeded data, a server process) is made once; each worker has its own test database, and
-# the run makes what many modules share (a migrated database, the collected static files) once.
+# what many modules share is made once: a migrated database per run, the collected static
+# files kept between runs until a static source changes.
 # PYTEST_ARGS="-n 0" runs it in one process. Python writes its compiled modules even where the
 # shell says not to: every worker and every server a test starts would otherwise compile the
 # project and the tests' rewritten asserts again.
