@@ -8,7 +8,7 @@ import sqlite3
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import closing
+from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -83,14 +83,21 @@ def default_language_after_each_test() -> Iterator[None]:
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@contextmanager
+def one_at_a_time(lock: Path) -> Iterator[None]:
+    """Held by one process at a time, whichever xdist worker (or test run) asks first."""
+    with lock.open("w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        yield
+
+
 def made_once(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable[[Path], None]) -> Path:
     """A folder that ``make`` fills once per test run, whichever worker asks first; the others
     wait for it and share it."""
     base = tmp_path_factory.getbasetemp()
     shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
     folder, done = shared / name, shared / f"{name}.done"
-    with (shared / f"{name}.lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    with one_at_a_time(shared / f"{name}.lock"):
         if not done.exists():
             shutil.rmtree(folder, ignore_errors=True)
             folder.mkdir()
@@ -153,10 +160,11 @@ def collected_static() -> Path:
         STATIC_ROOT=str(KEPT_STATIC),
     )
     KEPT_STATIC.parent.mkdir(parents=True, exist_ok=True)
-    with (KEPT_STATIC.parent / "collected-static.lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        with override_settings(STATIC_ROOT=KEPT_STATIC):
-            assert serve.collect_static([sys.executable, str(ROOT / "manage.py")], env)
+    with (
+        one_at_a_time(KEPT_STATIC.parent / "collected-static.lock"),
+        override_settings(STATIC_ROOT=KEPT_STATIC),
+    ):
+        assert serve.collect_static([sys.executable, str(ROOT / "manage.py")], env)
     return KEPT_STATIC
 
 
