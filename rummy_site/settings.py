@@ -157,6 +157,7 @@ INSTALLED_APPS = [
     "rummy_site",
     "games",
     "tournaments",
+    "federations",
 ]
 
 MIDDLEWARE = [

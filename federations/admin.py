@@ -1,0 +1,63 @@
+"""The federations' records in the admin, read only like every model there: a write in the
+admin would skip the history and the checks the services make (docs/DESIGN.md, "The admin")."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+
+from federations.models import (
+    Federation,
+    FederationChange,
+    FederationClub,
+    FederationOrganiser,
+    Person,
+    PersonLink,
+    RatedTournament,
+)
+from games.admin import ReadOnlyAdmin
+
+
+@admin.register(Federation)
+class FederationAdmin(ReadOnlyAdmin):
+    list_display = ["name", "slug", "visibility", "counts", "created_at"]
+    search_fields = ["name", "slug"]
+    list_filter = ["visibility", "counts"]
+
+
+@admin.register(FederationOrganiser)
+class FederationOrganiserAdmin(ReadOnlyAdmin):
+    list_display = ["federation", "user", "created_at"]
+    search_fields = ["federation__name", "user__username"]
+
+
+@admin.register(FederationClub)
+class FederationClubAdmin(ReadOnlyAdmin):
+    list_display = ["federation", "club", "state", "counts_from", "joined_at", "ended_at"]
+    search_fields = ["federation__name", "club__name"]
+    list_filter = ["state"]
+
+
+@admin.register(Person)
+class PersonAdmin(ReadOnlyAdmin):
+    list_display = ["federation", "number", "name", "home_club", "merged_into"]
+    search_fields = ["name", "federation__name"]
+
+
+@admin.register(PersonLink)
+class PersonLinkAdmin(ReadOnlyAdmin):
+    list_display = ["federation", "person", "player", "club", "state", "created_at"]
+    search_fields = ["person__name", "player__name", "club__name"]
+    list_filter = ["state"]
+
+
+@admin.register(FederationChange)
+class FederationChangeAdmin(ReadOnlyAdmin):
+    list_display = ["federation", "action", "club", "user_name", "created_at"]
+    search_fields = ["federation__name", "user_name"]
+    list_filter = ["action"]
+
+
+@admin.register(RatedTournament)
+class RatedTournamentAdmin(ReadOnlyAdmin):
+    list_display = ["federation", "tournament", "created_at"]
+    search_fields = ["federation__name", "tournament__name"]

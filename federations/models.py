@@ -1,0 +1,252 @@
+"""Federations: a regional or national body of clubs with its own organisers, the clubs that
+belong to it (invited by the federation, accepted by the club, ended by either), its register
+of persons (one entry per person, whatever the clubs he plays at) and the links from the clubs'
+players to the register.
+
+Everything a federation's organisers or a club's organisers change here is a
+``FederationChange``: the federation's history, its audit log, the request ids that make a
+resend change nothing twice, and what an undo reverses.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from games.models import Club, Player
+
+
+class Federation(models.Model):
+    class Visibility(models.TextChoices):
+        PUBLIC = "public", _("Public: anyone with the address sees the federation")
+        MEMBERS = "members", _("Members only: its organisers and its clubs' members")
+
+    class Counts(models.TextChoices):
+        GAMES = "games", _("Every rated game of its member clubs")
+        EVENTS = "events", _("Only tournaments its clubs mark as federation-rated")
+
+    name = models.CharField(_("federation name"), max_length=80)
+    slug = models.SlugField(_("address"), max_length=50, unique=True)
+    visibility = models.CharField(
+        _("who sees the federation"), max_length=8, choices=Visibility.choices, default=Visibility.PUBLIC
+    )
+    counts = models.CharField(_("what counts"), max_length=8, choices=Counts.choices, default=Counts.GAMES)
+    # The register's ids are the prefix and a number ("CZ-00042"): short to read out at a table.
+    id_prefix = models.CharField(_("prefix of the register's ids"), max_length=6, default="")
+    next_number = models.PositiveIntegerField(default=1)
+    provisional_games = models.PositiveSmallIntegerField(
+        _("rated games before a rating is settled"), default=5
+    )
+    inactive_days = models.PositiveSmallIntegerField(
+        _("days without a game before a player is inactive"), default=365
+    )
+    version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("federation")
+        verbose_name_plural = _("federations")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class FederationOrganiser(models.Model):
+    federation = models.ForeignKey(Federation, on_delete=models.CASCADE, related_name="organisers")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="federation_roles"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["federation", "user__username"]
+        constraints = [
+            models.UniqueConstraint(fields=["federation", "user"], name="federationorganiser_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}@{self.federation_id}"
+
+
+class FederationClub(models.Model):
+    """A club's membership of a federation, one row per period: invited by the federation,
+    accepted (or declined) by the club, ended by either. The club's games count for the
+    federation from ``counts_from`` while it is a member; an ended period keeps what it
+    counted."""
+
+    class State(models.TextChoices):
+        INVITED = "invited", _("invited")
+        MEMBER = "member", _("member")
+        DECLINED = "declined", _("declined")
+        ENDED = "ended", _("left")
+
+    federation = models.ForeignKey(Federation, on_delete=models.CASCADE, related_name="clubs")
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="federations")
+    state = models.CharField(max_length=8, choices=State.choices, default=State.INVITED)
+    # None until accepted when the invitation named no day: then the day it was accepted.
+    counts_from = models.DateField(_("games count from"), null=True, blank=True)
+    invited_at = models.DateTimeField(auto_now_add=True)
+    joined_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=1)
+
+    class Meta:
+        ordering = ["federation", "club__name", "-invited_at"]
+        constraints = [
+            # One open period (invited or member) per club and federation.
+            models.UniqueConstraint(
+                fields=["federation", "club"],
+                condition=models.Q(state__in=["invited", "member"]),
+                name="federationclub_one_open",
+            )
+        ]
+        indexes = [models.Index(fields=["club", "state"], name="federationclub_club")]
+
+    def __str__(self) -> str:
+        return f"{self.club_id} in {self.federation_id}: {self.state}"
+
+
+class Person(models.Model):
+    """An entry of a federation's register: one person, whatever clubs he plays at.
+    ``number`` (shown with the federation's prefix) is his federation id; ``key`` his name
+    normalised, to find likely duplicates. ``user`` is the account whose claim a club
+    confirmed. A merged entry points at the one it was merged into (undo clears it)."""
+
+    federation = models.ForeignKey(Federation, on_delete=models.CASCADE, related_name="register")
+    number = models.PositiveIntegerField()
+    name = models.CharField(_("name"), max_length=40)
+    key = models.CharField(max_length=40, db_index=True)
+    home_club = models.ForeignKey(
+        Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="home_persons"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="persons"
+    )
+    merged_into = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="merged"
+    )
+    version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["federation", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["federation", "number"], name="person_unique_number"),
+            models.UniqueConstraint(
+                fields=["federation", "user"],
+                condition=models.Q(user__isnull=False, merged_into__isnull=True),
+                name="person_unique_user",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class PersonLink(models.Model):
+    """A club's player linked to a register entry: made by the club's organiser (``linked``),
+    or claimed by the person from his account and waiting for the club (``claimed``). A player
+    is linked to one entry per federation, and an entry to one player per club."""
+
+    class State(models.TextChoices):
+        CLAIMED = "claimed", _("waiting for the club")
+        LINKED = "linked", _("linked")
+
+    federation = models.ForeignKey(Federation, on_delete=models.CASCADE, related_name="links")
+    person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="links")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="federation_links")
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="federation_links")
+    state = models.CharField(max_length=8, choices=State.choices, default=State.LINKED)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    version = models.PositiveIntegerField(default=1)
+
+    class Meta:
+        ordering = ["federation", "club", "player"]
+        constraints = [
+            models.UniqueConstraint(fields=["federation", "player"], name="personlink_one_per_player"),
+            models.UniqueConstraint(fields=["person", "club"], name="personlink_one_per_club"),
+        ]
+        indexes = [models.Index(fields=["club", "state"], name="personlink_club_state")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} → {self.person_id} ({self.state})"
+
+
+class FederationChange(models.Model):
+    """One change to a federation, its clubs or its register: the history its organisers read
+    (and export), with who made it (kept as text too, so it still says who after his account
+    is gone), the request id that made it, and what an undo needs."""
+
+    class Action(models.TextChoices):
+        CREATED = "created", _("created the federation")
+        SETTINGS = "settings", _("changed the settings")
+        ORGANISER_ADDED = "organiser_added", _("added an organiser")
+        ORGANISER_REMOVED = "organiser_removed", _("removed an organiser")
+        CLUB_INVITED = "club_invited", _("invited a club")
+        INVITE_WITHDRAWN = "invite_withdrawn", _("withdrew a club's invitation")
+        CLUB_JOINED = "club_joined", _("a club joined")
+        CLUB_DECLINED = "club_declined", _("a club declined the invitation")
+        CLUB_LEFT = "club_left", _("a club left")
+        CLUB_REMOVED = "club_removed", _("ended a club's membership")
+        PERSON_ADDED = "person_added", _("added a person to the register")
+        PERSON_EDITED = "person_edited", _("edited a register entry")
+        MERGED = "merged", _("merged two register entries")
+        UNMERGED = "unmerged", _("undid a merge")
+        LINKED = "linked", _("linked a club's player")
+        UNLINKED = "unlinked", _("removed a player's link")
+        CLAIMED = "claimed", _("a player claimed a register entry")
+        CLAIM_CONFIRMED = "claim_confirmed", _("confirmed a player's claim")
+        CLAIM_REFUSED = "claim_refused", _("refused a player's claim")
+        MARKED = "marked", _("marked a tournament federation-rated")
+        UNMARKED = "unmarked", _("took back a tournament's federation rating")
+
+    federation = models.ForeignKey(Federation, on_delete=models.CASCADE, related_name="changes")
+    action = models.CharField(max_length=20, choices=Action.choices)
+    # The club the change concerns (its organisers see it in their club's federation page).
+    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    data = models.JSONField(default=dict)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    user_name = models.CharField(max_length=150, blank=True, default="")
+    request_id = models.UUIDField(null=True, blank=True)
+    # The operation and object the request id was given for: the same id for another is refused.
+    target = models.CharField(max_length=60, blank=True, default="")
+    undoes = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="undone_by"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["federation", "request_id"], name="federationchange_unique_request"
+            )
+        ]
+        indexes = [models.Index(fields=["federation", "-created_at", "-id"], name="federationchange_recent")]
+
+    def __str__(self) -> str:
+        return f"{self.federation_id}: {self.action}"
+
+
+class RatedTournament(models.Model):
+    """A member club's tournament that counts for a federation whose setting counts only such
+    tournaments (marked by the club's organisers)."""
+
+    federation = models.ForeignKey(Federation, on_delete=models.CASCADE, related_name="rated_tournaments")
+    tournament = models.ForeignKey(
+        "tournaments.Tournament", on_delete=models.CASCADE, related_name="federation_marks"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["federation", "tournament"], name="ratedtournament_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id} rated by {self.federation_id}"
