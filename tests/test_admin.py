@@ -21,6 +21,11 @@ from django.test import Client, override_settings
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
+from federations.models import RatedTournament
+from federations.services.federations import federation_create
+from federations.services.links import link_make
+from federations.services.memberships import club_answer, club_invite
+from federations.services.register import person_add
 from games.models import (
     AuditEntry,
     Club,
@@ -113,6 +118,12 @@ def populated(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[str
         )
         if not TournamentChange.objects.exists():
             TournamentChange.objects.create(tournament=round_.tournament, action="created")
+        federation = federation_create(name="Federation", user=boss)
+        membership = club_invite(federation=federation, club=club, user=boss)
+        club_answer(membership=membership, accept=True, version=membership.version, user=boss)
+        person = person_add(federation=federation, name="Eva")
+        link_make(federation=federation, club=club, player=entry.player, person_id=str(person.number))
+        RatedTournament.objects.create(federation=federation, tournament=round_.tournament)
         yield {"boss": boss, "staff": staff, "plain": plain}
         transaction.set_rollback(True)
 
