@@ -40,6 +40,7 @@ urlpatterns = [
     ),
     # tournaments' first: its clubs/import/ must not be read as the club "import" (a reserved
     # address, like "new" and "join").
+    path("", include("federations.api.urls")),
     path("", include("tournaments.api.urls")),
     path("", include("games.api.urls")),
 ]

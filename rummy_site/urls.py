@@ -22,6 +22,7 @@ urlpatterns += language_patterns(
     path("offline/", pwa.offline, name="offline"),
     path("", include("games.urls")),
     path("", include("tournaments.urls")),
+    path("", include("federations.urls")),
     path("accounts/signup/", club_views.signup, name="signup"),
     path("accounts/profile/", club_views.account, name="account"),
     path("accounts/login/", LoginView.as_view(authentication_form=LoginForm), name="login"),

@@ -1,0 +1,3 @@
+"""The routes of the federations app's API."""
+
+urlpatterns: list = []
