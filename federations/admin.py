@@ -9,7 +9,11 @@ from federations.models import (
     Federation,
     FederationChange,
     FederationClub,
+    FederationDirty,
     FederationOrganiser,
+    FederationRating,
+    FederationRatingEvent,
+    FederationState,
     Person,
     PersonLink,
     RatedTournament,
@@ -61,3 +65,27 @@ class FederationChangeAdmin(ReadOnlyAdmin):
 class RatedTournamentAdmin(ReadOnlyAdmin):
     list_display = ["federation", "tournament", "created_at"]
     search_fields = ["federation__name", "tournament__name"]
+
+
+@admin.register(FederationRatingEvent)
+class FederationRatingEventAdmin(ReadOnlyAdmin):
+    list_display = ["federation", "family", "game", "player", "who", "played_at", "mu", "sigma"]
+    list_filter = ["family"]
+    search_fields = ["federation__name", "player__name"]
+
+
+@admin.register(FederationRating)
+class FederationRatingAdmin(ReadOnlyAdmin):
+    list_display = ["federation", "family", "person", "mu", "sigma", "games", "last_played"]
+    list_filter = ["family"]
+    search_fields = ["federation__name", "person__name"]
+
+
+@admin.register(FederationDirty)
+class FederationDirtyAdmin(ReadOnlyAdmin):
+    list_display = ["federation", "family", "since_at", "since_game", "created_at"]
+
+
+@admin.register(FederationState)
+class FederationStateAdmin(ReadOnlyAdmin):
+    list_display = ["federation", "as_of", "failures", "failed_at", "lease_until"]

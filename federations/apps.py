@@ -11,7 +11,12 @@ class FederationsConfig(AppConfig):
 
     def ready(self) -> None:
         # Built on games and tournaments; neither imports this app.
+        from federations import receivers
         from federations.services.messages import MESSAGES
+        from games import signals
         from games.text.errors import register_messages
 
+        signals.results_changed.connect(receivers.results_changed, dispatch_uid="federations.results_changed")
+        signals.seats_moved.connect(receivers.seats_moved, dispatch_uid="federations.seats_moved")
+        signals.game_dated.connect(receivers.game_dated, dispatch_uid="federations.game_dated")
         register_messages(MESSAGES)

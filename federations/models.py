@@ -14,7 +14,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Club, Player
+from games.families import family_choices
+from games.models import Club, Game, Player
 
 
 class Federation(models.Model):
@@ -250,3 +251,96 @@ class RatedTournament(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament_id} rated by {self.federation_id}"
+
+
+class FederationRatingEvent(models.Model):
+    """A rating step of one seat of a game that counts for a federation (derived: rebuilt from
+    the clubs' results). ``who`` is whom the rating belongs to: the register entry the seat's
+    player is linked to (its id), or, for a player linked to none, the player himself (minus
+    his id), rated so that his opponents' results count but never listed."""
+
+    federation = models.ForeignKey(Federation, on_delete=models.CASCADE, related_name="rating_events")
+    family = models.CharField(max_length=16, choices=family_choices)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="federation_rating_events")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="federation_rating_events")
+    who = models.BigIntegerField()
+    played_at = models.DateTimeField()
+    place = models.PositiveSmallIntegerField()
+    players = models.PositiveSmallIntegerField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+
+    class Meta:
+        ordering = ["played_at", "game_id"]
+        indexes = [
+            models.Index(fields=["federation", "family", "played_at", "game"], name="fedevent_order"),
+            models.Index(fields=["federation", "family", "who", "played_at"], name="fedevent_who"),
+        ]
+        constraints = [
+            models.UniqueConstraint(fields=["federation", "game", "player"], name="fedevent_unique_seat")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.who} after {self.game_id}"
+
+
+class FederationRating(models.Model):
+    """A register entry's line in the federation's live rating list of one family (derived:
+    rewritten from the events whenever the worker re-rates the family)."""
+
+    federation = models.ForeignKey(Federation, on_delete=models.CASCADE, related_name="ratings")
+    family = models.CharField(max_length=16, choices=family_choices)
+    person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="ratings")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    games = models.PositiveIntegerField()
+    last_played = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["federation", "family"], name="fedrating_list")]
+        constraints = [
+            models.UniqueConstraint(fields=["federation", "family", "person"], name="fedrating_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.person_id} {self.family}"
+
+
+class FederationDirty(models.Model):
+    """A federation's family to re-rate from a game on: written in the transaction of the
+    change that moved it, removed by the worker's re-rating (see ``federations.derived``)."""
+
+    federation = models.ForeignKey(Federation, on_delete=models.CASCADE, related_name="dirty")
+    family = models.CharField(max_length=16, choices=family_choices)
+    since_at = models.DateTimeField()
+    since_game = models.PositiveIntegerField()
+    version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["federation", "family"], name="federationdirty_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.federation_id} {self.family} since {self.since_game}"
+
+
+class FederationState(models.Model):
+    """The worker's side of a federation's list: when it was last whole, the failures of the
+    last tries, and the lease of the job at work on it (as a club's ``DerivedState``)."""
+
+    federation = models.OneToOneField(
+        Federation, on_delete=models.CASCADE, primary_key=True, related_name="derived"
+    )
+    as_of = models.DateTimeField(null=True, blank=True)
+    failures = models.PositiveIntegerField(default=0)
+    last_error = models.TextField(blank=True, default="")
+    failed_at = models.DateTimeField(null=True, blank=True)
+    lease_task = models.CharField(max_length=64, blank=True, default="")
+    lease_until = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.federation_id} as of {self.as_of}"

@@ -3,6 +3,7 @@ and recorded data (hands, results, tournaments, seasons) cannot be written there
 
 from __future__ import annotations
 
+import datetime
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -21,7 +22,8 @@ from django.test import Client, override_settings
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from federations.models import RatedTournament
+from federations import derived as federation_derived
+from federations.models import FederationDirty, RatedTournament
 from federations.services.federations import federation_create
 from federations.services.links import link_make
 from federations.services.memberships import club_answer, club_invite
@@ -119,11 +121,17 @@ def populated(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[str
         if not TournamentChange.objects.exists():
             TournamentChange.objects.create(tournament=round_.tournament, action="created")
         federation = federation_create(name="Federation", user=boss)
-        membership = club_invite(federation=federation, club=club, user=boss)
+        membership = club_invite(
+            federation=federation, club=club, counts_from=datetime.date(2000, 1, 1), user=boss
+        )
         club_answer(membership=membership, accept=True, version=membership.version, user=boss)
         person = person_add(federation=federation, name="Eva")
         link_make(federation=federation, club=club, player=entry.player, person_id=str(person.number))
         RatedTournament.objects.create(federation=federation, tournament=round_.tournament)
+        federation_derived.apply(federation.pk)
+        FederationDirty.objects.create(
+            federation=federation, family="zoliky", since_at=timezone.now(), since_game=1
+        )
         yield {"boss": boss, "staff": staff, "plain": plain}
         transaction.set_rollback(True)
 

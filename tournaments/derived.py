@@ -260,25 +260,26 @@ class Applied:
     seasons: list[int]  # rebuilt
 
 
-def _try_lock(club_id: int) -> bool:
+def try_lock(key: int, space: int = LOCK_SPACE) -> bool:
+    """Take the worker's advisory lock on one club (or, in another space, one federation)."""
     if connection.vendor != "postgresql":
         return True  # SQLite runs one write at a time anyway, and the job is idempotent
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [LOCK_SPACE, club_id])
+        cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [space, key])
         return bool(cursor.fetchone()[0])
 
 
-def _unlock(club_id: int) -> None:
+def unlock(key: int, space: int = LOCK_SPACE) -> None:
     if connection.vendor == "postgresql":
-        _reconnect_if_broken()
+        reconnect_if_broken()
         try:
             with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [LOCK_SPACE, club_id])
+                cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [space, key])
         except DatabaseError:
-            log.warning("could not unlock club %s: the lock goes with the connection", club_id)
+            log.warning("could not unlock %s in %s: the lock goes with the connection", key, space)
 
 
-def _reconnect_if_broken() -> None:
+def reconnect_if_broken() -> None:
     """Drop a connection an error left unusable (the database restarted, the backend was
     ended), so the next query opens a new one; inside a transaction that is its owner's call."""
     if not connection.in_atomic_block:
@@ -324,7 +325,7 @@ def _take_lease(club_id: int, token: str) -> None:
 def _end_lease(club_id: int, token: str) -> None:
     """Give the lease back; a database that cannot be reached lets it lapse instead."""
     _held.pop(club_id, None)
-    _reconnect_if_broken()
+    reconnect_if_broken()
     try:
         DerivedState.objects.filter(club_id=club_id, lease_task=token).update(lease_until=None)
     except DatabaseError:
@@ -418,7 +419,7 @@ def apply(club_id: int, *, lease: str = "") -> Applied | None:
     removes the marks it read (and marks the seasons a re-rating moved), so a worker stopped
     halfway leaves every number as it was or as it should be, and the next one goes on from
     the marks left."""
-    if not _try_lock(club_id):
+    if not try_lock(club_id):
         return None
     try:
         club = Club.objects.filter(pk=club_id).first()
@@ -464,7 +465,7 @@ def apply(club_id: int, *, lease: str = "") -> Applied | None:
     finally:
         if lease:
             _end_lease(club_id, lease)
-        _unlock(club_id)
+        unlock(club_id)
 
 
 def _standings(
@@ -631,14 +632,14 @@ def _retry_later(club_id: int, error: Exception) -> None:
     """Note the failed try and queue the next one after its backoff. The error may have broken
     the connection (the database restarted): a new one is opened for the note; when the
     database cannot be reached at all, the club's lease lapses and a worker's sweep queues it."""
-    _reconnect_if_broken()
+    reconnect_if_broken()
     try:
         failures = failed(club_id, error)
         log.error("derived numbers of club %s failed (%s in a row)", club_id, failures, exc_info=error)
         _again(club_id, backoff(failures))
     except DatabaseError:
         log.exception("derived numbers of club %s failed, and so did noting it: the sweep retries", club_id)
-        _reconnect_if_broken()
+        reconnect_if_broken()
 
 
 @task(takes_context=True)

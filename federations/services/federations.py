@@ -10,6 +10,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
+from federations import derived
 from federations.models import Federation, FederationChange, FederationOrganiser
 from games.services.errors import ServiceError
 from games.text.names import clean_name, has_control
@@ -149,6 +150,8 @@ def federation_update(
             setattr(locked, key, getattr(wanted, key))
         locked.version += 1
         locked.save(update_fields=[*changed, "version"])
+        if "counts" in changed:
+            derived.everything_changed(locked)
         record(locked, Action.SETTINGS, user, request_id, target="settings", details=changed)
         return locked
 

@@ -12,6 +12,7 @@ import uuid
 from django.contrib.auth.models import User
 from django.db import IntegrityError
 
+from federations import derived
 from federations.models import Federation, FederationChange, FederationClub, Person, PersonLink
 from games.models import Club, Player
 from games.services.errors import ServiceError
@@ -79,6 +80,7 @@ def link_make(
             raise ServiceError(
                 "link_player_taken", "linked", field="person", player=player.name, person=person.name
             ) from None
+        derived.players_moved(locked, [player.pk])
         record(
             locked,
             Action.LINKED,
@@ -120,6 +122,8 @@ def link_remove(
             raise ServiceError("link_gone", "removed")
         check_version(current.version, version, "stale_person")
         current.delete()
+        if current.state == State.LINKED:
+            derived.players_moved(locked, [current.player_id])
         record(
             locked,
             Action.UNLINKED,
@@ -253,6 +257,7 @@ def claim_answer(
             return None
         current.state, current.version = State.LINKED, current.version + 1
         current.save(update_fields=["state", "version"])
+        derived.players_moved(locked, [current.player_id])
         person = Person.objects.select_for_update().get(pk=current.person_id)
         claimant = current.created_by_id
         if person.user_id is None and claimant is not None and claimant == current.player.user_id:

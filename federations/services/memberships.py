@@ -10,7 +10,9 @@ import uuid
 from django.db.models import Q
 from django.utils import timezone
 
+from federations import derived
 from federations.models import Federation, FederationChange, FederationClub
+from federations.ratings import day_start
 from games.models import Club
 from games.services.errors import ServiceError
 
@@ -114,6 +116,8 @@ def club_answer(
             current.state, current.ended_at = State.DECLINED, now
         current.version += 1
         current.save(update_fields=["state", "joined_at", "ended_at", "counts_from", "version"])
+        if accept and current.counts_from is not None:
+            derived.membership_changed(current, since=day_start(current.counts_from))
         action = Action.CLUB_JOINED if accept else Action.CLUB_DECLINED
         record(
             locked,
@@ -148,6 +152,8 @@ def membership_end(
         current.state, current.ended_at = State.ENDED, timezone.now()
         current.version += 1
         current.save(update_fields=["state", "ended_at", "version"])
+        if was == State.MEMBER:
+            derived.membership_changed(current, since=current.ended_at)
         if was == State.INVITED:
             action = Action.CLUB_DECLINED if by_club else Action.INVITE_WITHDRAWN
         else:

@@ -8,6 +8,7 @@ import uuid
 
 from django.db.models import Q
 
+from federations import derived
 from federations.models import Federation, FederationChange, FederationClub, Person, PersonLink
 from games.models import Club
 from games.services.errors import ServiceError
@@ -181,6 +182,7 @@ def person_merge(
                 )
         moved = [link.pk for link in links]
         PersonLink.objects.filter(pk__in=moved).update(person=dst)
+        derived.players_moved(locked, [link.player_id for link in links])
         took_user = src.user_id is not None and dst.user_id is None
         user_id = src.user_id
         src.merged_into, src.version = dst, src.version + 1
@@ -250,6 +252,7 @@ def _unmerge(
     ):
         raise ServiceError("undo_later_change", "changed since")
     links.update(person=src)
+    derived.players_moved(locked, list(links.values_list("player_id", flat=True)))
     src.merged_into, src.version = None, src.version + 1
     dst.version += 1
     if data["user_moved"] is not None:
@@ -281,6 +284,7 @@ def _remerge(
     ):
         raise ServiceError("undo_later_change", "changed since")
     links.update(person=dst)
+    derived.players_moved(locked, list(links.values_list("player_id", flat=True)))
     src.merged_into, src.version = dst, src.version + 1
     dst.version += 1
     if data["user_moved"] is not None:

@@ -28,13 +28,14 @@ def join(federation: Federation, club: Club, organiser: User, director: User) ->
     club_answer(membership=membership, accept=True, version=membership.version, user=organiser)
 
 
-def world(clubs: int = 2, *, prefix: str = "CZ") -> World:
-    director = UserFactory.create(username="director")
+def world(clubs: int = 2, *, prefix: str = "CZ", tag: str = "") -> World:
+    """``tag`` tells apart the worlds of one test's several examples."""
+    director = UserFactory.create(username=f"director{tag}")
     federation = federation_create(name="Česká federace žolíků", user=director, id_prefix=prefix)
     made, organisers = [], []
     for n in range(clubs):
-        organiser = UserFactory.create(username=f"organiser{n}")
-        club = ClubFactory.create(name=f"Klub {n}", organiser=organiser)
+        organiser = UserFactory.create(username=f"organiser{n}{tag}")
+        club = ClubFactory.create(name=f"Klub {n}{tag}", organiser=organiser)
         join(federation, club, organiser, director)
         made.append(club)
         organisers.append(organiser)

@@ -22,6 +22,7 @@ from django.db import DatabaseError, close_old_connections, connection
 from django.utils.autoreload import DJANGO_AUTORELOAD_ENV, run_with_reloader
 from django_tasks_db.management.commands import db_worker
 
+from federations import derived as federation_derived
 from tournaments import derived
 
 log = logging.getLogger(__name__)
@@ -55,9 +56,11 @@ def _sweeper(stop: threading.Event) -> None:
         try:
             close_old_connections()
             derived.renew()
+            federation_derived.renew()
             if time.monotonic() >= next_sweep:
                 next_sweep = time.monotonic() + settings.DERIVED_SWEEP_SECONDS
                 derived.sweep()
+                federation_derived.sweep()
         except Exception:  # the thread must outlive any one sweep (a database away, a bug)
             log.exception("the sweep failed: trying again")
             connection.close()

@@ -1,0 +1,347 @@
+"""A federation's rating list per family: the database side of ``scoring.ratings``, as
+``tournaments.rating_history`` is for a club.
+
+What counts: the finished games of the federation's member clubs played while each was a
+member (from its membership's ``counts_from`` day until it left); under the setting "only
+federation-rated tournaments", only the tables of the tournaments its clubs marked. They are
+rated one after another in the order (played_at, game id) across all the clubs, each seat as
+the register entry its player is linked to, or as the player himself when he is linked to none
+(rated, never listed). So a person who plays at two clubs has one rating, moved by both.
+
+``derive`` reads only; ``refresh`` re-rates a family from its mark, swaps the events that came
+out different and rewrites the lines of the live list whose people moved, in one transaction
+that also removes the mark.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import cast
+
+from django.db import IntegrityError, transaction
+from django.db.models import Count, Q
+from django.db.models.expressions import F, Window
+from django.db.models.functions import RowNumber
+from django.utils import timezone
+
+from federations.models import (
+    Federation,
+    FederationClub,
+    FederationDirty,
+    FederationRating,
+    FederationRatingEvent,
+    PersonLink,
+    RatedTournament,
+)
+from games.models import Game, Result
+from scoring import ratings as scoring_ratings
+from scoring.families import FAMILY_INFO
+from scoring.ratings import RatedGame, Rating
+
+GameKey = tuple[datetime.datetime, int]
+Who = int  # a register entry's id, or minus an unlinked player's id
+
+
+def day_start(day: datetime.date) -> datetime.datetime:
+    return timezone.make_aware(datetime.datetime.combine(day, datetime.time()))
+
+
+def counted_games(federation: Federation, family: str) -> Q:
+    """The games that count for the federation's family list, as a filter of games."""
+    periods = FederationClub.objects.filter(
+        federation=federation, joined_at__isnull=False, counts_from__isnull=False
+    ).values_list("club_id", "counts_from", "ended_at")
+    counted = Q(pk__in=[])
+    for club_id, counts_from, ended_at in periods:
+        window = Q(club_id=club_id, played_at__gte=day_start(cast(datetime.date, counts_from)))
+        if ended_at is not None:
+            window &= Q(played_at__lt=ended_at)
+        counted |= window
+    games = Q(family=family, deleted_at=None) & counted
+    if federation.counts == Federation.Counts.EVENTS:
+        marked = RatedTournament.objects.filter(federation=federation).values("tournament_id")
+        games &= Q(tournament_table__round__tournament_id__in=marked)
+    return games
+
+
+def _from(since: GameKey, prefix: str = "") -> Q:
+    at, pk = since
+    game = f"{prefix}game_id" if prefix else "pk"
+    return Q(**{f"{prefix}played_at__gt": at}) | Q(**{f"{prefix}played_at": at, f"{game}__gte": pk})
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    player: int
+    who: Who
+
+
+def linked(federation: Federation) -> dict[int, int]:
+    """Each linked player's register entry (claims waiting for their club do not count)."""
+    return dict(
+        PersonLink.objects.filter(federation=federation, state=PersonLink.State.LINKED).values_list(
+            "player_id", "person_id"
+        )
+    )
+
+
+def _played(
+    federation: Federation, family: str, since: GameKey | None
+) -> list[tuple[GameKey, list[tuple[int, int]]]]:
+    """The counted finished games from ``since`` on, in order, each with its (player, place)
+    pairs: one query. A game counts once every result is final and it has two players; a
+    player seated twice (two seats merged into one) counts once, at his better place."""
+    games = Game.objects.filter(counted_games(federation, family))
+    if since is not None:
+        games = games.filter(_from(since))
+    rows = (
+        Result.objects.filter(game__in=games)
+        .order_by("game_id", "place", "player_id")
+        .values_list("game_id", "game__played_at", "player_id", "place", "finished")
+    )
+    by_game: dict[int, tuple[datetime.datetime, dict[int, int], list[bool]]] = {}
+    for game_id, played_at, player_id, place, finished in rows:
+        entry = by_game.setdefault(game_id, (played_at, {}, []))
+        entry[1][player_id] = min(place, entry[1].get(player_id, place))
+        entry[2].append(finished)
+    played = [
+        ((played_at, game_id), list(places.items()))
+        for game_id, (played_at, places, finished) in by_game.items()
+        if all(finished) and len(places) >= 2
+    ]
+    played.sort(key=lambda p: p[0])
+    return played
+
+
+def _start(federation: Federation, family: str, since: GameKey, whos: Iterable[Who]) -> dict[Who, Rating]:
+    """Each one's rating before ``since``: his latest event before it (one query)."""
+    wanted = list(set(whos))
+    if not wanted:
+        return {}
+    latest = (
+        FederationRatingEvent.objects.filter(federation=federation, family=family, who__in=wanted)
+        .filter(Q(played_at__lt=since[0]) | Q(played_at=since[0], game_id__lt=since[1]))
+        .annotate(
+            rank=Window(
+                RowNumber(), partition_by=[F("who")], order_by=[F("played_at").desc(), F("game_id").desc()]
+            )
+        )
+        .filter(rank=1)
+        .values_list("who", "mu", "sigma")
+    )
+    return {who: Rating(mu, sigma) for who, mu, sigma in latest}
+
+
+def derive(federation: Federation, family: str, since: GameKey | None = None) -> list[FederationRatingEvent]:
+    """The events from ``since`` on (all, for None) as a rebuild would store them, unsaved."""
+    links = linked(federation)
+    played = _played(federation, family, since)
+
+    def who(player: int) -> Who:
+        return links.get(player, -player)
+
+    games = [
+        RatedGame(key, tuple(who(p) for p, _ in seats), tuple(place for _, place in seats))
+        for key, seats in played
+    ]
+    players = {(key, who(p)): p for key, seats in played for p, _ in seats}
+    start = _start(federation, family, since, {w for g in games for w in g.players}) if since else {}
+    made = []
+    for step in scoring_ratings.replay(games, start):
+        key = cast(GameKey, step.key)
+        made.append(
+            FederationRatingEvent(
+                federation=federation,
+                family=family,
+                game_id=key[1],
+                player_id=players[(key, step.player)],
+                who=step.player,
+                played_at=key[0],
+                place=step.place,
+                players=step.players,
+                mu=step.after.mu,
+                sigma=step.after.sigma,
+                mu_before=step.before.mu,
+                sigma_before=step.before.sigma,
+            )
+        )
+    return made
+
+
+def _latest(
+    federation: Federation, family: str, whos: list[Who]
+) -> dict[Who, tuple[float, float, datetime.datetime]]:
+    rows = (
+        FederationRatingEvent.objects.filter(federation=federation, family=family, who__in=whos)
+        .annotate(
+            rank=Window(
+                RowNumber(), partition_by=[F("who")], order_by=[F("played_at").desc(), F("game_id").desc()]
+            )
+        )
+        .filter(rank=1)
+        .values_list("who", "mu", "sigma", "played_at")
+    )
+    return {who: (mu, sigma, at) for who, mu, sigma, at in rows}
+
+
+def lines(federation: Federation, family: str, people: Iterable[int]) -> list[FederationRating]:
+    """The live list's lines of these register entries, from the stored events (unsaved)."""
+    wanted = sorted(set(people))
+    made: list[FederationRating] = []
+    for start in range(0, len(wanted), 2000):
+        chunk = wanted[start : start + 2000]
+        counts = dict(
+            FederationRatingEvent.objects.filter(federation=federation, family=family, who__in=chunk)
+            .values("who")
+            .annotate(n=Count("pk"))
+            .values_list("who", "n")
+        )
+        for who, (mu, sigma, at) in _latest(federation, family, chunk).items():
+            made.append(
+                FederationRating(
+                    federation=federation,
+                    family=family,
+                    person_id=who,
+                    mu=mu,
+                    sigma=sigma,
+                    games=counts[who],
+                    last_played=at,
+                )
+            )
+    return made
+
+
+@dataclass(frozen=True)
+class Rerated:
+    family: str
+    since: GameKey
+    events: int  # events written
+    people: int  # list lines rewritten
+
+
+def refresh(federation: Federation) -> list[Rerated]:
+    """Re-rate every marked family of the federation from its mark. Each family is derived by
+    reading only, then swapped in one transaction that removes its mark, unless a change marked
+    it again meanwhile (its version moved): then it is derived again from the new mark."""
+    done: list[Rerated] = []
+    for family in sorted(
+        set(FederationDirty.objects.filter(federation=federation).values_list("family", flat=True))
+    ):
+        while True:
+            mark = FederationDirty.objects.filter(federation=federation, family=family).first()
+            if mark is None:
+                break
+            since = (mark.since_at, mark.since_game)
+            made = derive(federation, family, since)
+            with transaction.atomic():
+                if not FederationDirty.objects.filter(pk=mark.pk, version=mark.version).exists():
+                    continue  # marked again meanwhile: derive from the new point
+                stale = FederationRatingEvent.objects.filter(federation=federation, family=family).filter(
+                    _from(since, prefix="")
+                )
+                moved = set(stale.values_list("who", flat=True)) | {e.who for e in made}
+                stale.delete()
+                FederationRatingEvent.objects.bulk_create(made, batch_size=2000)
+                people = [who for who in moved if who > 0]
+                FederationRating.objects.filter(
+                    federation=federation, family=family, person_id__in=people
+                ).delete()
+                FederationRating.objects.bulk_create(lines(federation, family, people), batch_size=2000)
+                FederationDirty.objects.filter(pk=mark.pk, version=mark.version).delete()
+            done.append(Rerated(family, since, len(made), len(people)))
+            break
+    return done
+
+
+def mark(federation_id: int, family: str, since: GameKey) -> None:
+    """Move the federation's family mark back to ``since`` (never forward), or make it; every
+    mark counts a new version, so a worker deriving meanwhile knows its reading is stale."""
+    at, pk = since
+    for _attempt in range(5):
+        current = (
+            FederationDirty.objects.select_for_update()
+            .filter(federation_id=federation_id, family=family)
+            .first()
+        )
+        if current is not None:
+            if (at, pk) < (current.since_at, current.since_game):
+                current.since_at, current.since_game = at, pk
+            current.version += 1
+            current.save(update_fields=["since_at", "since_game", "version"])
+            return
+        try:
+            with transaction.atomic():
+                FederationDirty.objects.create(
+                    federation_id=federation_id, family=family, since_at=at, since_game=pk
+                )
+            return
+        except IntegrityError:
+            continue  # made by another write meanwhile: move it instead
+    raise RuntimeError(f"could not mark federation {federation_id} ({family})")
+
+
+EVENT_FIELDS = ("who", "played_at", "place", "players", "mu", "sigma", "mu_before", "sigma_before")
+LINE_FIELDS = ("mu", "sigma", "games", "last_played")
+
+
+def differences(federation: Federation) -> list[str]:
+    """Where the stored events and list lines differ from a fresh derivation of everything
+    (``rebuild_derived --check``, the tests)."""
+    found: list[str] = []
+    stored_families = set(
+        FederationRatingEvent.objects.filter(federation=federation).values_list("family", flat=True)
+    )
+    for family in sorted(stored_families | set(FAMILY_INFO)):
+        fresh = {(e.game_id, e.player_id): e for e in derive(federation, family)}
+        stored = {
+            (e.game_id, e.player_id): e
+            for e in FederationRatingEvent.objects.filter(federation=federation, family=family)
+        }
+        for key in sorted(fresh.keys() | stored.keys()):
+            a, b = stored.get(key), fresh.get(key)
+            if a is None or b is None or any(not _same(getattr(a, f), getattr(b, f)) for f in EVENT_FIELDS):
+                found.append(f"{federation.slug} {family} event {key}: stored {_show(a)}, derived {_show(b)}")
+        people = {e.who for e in fresh.values() if e.who > 0}
+        derived_lines = {line.person_id: line for line in _fresh_lines(family, fresh.values(), people)}
+        kept = {
+            line.person_id: line
+            for line in FederationRating.objects.filter(federation=federation, family=family)
+        }
+        for person in sorted(derived_lines.keys() | kept.keys()):
+            line, want = kept.get(person), derived_lines.get(person)
+            if (
+                line is None
+                or want is None
+                or any(not _same(getattr(line, f), getattr(want, f)) for f in LINE_FIELDS)
+            ):
+                found.append(f"{federation.slug} {family} line {person}: stored {line!r}, derived {want!r}")
+    return found
+
+
+def _fresh_lines(
+    family: str, events: Iterable[FederationRatingEvent], people: set[int]
+) -> list[FederationRating]:
+    latest: dict[int, FederationRatingEvent] = {}
+    counts: dict[int, int] = {}
+    for event in sorted(events, key=lambda e: (e.played_at, e.game_id)):
+        if event.who in people:
+            latest[event.who] = event
+            counts[event.who] = counts.get(event.who, 0) + 1
+    return [
+        FederationRating(
+            family=family, person_id=who, mu=e.mu, sigma=e.sigma, games=counts[who], last_played=e.played_at
+        )
+        for who, e in latest.items()
+    ]
+
+
+def _same(a: object, b: object) -> bool:
+    if isinstance(a, float) and isinstance(b, float):
+        return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
+    return a == b
+
+
+def _show(event: FederationRatingEvent | None) -> str:
+    return "none" if event is None else str({f: getattr(event, f) for f in EVENT_FIELDS})
