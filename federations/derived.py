@@ -43,6 +43,7 @@ from federations.models import (
     FederationState,
     RatedTournament,
 )
+from federations.publication import due, publish_due
 from federations.ratings import GameKey, Rerated, mark, refresh
 from games.models import Game
 from tournaments.derived import backoff, lease_time, reconnect_if_broken, sweep_every, try_lock, unlock
@@ -212,6 +213,8 @@ def apply(federation_id: int, *, lease: str = "") -> list[Rerated] | None:
             _take_lease(federation_id, lease)
         checkpoint("federation-start")
         done = refresh(federation)
+        checkpoint("federation-rated")
+        publish_due(federation)
         checkpoint("federation-end")
         FederationState.objects.update_or_create(
             federation_id=federation_id,
@@ -260,8 +263,9 @@ def apply_federation(context: TaskContext, federation_id: int) -> dict[str, int]
 
 
 def sweep() -> list[int]:
-    """Queue the job of every federation with marks older than a sweep, none queued and no live
-    lease (a killed worker's, or one lost between a commit and its queueing)."""
+    """Queue the job of every federation with marks older than a sweep, or a monthly list to
+    publish, and no job queued or live (a killed worker's, or one lost between a commit and its
+    queueing; on the 1st, the first sweep after midnight)."""
     now = timezone.now()
     marked = dict(
         FederationDirty.objects.values("federation_id")
@@ -269,7 +273,7 @@ def sweep() -> list[int]:
         .values_list("federation_id", "first")
     )
     alive = set(FederationState.objects.filter(lease_until__gt=now).values_list("federation_id", flat=True))
-    waiting = {fed for fed, since in marked.items() if since < now - sweep_every()} - alive
+    waiting = ({fed for fed, since in marked.items() if since < now - sweep_every()} | set(due(now))) - alive
     if not waiting:
         return []
     queued: set[int] = set()

@@ -295,11 +295,14 @@ class FederationRating(models.Model):
     person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="ratings")
     mu = models.FloatField()
     sigma = models.FloatField()
+    # The number the list shows and ranks by (``scoring.ratings.display``), kept so that a page
+    # of a long list is ranked and cut in the database.
+    rating = models.IntegerField()
     games = models.PositiveIntegerField()
     last_played = models.DateTimeField()
 
     class Meta:
-        indexes = [models.Index(fields=["federation", "family"], name="fedrating_list")]
+        indexes = [models.Index(fields=["federation", "family", "-rating"], name="fedrating_list")]
         constraints = [
             models.UniqueConstraint(fields=["federation", "family", "person"], name="fedrating_unique")
         ]
@@ -344,3 +347,56 @@ class FederationState(models.Model):
 
     def __str__(self) -> str:
         return f"{self.federation_id} as of {self.as_of}"
+
+
+class PublishedList(models.Model):
+    """The federation's rating list of one family as it stood at the start of a month: made
+    once, in one transaction, by the worker, and never changed afterwards (a later correction
+    moves the live list and the next month's, not this one)."""
+
+    federation = models.ForeignKey(Federation, on_delete=models.CASCADE, related_name="published")
+    family = models.CharField(max_length=16, choices=family_choices)
+    month = models.DateField()  # the 1st of the month it was frozen on
+    cutoff = models.DateTimeField()  # the games played before this count
+    published_at = models.DateTimeField(auto_now_add=True)
+    previous = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        ordering = ["federation", "family", "-month"]
+        constraints = [
+            models.UniqueConstraint(fields=["federation", "family", "month"], name="publishedlist_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.federation_id} {self.family} {self.month:%Y-%m}"
+
+
+class PublishedLine(models.Model):
+    """One person's line of a published list, with what it showed then (his name and home club
+    as they were, so a later edit of the register does not rewrite a published list)."""
+
+    published = models.ForeignKey(PublishedList, on_delete=models.CASCADE, related_name="lines")
+    person = models.ForeignKey(Person, null=True, on_delete=models.SET_NULL, related_name="+")
+    number = models.PositiveIntegerField()
+    name = models.CharField(max_length=40)
+    home_club = models.CharField(max_length=80, blank=True, default="")
+    rank = models.PositiveIntegerField()
+    rating = models.IntegerField()
+    uncertainty = models.PositiveIntegerField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    games = models.PositiveIntegerField()
+    last_played = models.DateTimeField()
+    provisional = models.BooleanField()
+    inactive = models.BooleanField()
+    # Against the previous list: its rating then (None: not on it).
+    previous_rating = models.IntegerField(null=True)
+    previous_rank = models.PositiveIntegerField(null=True)
+
+    class Meta:
+        ordering = ["published", "rank", "name"]
+        indexes = [models.Index(fields=["published", "rank"], name="publishedline_rank")]
+        constraints = [models.UniqueConstraint(fields=["published", "number"], name="publishedline_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.rank}. {self.name}"

@@ -38,7 +38,8 @@ from federations.models import (
 from games.models import Game, Result
 from scoring import ratings as scoring_ratings
 from scoring.families import FAMILY_INFO
-from scoring.ratings import RatedGame, Rating
+from scoring.ratings import RatedGame, Rating, display
+from tournaments.faults import checkpoint
 
 GameKey = tuple[datetime.datetime, int]
 Who = int  # a register entry's id, or minus an unlinked player's id
@@ -206,6 +207,7 @@ def lines(federation: Federation, family: str, people: Iterable[int]) -> list[Fe
                     person_id=who,
                     mu=mu,
                     sigma=sigma,
+                    rating=display(Rating(mu, sigma)),
                     games=counts[who],
                     last_played=at,
                 )
@@ -250,6 +252,7 @@ def refresh(federation: Federation) -> list[Rerated]:
                 ).delete()
                 FederationRating.objects.bulk_create(lines(federation, family, people), batch_size=2000)
                 FederationDirty.objects.filter(pk=mark.pk, version=mark.version).delete()
+                checkpoint("federation-rate-commit")
             done.append(Rerated(family, since, len(made), len(people)))
             break
     return done
@@ -283,7 +286,7 @@ def mark(federation_id: int, family: str, since: GameKey) -> None:
 
 
 EVENT_FIELDS = ("who", "played_at", "place", "players", "mu", "sigma", "mu_before", "sigma_before")
-LINE_FIELDS = ("mu", "sigma", "games", "last_played")
+LINE_FIELDS = ("mu", "sigma", "rating", "games", "last_played")
 
 
 def differences(federation: Federation) -> list[str]:
@@ -331,7 +334,13 @@ def _fresh_lines(
             counts[event.who] = counts.get(event.who, 0) + 1
     return [
         FederationRating(
-            family=family, person_id=who, mu=e.mu, sigma=e.sigma, games=counts[who], last_played=e.played_at
+            family=family,
+            person_id=who,
+            mu=e.mu,
+            sigma=e.sigma,
+            rating=display(Rating(e.mu, e.sigma)),
+            games=counts[who],
+            last_played=e.played_at,
         )
         for who, e in latest.items()
     ]

@@ -3,16 +3,25 @@ plays at both (one account, a player of his own in each club)."""
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass
+from typing import Any
 
 from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
 
-from federations.models import Federation
+from federations import derived
+from federations.models import Federation, FederationClub, Person, PublishedList
+from federations.publication import month_of
 from federations.services.federations import federation_create
+from federations.services.links import link_make
 from federations.services.memberships import club_answer, club_invite
-from games.models import Club, Membership, Player
+from federations.services.register import person_add
+from games.models import Club, Game, Membership, Player
 from games.text.names import loose_key, name_key
 from tests.factories import ClubFactory, UserFactory, add_member
+from tests.tournaments.fault_club import play
 
 
 @dataclass
@@ -48,3 +57,52 @@ def own_player(club: Club, user: User, name: str) -> Player:
     return Player.objects.create(
         club=club, name=name, key=name_key(name), loose_key=loose_key(name), user=user
     )
+
+
+def lines(published: PublishedList) -> list[tuple[Any, ...]]:
+    return list(
+        published.lines.order_by("rank", "number").values_list(
+            "number", "name", "rank", "rating", "uncertainty", "games", "provisional", "inactive",
+            "previous_rating", "previous_rank",
+        )
+    )  # fmt: skip
+
+
+def at(day: datetime.date, hour: int = 20) -> datetime.datetime:
+    return timezone.make_aware(datetime.datetime.combine(day, datetime.time(hour)))
+
+
+def dated(game: Game, when: datetime.datetime) -> Game:
+    """A game played on another day (as the date page sets it), re-rated from there."""
+    with transaction.atomic():
+        Game.objects.filter(pk=game.pk).update(played_at=when)
+        game.refresh_from_db()
+        derived.game_dated(game, before=when, after=when)
+    return game
+
+
+def game_on(w: World, club: int, names: list[str], winner: str, day: datetime.date) -> Game:
+    """A finished game at one of the clubs, played on ``day``."""
+    return dated(play(w.clubs[club], w.organisers[club], names, winner), at(day))
+
+
+def a_federation(months_back: int = 3) -> tuple[World, list[Person], datetime.date]:
+    """A federation founded months ago, its two clubs counting from then, four people linked."""
+    w = world()
+    this_month = month_of()
+    founded = (this_month - datetime.timedelta(days=31 * months_back)).replace(day=1)
+    Federation.objects.filter(pk=w.federation.pk).update(created_at=at(founded, 9))
+    w.federation.refresh_from_db()
+    FederationClub.objects.update(counts_from=founded)
+    people = [
+        person_add(federation=w.federation, name=n) for n in ("Ann Nováková", "Bob Dvořák", "Cid", "Dan")
+    ]
+    return w, people, founded
+
+
+def link_all(w: World, people: list[Person]) -> None:
+    for club in w.clubs:
+        for person in people:
+            player = Player.objects.filter(club=club, name=person.name.split()[0]).first()
+            if player is not None:
+                link_make(federation=w.federation, club=club, player=player, person_id=str(person.number))
