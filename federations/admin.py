@@ -16,6 +16,8 @@ from federations.models import (
     FederationState,
     Person,
     PersonLink,
+    PublishedLine,
+    PublishedList,
     RatedTournament,
 )
 from games.admin import ReadOnlyAdmin
@@ -89,3 +91,15 @@ class FederationDirtyAdmin(ReadOnlyAdmin):
 @admin.register(FederationState)
 class FederationStateAdmin(ReadOnlyAdmin):
     list_display = ["federation", "as_of", "failures", "failed_at", "lease_until"]
+
+
+@admin.register(PublishedList)
+class PublishedListAdmin(ReadOnlyAdmin):
+    list_display = ["federation", "family", "month", "published_at"]
+    list_filter = ["family", "month"]
+
+
+@admin.register(PublishedLine)
+class PublishedLineAdmin(ReadOnlyAdmin):
+    list_display = ["published", "rank", "name", "rating", "games", "provisional", "inactive"]
+    search_fields = ["name"]

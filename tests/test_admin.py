@@ -24,6 +24,7 @@ from django_tasks_db.models import DBTaskResult
 
 from federations import derived as federation_derived
 from federations.models import FederationDirty, RatedTournament
+from federations.publication import month_of, publish
 from federations.services.federations import federation_create
 from federations.services.links import link_make
 from federations.services.memberships import club_answer, club_invite
@@ -129,6 +130,10 @@ def populated(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[str
         link_make(federation=federation, club=club, player=entry.player, person_id=str(person.number))
         RatedTournament.objects.create(federation=federation, tournament=round_.tournament)
         federation_derived.apply(federation.pk)
+        # Next month's list: every rated game is before its midnight.
+        publish(
+            federation, round_.tournament.family, (month_of() + datetime.timedelta(days=32)).replace(day=1)
+        )
         FederationDirty.objects.create(
             federation=federation, family="zoliky", since_at=timezone.now(), since_game=1
         )
