@@ -161,6 +161,7 @@ def everything_changed(federation: Federation) -> None:
 
 
 def tournament_marked(mark_row: RatedTournament) -> None:
+    """A tournament marked federation-rated or not: from its first table on."""
     tournament = mark_row.tournament
     first = Game.objects.filter(tournament_table__round__tournament=tournament).aggregate(
         first=Min("played_at")

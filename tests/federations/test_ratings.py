@@ -268,3 +268,40 @@ def test_any_sequence_of_changes_ends_where_a_fresh_derivation_would(changes: li
         run_worker()
         assert differences(w.federation) == []
         assert not FederationDirty.objects.filter(federation=w.federation).exists()
+
+
+@pytest.mark.django_db
+def test_a_federation_counting_tournaments_rates_the_marked_ones_only() -> None:
+    from federations.services.events import tournament_rate
+    from federations.services.federations import Settings, federation_update
+    from tests.tournaments.support import play_round, tournament
+
+    w = world(clubs=1)
+    club, organiser = w.clubs[0], w.organisers[0]
+    FederationClub.objects.update(counts_from=datetime.date(2026, 1, 1))
+    settings = Settings.of(w.federation)
+    federation = federation_update(
+        federation=w.federation,
+        settings=Settings(**{**settings.__dict__, "counts": Federation.Counts.EVENTS}),
+        version=w.federation.version,
+    )
+    cup, other = tournament(club, organiser, players=8), tournament(club, organiser, players=8, name="Other")
+    for played in (cup, other):
+        play_round(played, 1, organiser)
+    play(club, organiser, ["Anna", "Bára"], "Anna")  # a club game: not counted
+    assert tournament_rate(federation=federation, tournament=cup, rated=True, user=organiser)
+    drain(federation)
+    rated_games = set(FederationRatingEvent.objects.values_list("game_id", flat=True))
+    assert rated_games == set(
+        Game.objects.filter(tournament_table__round__tournament=cup).values_list("pk", flat=True)
+    )
+    assert differences(federation) == []
+    assert not tournament_rate(federation=federation, tournament=cup, rated=False, user=organiser)
+    drain(federation)
+    assert not FederationRatingEvent.objects.exists()
+    assert list(
+        FederationChange.objects.filter(action__in=["marked", "unmarked"]).values_list("action", flat=True)
+    ) == [
+        "unmarked",
+        "marked",
+    ]
