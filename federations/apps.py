@@ -1,6 +1,8 @@
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
+RESULTS_RECEIVER = "federations.results_changed"
+
 
 class FederationsConfig(AppConfig):
     """Federations of clubs: their organisers, member clubs, the register of persons across
@@ -16,7 +18,7 @@ class FederationsConfig(AppConfig):
         from games import signals
         from games.text.errors import register_messages
 
-        signals.results_changed.connect(receivers.results_changed, dispatch_uid="federations.results_changed")
+        signals.results_changed.connect(receivers.results_changed, dispatch_uid=RESULTS_RECEIVER)
         signals.seats_moved.connect(receivers.seats_moved, dispatch_uid="federations.seats_moved")
         signals.game_dated.connect(receivers.game_dated, dispatch_uid="federations.game_dated")
         register_messages(MESSAGES)

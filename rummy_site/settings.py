@@ -156,8 +156,10 @@ INSTALLED_APPS = [
     "django_tasks_db",
     "rummy_site",
     "games",
-    "tournaments",
+    # Before tournaments: its rebuild_derived extends tournaments' own (the first app listed
+    # wins a command's name).
     "federations",
+    "tournaments",
 ]
 
 MIDDLEWARE = [

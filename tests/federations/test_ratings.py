@@ -35,6 +35,7 @@ from scoring.ratings import START, RatedGame, replay
 from tests.federations.support import world
 from tests.tournaments.fault_club import correct, play
 from tests.tournaments.pipeline import database_tasks, run_worker
+from tests.tournaments.pipeline import drain as club_drain
 
 
 def drain(federation: Federation) -> None:
@@ -305,3 +306,35 @@ def test_a_federation_counting_tournaments_rates_the_marked_ones_only() -> None:
         "unmarked",
         "marked",
     ]
+
+
+@pytest.mark.django_db
+def test_rebuild_derived_rebuilds_and_checks_the_federations_lists() -> None:
+    import io
+
+    from django.core.management import CommandError, call_command
+
+    w = world()
+    FederationClub.objects.update(counts_from=datetime.date(2026, 1, 1))
+    play(w.clubs[0], w.organisers[0], ["Eva", "Jan", "Ola"], "Eva", back=1)
+    play(w.clubs[1], w.organisers[1], ["Evička", "Piotr"], "Piotr")
+    eva = person_add(federation=w.federation, name="Eva")
+    linked(w.federation, w.clubs[0], "Eva", eva)
+    linked(w.federation, w.clubs[1], "Evička", eva)
+    drain(w.federation)
+    club_drain()  # the clubs' own numbers, which the check reads too
+    FederationRating.objects.update(mu=1.0)
+    FederationRatingEvent.objects.order_by("pk").first().delete()  # type: ignore[union-attr]
+    out = io.StringIO()
+    with pytest.raises(CommandError):
+        call_command("rebuild_derived", "--check", stdout=out)
+    assert "line" in out.getvalue() and "event" in out.getvalue()
+    out = io.StringIO()
+    call_command("rebuild_derived", "--federation", w.federation.slug, stdout=out)
+    assert f"federation {w.federation.slug}: rummikub 5 ratings" in out.getvalue()
+    assert differences(w.federation) == []
+    call_command("rebuild_derived", "--check", stdout=io.StringIO())
+    call_command("rebuild_derived", stdout=io.StringIO())  # the clubs' and every federation's
+    assert differences(w.federation) == [] and not FederationDirty.objects.exists()
+    with pytest.raises(CommandError):
+        call_command("rebuild_derived", "--federation", "nowhere", stdout=io.StringIO())
