@@ -313,19 +313,18 @@ class FederationRating(models.Model):
 
 class FederationDirty(models.Model):
     """A federation's family to re-rate from a game on: written in the transaction of the
-    change that moved it, removed by the worker's re-rating (see ``federations.derived``)."""
+    change that moved it, removed by the worker's re-rating that read it (see
+    ``federations.derived``). Rows are only ever added by writes, one per change, never
+    updated: the clubs of a federation save at once, and none waits for another's mark."""
 
     federation = models.ForeignKey(Federation, on_delete=models.CASCADE, related_name="dirty")
     family = models.CharField(max_length=16, choices=family_choices)
     since_at = models.DateTimeField()
     since_game = models.PositiveIntegerField()
-    version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["federation", "family"], name="federationdirty_unique")
-        ]
+        indexes = [models.Index(fields=["federation", "family"], name="federationdirty_family")]
 
     def __str__(self) -> str:
         return f"{self.federation_id} {self.family} since {self.since_game}"

@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import cast
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import Count, Q
 from django.db.models.expressions import F, Window
 from django.db.models.functions import RowNumber
@@ -224,22 +224,24 @@ class Rerated:
 
 
 def refresh(federation: Federation) -> list[Rerated]:
-    """Re-rate every marked family of the federation from its mark. Each family is derived by
-    reading only, then swapped in one transaction that removes its mark, unless a change marked
-    it again meanwhile (its version moved): then it is derived again from the new mark."""
+    """Re-rate every marked family of the federation from its earliest mark. Each family is
+    derived by reading only, then swapped in one transaction that removes the marks it read;
+    a mark added meanwhile stays, and the family is derived again from it."""
     done: list[Rerated] = []
     for family in sorted(
         set(FederationDirty.objects.filter(federation=federation).values_list("family", flat=True))
     ):
         while True:
-            mark = FederationDirty.objects.filter(federation=federation, family=family).first()
-            if mark is None:
+            marks = list(
+                FederationDirty.objects.filter(federation=federation, family=family).values_list(
+                    "pk", "since_at", "since_game"
+                )
+            )
+            if not marks:
                 break
-            since = (mark.since_at, mark.since_game)
+            since = min((at, game) for _pk, at, game in marks)
             made = derive(federation, family, since)
             with transaction.atomic():
-                if not FederationDirty.objects.filter(pk=mark.pk, version=mark.version).exists():
-                    continue  # marked again meanwhile: derive from the new point
                 stale = FederationRatingEvent.objects.filter(federation=federation, family=family).filter(
                     _from(since, prefix="")
                 )
@@ -251,38 +253,18 @@ def refresh(federation: Federation) -> list[Rerated]:
                     federation=federation, family=family, person_id__in=people
                 ).delete()
                 FederationRating.objects.bulk_create(lines(federation, family, people), batch_size=2000)
-                FederationDirty.objects.filter(pk=mark.pk, version=mark.version).delete()
+                FederationDirty.objects.filter(pk__in=[pk for pk, _at, _game in marks]).delete()
                 checkpoint("federation-rate-commit")
             done.append(Rerated(family, since, len(made), len(people)))
-            break
     return done
 
 
 def mark(federation_id: int, family: str, since: GameKey) -> None:
-    """Move the federation's family mark back to ``since`` (never forward), or make it; every
-    mark counts a new version, so a worker deriving meanwhile knows its reading is stale."""
-    at, pk = since
-    for _attempt in range(5):
-        current = (
-            FederationDirty.objects.select_for_update()
-            .filter(federation_id=federation_id, family=family)
-            .first()
-        )
-        if current is not None:
-            if (at, pk) < (current.since_at, current.since_game):
-                current.since_at, current.since_game = at, pk
-            current.version += 1
-            current.save(update_fields=["since_at", "since_game", "version"])
-            return
-        try:
-            with transaction.atomic():
-                FederationDirty.objects.create(
-                    federation_id=federation_id, family=family, since_at=at, since_game=pk
-                )
-            return
-        except IntegrityError:
-            continue  # made by another write meanwhile: move it instead
-    raise RuntimeError(f"could not mark federation {federation_id} ({family})")
+    """Mark the federation's family to re-rate from ``since``: one row added, so a write never
+    waits for another's mark nor for the worker."""
+    FederationDirty.objects.create(
+        federation_id=federation_id, family=family, since_at=since[0], since_game=since[1]
+    )
 
 
 EVENT_FIELDS = ("who", "played_at", "place", "players", "mu", "sigma", "mu_before", "sigma_before")
