@@ -29,7 +29,7 @@ from federations.selectors import links as selectors
 from federations.services.links import claim_answer, link_make, link_remove
 from federations.services.memberships import club_answer, membership_end
 from games.api.common import conditional_write, idempotency_key, with_etag
-from games.api.lookups import MAX_ID, visible_club
+from games.api.lookups import visible_club
 from games.services.errors import ServiceError, StaleVersion
 
 STALE = {"stale_membership": "membership", "stale_person": "link"}
@@ -167,7 +167,7 @@ def _link_write(
     """A change to one link under its If-Match; a resend of one made (the link may be gone
     since) changes nothing."""
     key = idempotency_key(request)
-    if pk <= MAX_ID and replayed(membership.federation, key, f"{target}:{pk}"):
+    if replayed(membership.federation, key, f"{target}:{pk}"):
         # The service finds the change the key made (the link may be gone since) and answers it.
         change(PersonLink(pk=pk, federation=membership.federation), 0)
         return

@@ -13,7 +13,7 @@ from federations.models import Federation, FederationClub, PersonLink
 from federations.selectors import links as selectors
 from federations.selectors.person import federation_by_slug
 from federations.services.writes import resent
-from games.api.lookups import MAX_ID, caller, visible_club
+from games.api.lookups import caller, visible_club
 
 
 def club_membership(request: Request, slug: str, fed: str, *, member: bool = False) -> FederationClub:
@@ -27,11 +27,7 @@ def club_membership(request: Request, slug: str, fed: str, *, member: bool = Fal
 
 
 def club_link(membership: FederationClub, pk: int) -> PersonLink:
-    link = (
-        selectors.club_link(club=membership.club, federation=membership.federation, pk=pk)
-        if pk <= MAX_ID
-        else None
-    )
+    link = selectors.club_link(club=membership.club, federation=membership.federation, pk=pk)
     if link is None:
         raise Http404
     return link

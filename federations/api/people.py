@@ -17,7 +17,7 @@ from federations.models import Federation
 from federations.selectors.links import claim_rows
 from federations.selectors.person import person_by_number, person_page
 from federations.services.links import claim
-from games.api.lookups import MAX_ID, caller, refuse
+from games.api.lookups import caller, refuse
 
 
 def _claimant(request: Request, fed: str) -> tuple[Federation, User]:
@@ -52,7 +52,7 @@ class PersonDetail(APIView):
     @schemas.federation_person
     def get(self, request: Request, fed: str, number: int) -> Response:
         federation = visible_federation(request, fed)
-        person = person_by_number(federation=federation, number=number) if number <= MAX_ID else None
+        person = person_by_number(federation=federation, number=number)
         # A merged entry answers the one it was merged into (merges never make a cycle).
         while person is not None and person.merged_into is not None:
             person = person_by_number(federation=federation, number=person.merged_into.number)

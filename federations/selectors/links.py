@@ -15,6 +15,8 @@ from federations.services.register import person_label
 from games.models import Club, Player
 
 State = FederationClub.State
+# Ids beyond this cannot be stored (an address may name any).
+MAX_ID = 2**31 - 1
 
 
 @dataclass(frozen=True)
@@ -144,6 +146,8 @@ def stored_link(*, pk: int) -> PersonLink | None:
 
 
 def club_link(*, club: Club, federation: Federation, pk: int) -> PersonLink | None:
+    if not 0 < pk <= MAX_ID:
+        return None
     return (
         PersonLink.objects.select_related("federation", "person", "player")
         .filter(club=club, federation=federation, pk=pk)
@@ -152,6 +156,8 @@ def club_link(*, club: Club, federation: Federation, pk: int) -> PersonLink | No
 
 
 def club_player(*, club: Club, pk: int) -> Player | None:
+    if not 0 < pk <= MAX_ID:
+        return None
     return Player.objects.filter(club=club, pk=pk).first()
 
 

@@ -17,6 +17,8 @@ from games.models import Club, Result, Seat
 from games.services.access import visible_clubs
 
 RECENT = 30
+# Ids and numbers beyond this cannot be stored (an address may name any).
+MAX_ID = 2**31 - 1
 
 
 def federation_by_slug(*, slug: str, user: User | AnonymousUser) -> Federation | None:
@@ -25,6 +27,8 @@ def federation_by_slug(*, slug: str, user: User | AnonymousUser) -> Federation |
 
 
 def person_by_number(*, federation: Federation, number: int) -> Person | None:
+    if not 0 < number <= MAX_ID:
+        return None
     return (
         Person.objects.select_related("home_club", "merged_into")
         .filter(federation=federation, number=number)

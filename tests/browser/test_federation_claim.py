@@ -45,7 +45,7 @@ def test_a_player_claims_his_entry_and_sees_both_clubs_linked(
     phone, organiser_phone = phones
     w = world()
     petr = UserFactory.create(username="petr")
-    for n, club in enumerate(w.clubs):
+    for club in w.clubs:
         own_player(club, petr, f"Petr Svoboda ({club.name})")
     person_add(federation=w.federation, name="Petr Svoboda", user=w.director)
     fed = w.federation.slug

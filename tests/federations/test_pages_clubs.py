@@ -71,7 +71,7 @@ def test_the_club_organiser_accepts_an_invitation_and_links_a_player() -> None:
     text = done.content.decode()
     assert "Jana N. is linked to Jana Nováková." in text
     assert PersonLink.objects.get(player=jana).person == person
-    assert "CZ-00001 Jana Nováková" in text
+    assert "CZ-00001</span> Jana Nováková" in text
 
     # The link removed.
     row = PersonLink.objects.get(player=jana)
@@ -113,7 +113,9 @@ def test_the_club_confirms_and_refuses_claims_and_the_player_sees_each_state() -
     first = client_of(w.organisers[0])
     html = first.get(page_url(w.clubs[0])).content.decode()
     assert "Claims waiting for the club" in html
-    assert "claims CZ-00001 Petr Svoboda (account petr)" in html
+    assert re.search(
+        r"claims <span class=\"federation-id\">CZ-00001</span> Petr Svoboda \(account petr\)", html
+    )
     waiting = PersonLink.objects.get(player=mine[0])
     confirm = reverse(
         "federations:club_confirm",
@@ -237,6 +239,7 @@ def test_a_merged_entry_redirects_and_the_owner_sees_this_is_you() -> None:
     answer = Client().get(person_url(w, 2))
     assert answer.status_code == 302 and answer["Location"] == person_url(w, 1)
     assert Client().get(person_url(w, 99)).status_code == 404
+    assert Client().get(person_url(w, 2**40)).status_code == 404
     karel = UserFactory.create()
     own_player(w.clubs[0], karel, "Karel")
     claim(federation=w.federation, person_id="1", name="Karel Malý", user=karel)
