@@ -372,6 +372,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "FamilyEnum": "engine.rules.FAMILIES",
         "PenaltyKindEnum": "tournaments.services.penalties.PENALTY_KINDS",
+        # A table's answer's state: the federations' states would otherwise take its name.
+        "StateEnum": ["confirmed", "waiting", "disputed"],
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

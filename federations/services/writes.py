@@ -58,6 +58,12 @@ def _replayed(federation: Federation, request_id: uuid.UUID | None, target: str)
     return change
 
 
+def resent(federation: Federation, request_id: uuid.UUID | None, target: str) -> bool:
+    """Whether this request repeats a change already made (the service will return it and change
+    nothing); a request id used for another change is refused (``idempotency_key_reused``)."""
+    return _replayed(federation, request_id, target) is not None
+
+
 def write_once[T](
     federation: Federation,
     request_id: uuid.UUID | None,

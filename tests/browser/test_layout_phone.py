@@ -27,6 +27,7 @@ from django.utils import timezone
 from games.models import Game, Membership, Player
 from games.services.games import game_end, game_start
 from games.services.hands import hand_record
+from games.services.players import player_claim
 from tests.factories import ClubFactory, UserFactory, add_member
 from tests.tournaments.support import season_settings
 from tournaments import derived
@@ -222,6 +223,52 @@ def seed() -> dict[str, str]:
         "timer-chess": f"/g/{chess.public_id}/timer/",
         "games": "/games/",
         "home": "/",
+        **seed_federation_clubs(club, organiser, reader),
+    }
+
+
+def seed_federation_clubs(club: Any, organiser: Any, reader: Any) -> dict[str, str]:
+    """The club in a federation of long names with a second member club (members only): a
+    person linked in both with games in both, the member's own claim waiting for the club, and
+    another federation's invitation waiting. Returns the club's federations page (its
+    organiser's), the member's claim page and the person's page."""
+    import datetime
+
+    from federations.services.federations import federation_create
+    from federations.services.links import claim, link_make
+    from federations.services.memberships import club_invite
+    from federations.services.register import person_add
+    from tests.federations.played import club_player, played
+    from tests.federations.support import join
+
+    director = UserFactory.create(username="fedor")
+    federation = federation_create(
+        name="Česká federace společenských her Žolíky a Rummikub", user=director, id_prefix="CZ"
+    )
+    other = ClubFactory.create(name="Karetní klub Brno-Královo Pole a přátelé Rummikubu", organiser=director)
+    join(federation, club, organiser, director)
+    join(federation, other, director, director)
+    invited = federation_create(name="Slovenská federácia spoločenských hier a Rummikubu", user=director)
+    club_invite(federation=invited, club=club, user=director)
+    person_add(federation=federation, name=LONG, user=director)
+    mine, theirs = Player.objects.get(club=club, name=LONG), club_player(other, LONG)
+    link_make(federation=federation, club=club, player=mine, person_id="1", user=organiser)
+    link_make(federation=federation, club=other, player=theirs, person_id="1", user=director)
+    now = timezone.now()
+    for n in range(6):
+        played(
+            other, theirs, place=n % 4 + 1, size=4, when=now - datetime.timedelta(days=n), family="rummikub"
+        )
+    other.visibility = other.Visibility.MEMBERS
+    other.save(update_fields=["visibility"])
+    # The member's own player, her claim waiting for the club.
+    player_claim(player=Player.objects.get(club=club, name=LONG_PL), user=reader, claim=True)
+    person_add(federation=federation, name=LONG_PL, user=director)
+    claim(federation=federation, person_id="CZ-00002", name=LONG_PL, user=reader)
+    return {
+        "federations-club": f"/c/{club.slug}/federations/",
+        "federation-claim": f"/f/{federation.slug}/claim/",
+        "federation-person": f"/f/{federation.slug}/register/1/",
     }
 
 
@@ -328,10 +375,11 @@ ORGANISER_PAGES = (
     "round-answers",
     "round-links",
     "penalties",
+    "federations-club",
 )
 
 # Pages a member cannot open (they carry the tables' and players' own links).
-ORGANISER_ONLY = {"round-links", "penalties", "apart", "tournament-settings"}
+ORGANISER_ONLY = {"round-links", "penalties", "apart", "tournament-settings", "federations-club"}
 
 # The checks, run in the page (a function returning [check, element, detail] per failure).
 AUDIT = (Path(__file__).parent / "layout_audit.js").read_text(encoding="utf-8")
