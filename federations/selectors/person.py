@@ -12,6 +12,7 @@ from django.db.models import Count, Exists, IntegerField, OuterRef, Subquery
 
 from federations.access import visible_federations
 from federations.models import Federation, Person, PersonLink
+from federations.selectors.ratings import PersonRating, person_ratings
 from federations.services.register import person_label
 from games.models import Club, Result, Seat
 from games.services.access import visible_clubs
@@ -64,10 +65,12 @@ class PersonPage:
     clubs: list[PersonClub]
     results: list[PersonResult]
     is_me: bool  # the reader's own entry
+    ratings: list[PersonRating]  # his line in each family's live list
 
 
 def person_page(*, federation: Federation, person: Person, user: User | AnonymousUser) -> PersonPage:
-    """The person's entry, linked players and latest finished games, newest first (2 queries)."""
+    """The person's entry, his rating in each family's list, his linked players and latest
+    finished games, newest first (3 queries, 4 once he is rated)."""
     links = list(
         PersonLink.objects.filter(person=person, state=PersonLink.State.LINKED)
         .select_related("club", "player")
@@ -112,4 +115,6 @@ def person_page(*, federation: Federation, person: Person, user: User | Anonymou
         for r in rows
     ]
     is_me = user.is_authenticated and person.user_id == user.pk
-    return PersonPage(person, person_label(federation, person.number), clubs, results, is_me)
+    return PersonPage(
+        person, person_label(federation, person.number), clubs, results, is_me, person_ratings(person)
+    )

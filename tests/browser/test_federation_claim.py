@@ -1,7 +1,8 @@
 """A player claims his federation register entry from his phone, in Czech at 390 × 844: he has
 his own player in two of the federation's member clubs, types his federation id and his name
 as registered, each club's organisers confirm (one on his phone's page, one through the
-services), and his person page then shows both clubs' players linked to his one entry."""
+services), and his person page then shows both clubs' players linked to his one entry, with
+one federation rating moved by his games at both clubs."""
 
 from collections.abc import Iterator
 from typing import Any
@@ -9,13 +10,15 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from federations.models import PersonLink
+from federations.models import FederationRating, PersonLink
 from federations.services.links import claim_answer
 from federations.services.register import person_add
+from scoring.ratings import Rating, display_sigma
 from tests.browser.test_table_browser import no_horizontal_scroll
 from tests.conftest import new_page
 from tests.factories import UserFactory
 from tests.federations.support import own_player, world
+from tests.tournaments.fault_club import play
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PASSWORD = "table-Secret-1"
@@ -45,8 +48,10 @@ def test_a_player_claims_his_entry_and_sees_both_clubs_linked(
     phone, organiser_phone = phones
     w = world()
     petr = UserFactory.create(username="petr")
-    for club in w.clubs:
+    for n, club in enumerate(w.clubs):
         own_player(club, petr, f"Petr Svoboda ({club.name})")
+        # A game at each club today (the clubs count from the day they joined).
+        play(club, w.organisers[n], [f"Petr Svoboda ({club.name})", "Jana", "Olga"], "Jana")
     person_add(federation=w.federation, name="Petr Svoboda", user=w.director)
     fed = w.federation.slug
 
@@ -90,4 +95,13 @@ def test_a_player_claims_his_entry_and_sees_both_clubs_linked(
     expect(phone.get_by_text("To jste vy.")).to_be_visible()
     for club in w.clubs:
         expect(phone.get_by_role("link", name=f"Petr Svoboda ({club.name})")).to_be_visible()
+    # One rating, of his games at both clubs (the worker ran as each club confirmed).
+    ratings = phone.locator("section[aria-labelledby=rating-title] li")
+    expect(ratings).to_have_count(1)
+    expect(ratings).to_contain_text("Rummikub")
+    expect(ratings).to_contain_text("2 hodnocené partie")
+    line = FederationRating.objects.get(person__federation=w.federation)
+    expect(ratings.locator(".federation-rating")).to_have_text(
+        f"{line.rating} ± {display_sigma(Rating(line.mu, line.sigma))}"
+    )
     assert no_horizontal_scroll(phone)
