@@ -1,0 +1,34 @@
+"""``generate_federation`` makes a federation whose lists are exactly what a fresh derivation
+gives: every club a member, every register entry linked at his home club (one in ten at a
+second club too), unregistered players at every club, and a tournament a quarter."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.core.management import call_command
+
+from federations.models import Federation, FederationRating, Person, PersonLink
+from federations.ratings import differences
+from games.models import Game
+from tournaments.models import Table
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_small_generated_federation_is_rated_as_a_fresh_derivation() -> None:
+    out = io.StringIO()
+    call_command(
+        "generate_federation", "--clubs", "4", "--people", "60", "--games", "600", "--years", "2", stdout=out
+    )
+    federation = Federation.objects.get()
+    assert "Rated:" in out.getvalue()
+    assert federation.clubs.filter(state="member").count() == 4
+    assert Person.objects.filter(federation=federation).count() == 60
+    linked = PersonLink.objects.filter(federation=federation)
+    assert linked.values("person").distinct().count() == 60  # each at his home club at least
+    assert Game.objects.filter(club__federations__federation=federation).count() == 600
+    assert Table.objects.exists()  # the quarterly tournaments' tables
+    assert 0 < FederationRating.objects.filter(federation=federation).count() <= 60
+    assert differences(federation) == []
