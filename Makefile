@@ -90,6 +90,7 @@ bench: $(VENV)/.installed-dev
 LOAD_ARGS ?=
 bench-load: $(VENV)/.installed-dev
 	$(PY) bench/load_night.py $(LOAD_ARGS)
+	$(PY) bench/bench_federation.py
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache
