@@ -86,7 +86,8 @@ bench: $(VENV)/.installed-dev
 
 # A tournament night under Locust: gunicorn + PostgreSQL on this machine, loopback only; a club
 # night of 25 tables, then a big open of 150, 10 minutes each. One shorter run, e.g.
-# `make bench-load LOAD_ARGS="--tables 25 --seconds 150"` (bench/load_night.py --help).
+# `make bench-load LOAD_ARGS="--tables 25 --seconds 150"` (bench/load_night.py --help). Then a
+# federation of 200 clubs and 500,000 games on PostgreSQL (bench/bench_federation.py).
 LOAD_ARGS ?=
 bench-load: $(VENV)/.installed-dev
 	$(PY) bench/load_night.py $(LOAD_ARGS)
