@@ -4,6 +4,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
+from federations.models import Federation, FederationRatingEvent
+from federations.ratings import differences
 from games.models import Club, Game
 from rummy_site.management.commands.load_demo import DEMO_ENTRANTS, DEMO_PLAYER
 from tournaments.models import RatingEvent, Season, SeasonStanding, Tournament
@@ -38,6 +40,13 @@ def test_load_demo_twice_creates_nothing_twice(settings: Any) -> None:
     assert RatingEvent.objects.filter(club=club).count() == 11 + 24
     ranked = SeasonStanding.objects.filter(season=season, family="", ranked=True)
     assert sorted(ranked.values_list("player__name", flat=True)) == ["Eva", "Jana", "Petr", "Tomáš"]
+    # The federation: the club a member, every player registered and linked, the list rated as
+    # a fresh derivation gives it (the club's games and the tournament's tables alike).
+    federation = Federation.objects.get()
+    assert federation.clubs.get(state="member").club == club
+    assert federation.register.count() == len(DEMO_ENTRANTS) == federation.links.count()
+    assert FederationRatingEvent.objects.filter(federation=federation).count() == 11 + 24
+    assert differences(federation) == []
 
 
 @pytest.mark.django_db

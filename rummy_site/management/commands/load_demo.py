@@ -1,10 +1,12 @@
 """Load demo data: an organiser account, one evening per rule family, and a club with a few
 finished evenings (so its page, its players' pages and their statistics have something to show)
-and a tournament half played.
+and a tournament half played, and a federation the club belongs to, its players in its
+register and its rating list.
 
 Idempotent: what is already there (by the demo owner and family) is left as it is.
 """
 
+import datetime
 from typing import Any
 
 from django.conf import settings
@@ -13,6 +15,12 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
 
+from federations.models import Federation
+from federations.ratings import refresh
+from federations.services.federations import federation_create
+from federations.services.links import link_make
+from federations.services.memberships import club_answer, club_invite
+from federations.services.register import person_add
 from games.models import Club, Game, Player
 from games.services.clubs import club_create
 from games.services.games import game_end, game_start
@@ -169,6 +177,27 @@ def load_season(club: Club, user: Any) -> Season:
     return season
 
 
+DEMO_FEDERATION = "Demo federation"
+
+
+def load_federation(club: Club, user: Any) -> Federation:
+    """A federation organised by the demo account, the demo club its member counting all its
+    games, every player of the club in its register and linked, the list rated."""
+    with transaction.atomic():
+        federation = federation_create(name=DEMO_FEDERATION, user=user, id_prefix="DF")
+        invited = club_invite(
+            federation=federation, club=club, counts_from=datetime.date(2000, 1, 1), user=user
+        )
+        club_answer(membership=invited, accept=True, version=invited.version, user=user)
+        for player in Player.objects.filter(club=club, merged_into=None).order_by("name"):
+            person = person_add(federation=federation, name=player.name, home_club=club, user=user)
+            link_make(
+                federation=federation, club=club, player=player, person_id=str(person.number), user=user
+            )
+    refresh(federation)
+    return federation
+
+
 class Command(BaseCommand):
     help = "Create the demo organiser account and one demo game per rule family. Safe to run twice."
 
@@ -229,3 +258,6 @@ class Command(BaseCommand):
             if player is not None:
                 player_claim(player=player, user=user, claim=True)
                 self.stdout.write(f"Demo organiser plays as {player.name} in {demo_club.name}.")
+        if demo_club is not None and not Federation.objects.filter(name=DEMO_FEDERATION).exists():
+            federation = load_federation(demo_club, user)
+            self.stdout.write(f"Demo federation: /f/{federation.slug}/")
