@@ -31,6 +31,7 @@ from federations.services.links import link_make, link_remove
 from federations.services.memberships import club_answer, club_invite, membership_end
 from federations.services.register import change_undo, person_add, person_merge
 from games.models import Club, Game, Player, Result
+from games.services.players import player_merge
 from scoring.ratings import START, RatedGame, replay
 from tests.federations.support import world
 from tests.tournaments.fault_club import correct, play
@@ -175,6 +176,7 @@ change = st.one_of(
     st.tuples(st.just("unlink"), st.integers(0, 10)),
     st.tuples(st.just("merge"), st.integers(0, 2), st.integers(0, 2)),
     st.tuples(st.just("undo_merge")),
+    st.tuples(st.just("club_merge"), st.integers(0, 1), st.sampled_from(NAMES), st.sampled_from(NAMES)),
     st.tuples(st.just("leave"), st.integers(0, 1)),
     st.tuples(st.just("join"), st.integers(0, 1), st.integers(0, 9)),
     st.tuples(st.just("work")),
@@ -220,6 +222,18 @@ def _apply(step: tuple[Any, ...], w: Any, people: list[Person], games: list[Game
             change_undo(change=FederationChange.objects.get(pk=merges.pop()))
         except Exception as error:
             assert getattr(error, "code", "") in {"undo_later_change", "nothing_to_undo"}
+    elif kind == "club_merge":  # a club merges two of its players: their seats move
+        club, organiser = w.clubs[step[1]], w.organisers[step[1]]
+        keep = Player.objects.filter(club=club, name=step[2], merged_into=None).first()
+        drop = Player.objects.filter(club=club, name=step[3], merged_into=None).first()
+        if keep and drop and keep != drop:
+            try:
+                player_merge(
+                    keep=keep, drop=drop, keep_version=keep.version, drop_version=drop.version,
+                    request_id=None, user=organiser,
+                )  # fmt: skip
+            except Exception as error:  # they played together, or both are linked: refused
+                assert getattr(error, "code", "") in {"merge_same_game"}, error
     elif kind == "leave":
         membership = FederationClub.objects.filter(
             club=w.clubs[step[1]], state=FederationClub.State.MEMBER
