@@ -42,6 +42,13 @@ class LinkForm(forms.Form):
         field.choices = [(p.pk, p.name) for p in players]
 
 
+class RateForm(forms.Form):
+    """Mark one of the club's tournaments federation-rated (1) or take the mark back (0)."""
+
+    request_id = forms.UUIDField(required=False, widget=forms.HiddenInput)
+    rated = forms.TypedChoiceField(choices=[("1", "1"), ("0", "0")], coerce=lambda v: v == "1")
+
+
 class ClaimForm(forms.Form):
     """A person's claim: his federation id and his name as the register has it."""
 

@@ -20,6 +20,7 @@ urlpatterns: list = [
         path(f"{LINK}{answer}/", clubs.claim_decide, {"answer": answer}, name=f"club_{answer}")
         for answer in ("confirm", "refuse")
     ],
+    path(f"{CLUB}<slug:fed>/tournaments/<str:public_id>/rate/", clubs.tournament_rate_view, name="club_rate"),
     path("f/<slug:slug>/claim/", people.claim_page, name="claim"),
     path("f/<slug:slug>/register/<int:number>/", people.person_detail, name="person"),
 ]

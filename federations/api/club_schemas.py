@@ -11,6 +11,8 @@ from federations.api.club_serializers import (
     ClubLinksSerializer,
     LinkRequestSerializer,
     MembershipSerializer,
+    RatedTournamentSerializer,
+    RateRequestSerializer,
 )
 from games.api.common import IDEMPOTENCY_KEY, IF_MATCH, problems
 
@@ -107,3 +109,27 @@ club_federation_claim_confirm = claim_answer(
     "confirm", "Confirm a player's claim: the link counts, the entry is the claimant's account's"
 )
 club_federation_claim_refuse = claim_answer("refuse", "Refuse a player's claim: it is removed")
+
+
+TOURNAMENT = OpenApiParameter(
+    "public_id", str, OpenApiParameter.PATH, description="The tournament's public id."
+)
+
+club_federation_tournaments = extend_schema(
+    operation_id="club_federation_tournaments",
+    summary="The club's latest tournaments and whether each counts for the federation (its organisers)",
+    description="For a federation that counts only the tournaments its clubs mark as federation-rated.",
+    tags=TAGS,
+    parameters=[SLUG, FED],
+    responses={200: RatedTournamentSerializer(many=True), **problems(401, 403, 404)},
+)
+club_federation_tournament_rate = extend_schema(
+    operation_id="club_federation_tournament_rate",
+    summary="Mark one of the club's tournaments federation-rated, or take the mark back (its organisers)",
+    description="The federation's list is re-rated from the tournament's first table. Marking needs the "
+    "club to be a member; taking a mark back does not. Marking twice changes nothing.",
+    tags=TAGS,
+    parameters=[SLUG, FED, TOURNAMENT, IDEMPOTENCY_KEY],
+    request=RateRequestSerializer,
+    responses={200: RatedTournamentSerializer, **problems(400, 401, 403, 404, 422)},
+)

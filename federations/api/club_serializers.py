@@ -92,3 +92,17 @@ class LinkRequestSerializer(serializers.Serializer[Any]):
         min_value=1, max_value=MAX_ID_NUMBER, help_text="The id of one of the club's players."
     )
     person = serializers.CharField(max_length=MAX_ID, help_text='The federation id: "CZ-00042", "42".')
+
+
+# Reads a ``selectors.links.RatedRow``.
+class RatedTournamentSerializer(serializers.Serializer[Any]):
+    public_id = serializers.CharField(source="tournament.public_id")
+    name = serializers.CharField(source="tournament.name")
+    date = serializers.DateField(source="tournament.date")
+    rated = serializers.BooleanField(help_text="Whether the tournament counts for the federation.")
+
+
+class RateRequestSerializer(serializers.Serializer[Any]):
+    rated = serializers.BooleanField(
+        help_text="True: the tournament counts for the federation; false: no longer."
+    )

@@ -20,12 +20,15 @@ from federations.api.club_serializers import (
     ClubLinksSerializer,
     LinkRequestSerializer,
     MembershipSerializer,
+    RatedTournamentSerializer,
+    RateRequestSerializer,
     link_etag,
     membership_etag,
 )
 from federations.api.lookups import club_link, club_membership, replayed
 from federations.models import FederationClub, PersonLink
 from federations.selectors import links as selectors
+from federations.services.events import tournament_rate
 from federations.services.links import claim_answer, link_make, link_remove
 from federations.services.memberships import club_answer, membership_end
 from games.api.common import conditional_write, idempotency_key, with_etag
@@ -236,3 +239,30 @@ class ClaimRefuse(ClaimAnswer):
     @schemas.club_federation_claim_refuse
     def post(self, request: Request, slug: str, fed: str, link: int) -> Response:
         return super().post(request, slug, fed, link)
+
+
+class ClubTournaments(APIView):
+    @schemas.club_federation_tournaments
+    def get(self, request: Request, slug: str, fed: str) -> Response:
+        membership = club_membership(request, slug, fed)
+        rows = selectors.club_tournaments(club=membership.club, federation=membership.federation)
+        return Response(RatedTournamentSerializer(rows, many=True).data)
+
+
+class ClubTournamentRate(APIView):
+    @schemas.club_federation_tournament_rate
+    def post(self, request: Request, slug: str, fed: str, public_id: str) -> Response:
+        membership = club_membership(request, slug, fed)
+        tournament = selectors.club_tournament(club=membership.club, public_id=public_id)
+        if tournament is None:
+            raise Http404
+        form = RateRequestSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        rated = tournament_rate(
+            federation=membership.federation,
+            tournament=tournament,
+            rated=form.validated_data["rated"],
+            request_id=idempotency_key(request),
+            user=request.user,
+        )
+        return Response(RatedTournamentSerializer(selectors.RatedRow(tournament, rated)).data)

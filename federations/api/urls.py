@@ -9,6 +9,8 @@ from federations.api.clubs import (
     ClaimRefuse,
     ClubFederations,
     ClubLinks,
+    ClubTournamentRate,
+    ClubTournaments,
     LinkDetail,
     MembershipAccept,
     MembershipDecline,
@@ -29,6 +31,10 @@ urlpatterns: list = [
     path(LINK, LinkDetail.as_view(), name="club-federation-link"),
     path(f"{LINK}confirm/", ClaimConfirm.as_view(), name="club-federation-claim-confirm"),
     path(f"{LINK}refuse/", ClaimRefuse.as_view(), name="club-federation-claim-refuse"),
+    path(f"{FED}tournaments/", ClubTournaments.as_view(), name="club-federation-tournaments"),
+    path(
+        f"{FED}tournaments/<str:public_id>/", ClubTournamentRate.as_view(), name="club-federation-tournament"
+    ),
     path("federations/<slug:fed>/claim/", Claim.as_view(), name="federation-claim"),
     path("federations/<slug:fed>/people/<int:number>/", PersonDetail.as_view(), name="federation-person"),
 ]

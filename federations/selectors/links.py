@@ -9,10 +9,11 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth.models import User
 
-from federations.models import Federation, FederationClub, PersonLink
+from federations.models import Federation, FederationClub, PersonLink, RatedTournament
 from federations.services.links import claimable_players
 from federations.services.register import person_label
 from games.models import Club, Player
+from tournaments.models import Tournament
 
 State = FederationClub.State
 # Ids beyond this cannot be stored (an address may name any).
@@ -54,6 +55,30 @@ class LinkRow:
 
 
 @dataclass(frozen=True)
+class RatedRow:
+    """One of the club's tournaments, and whether it counts for the federation."""
+
+    tournament: Tournament
+    rated: bool
+
+
+# The club's latest tournaments offered to be marked federation-rated.
+RECENT_TOURNAMENTS = 20
+
+
+def club_tournaments(*, club: Club, federation: Federation) -> list[RatedRow]:
+    """The club's latest tournaments, newest first, each marked or not for the federation
+    (2 queries)."""
+    tournaments = list(Tournament.objects.filter(club=club).order_by("-date", "-pk")[:RECENT_TOURNAMENTS])
+    rated = set(
+        RatedTournament.objects.filter(federation=federation, tournament__in=tournaments).values_list(
+            "tournament_id", flat=True
+        )
+    )
+    return [RatedRow(t, t.pk in rated) for t in tournaments]
+
+
+@dataclass(frozen=True)
 class FederationSide:
     """The club in one federation it belongs to: its links, the claims waiting and the
     players not linked yet (whom its organisers may link)."""
@@ -62,6 +87,9 @@ class FederationSide:
     links: list[LinkRow] = field(default_factory=list)
     claims: list[LinkRow] = field(default_factory=list)
     unlinked: list[Player] = field(default_factory=list)
+    # For a federation that counts only its clubs' federation-rated tournaments: the club's
+    # latest tournaments and their marks.
+    tournaments: list[RatedRow] = field(default_factory=list)
 
     @property
     def federation(self) -> Federation:
@@ -80,7 +108,8 @@ class ClubFederations:
 
 
 def club_federations(*, club: Club, federation: Federation | None = None) -> ClubFederations:
-    """What the club's federations page shows (3 queries); ``federation``: that one only."""
+    """What the club's federations page shows (3 queries, and 2 for each federation that counts
+    only rated tournaments); ``federation``: that one only."""
     rows = FederationClub.objects.select_related("federation").filter(
         club=club, state__in=(State.INVITED, State.MEMBER)
     )
@@ -104,6 +133,8 @@ def club_federations(*, club: Club, federation: Federation | None = None) -> Clu
         players = list(Player.objects.filter(club=club, merged_into=None).order_by("name", "pk"))
         for pk, side in sides.items():
             side.unlinked.extend(p for p in players if p.pk not in linked[pk])
+            if side.federation.counts == Federation.Counts.EVENTS:
+                side.tournaments.extend(club_tournaments(club=club, federation=side.federation))
     return ClubFederations(
         club=club,
         invitations=[m for m in open_rows if m.state == State.INVITED],
@@ -195,3 +226,7 @@ def claim_rows(*, federation: Federation, user: User) -> list[ClaimRow]:
             label = person_label(federation, link.person.number)
             rows.append(ClaimRow(player, link.state, label, link.person.name))
     return rows
+
+
+def club_tournament(*, club: Club, public_id: str) -> Tournament | None:
+    return Tournament.objects.select_related("club").filter(club=club, public_id=public_id[:16]).first()

@@ -18,9 +18,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from engine.errors import EngineError
-from federations.link_forms import LinkForm, VersionedForm
+from federations.link_forms import LinkForm, RateForm, VersionedForm
 from federations.models import FederationClub, PersonLink
 from federations.selectors import links as selectors
+from federations.services.events import tournament_rate
 from federations.services.links import claim_answer, link_make, link_remove
 from federations.services.memberships import club_answer, membership_end
 from games.club_forms import put_error
@@ -194,3 +195,39 @@ def claim_decide(request: HttpRequest, slug: str, fed: str, pk: int, answer: str
         lambda d: claim_answer(link=link, confirm=confirm, **_writes(request, d)),
         done % {"player": link.player.name, "person": link.person.name} if confirm else done,
     )
+
+
+@require_POST
+@login_required
+def tournament_rate_view(request: HttpRequest, slug: str, fed: str, public_id: str) -> HttpResponse:
+    """Mark one of the club's tournaments federation-rated, or take the mark back."""
+    club, _role = _club(request, slug)
+    membership = _membership(club, fed)
+    tournament = selectors.club_tournament(club=club, public_id=public_id)
+    if tournament is None:
+        raise Http404
+    form = RateForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Check the form and try again."))
+        return _back(club)
+    rated = form.cleaned_data["rated"]
+    try:
+        tournament_rate(
+            federation=membership.federation,
+            tournament=tournament,
+            rated=rated,
+            request_id=form.cleaned_data["request_id"],
+            user=request.user,
+        )
+    except EngineError as error:
+        messages.error(request, error_message(error))
+    else:
+        done = (
+            _("%(tournament)s counts for %(federation)s.")
+            if rated
+            else _("%(tournament)s no longer counts for %(federation)s.")
+        )
+        messages.success(
+            request, done % {"tournament": tournament.name, "federation": membership.federation.name}
+        )
+    return _back(club)
