@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+from django.http import HttpResponse
+
 from federations.models import Federation, FederationChange
 from federations.selectors.history import every_change
 from games.web.spreadsheet import csv_text
@@ -26,3 +28,10 @@ def history_csv(*, federation: Federation) -> str:
         for change in every_change(federation=federation)
     )
     return csv_text(COLUMNS, rows)
+
+
+def history_file(federation: Federation) -> HttpResponse:
+    """The history as a CSV download (the page's and the API's)."""
+    response = HttpResponse(history_csv(federation=federation), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{federation.slug}-history.csv"'
+    return response

@@ -4,13 +4,15 @@ its organisers and its clubs' memberships, current and past."""
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 
+from django.contrib.auth.models import User
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 
 from federations import access
 from federations.access import AnyUser
-from federations.models import Federation, FederationClub, FederationOrganiser, Person
+from federations.models import Federation, FederationChange, FederationClub, FederationOrganiser, Person
 from games.models import Club
 from games.services.access import visible_clubs
 
@@ -125,3 +127,15 @@ def home_club_choices(*, federation: Federation) -> list[Club]:
             "name", "pk"
         )
     )
+
+
+def account_id(*, username: str) -> int | None:
+    """The id of the account of that name (an organiser's removal resent after it is gone)."""
+    return User.objects.filter(username=username[:150]).values_list("pk", flat=True).first()
+
+
+def membership_by_request(*, federation: Federation, request_id: uuid.UUID) -> FederationClub | None:
+    """The membership a write of that request id changed (its resend after it was ended)."""
+    change = FederationChange.objects.filter(federation=federation, request_id=request_id).first()
+    pk = (change.data or {}).get("membership") if change is not None else None
+    return membership_by_id(federation=federation, pk=pk) if isinstance(pk, int) else None

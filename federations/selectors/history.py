@@ -76,7 +76,12 @@ def history_page(*, federation: Federation, page: int = 1) -> HistoryPage:
 
 
 def history_change(*, federation: Federation, pk: int) -> FederationChange | None:
-    return history_rows(federation=federation).filter(pk=pk).first()
+    """One change, with ``names`` and ``undoable`` as a page's."""
+    change = history_rows(federation=federation).filter(pk=pk).first()
+    if change is not None:
+        change.names = change_names(change)  # type: ignore[attr-defined]
+        change.undoable = can_undo(change)  # type: ignore[attr-defined]
+    return change
 
 
 def every_change(*, federation: Federation) -> Iterator[FederationChange]:

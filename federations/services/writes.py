@@ -89,3 +89,9 @@ def check_version(current: int, sent: int | None, code: str) -> None:
     ``StaleVersion``, which the API answers with a 412 and the object as it is now)."""
     if sent is None or current != sent:
         raise StaleVersion(kind=code.removeprefix("stale_"))
+
+
+def resent(*, federation: Federation, request_id: uuid.UUID | None, target: str) -> bool:
+    """Whether a write is the resend of one already made for ``target`` (the service will
+    answer it and change nothing); the id given to another change is refused."""
+    return _replayed(federation, request_id, target) is not None

@@ -4,9 +4,11 @@ its organisers. Thin views over federations.selectors and federations.services."
 from __future__ import annotations
 
 import uuid
+from typing import cast
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -37,7 +39,9 @@ def federation_new(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             federation = federation_create(
-                name=form.cleaned_data["name"], id_prefix=form.cleaned_data["id_prefix"], user=request.user
+                name=form.cleaned_data["name"],
+                id_prefix=form.cleaned_data["id_prefix"],
+                user=cast(User, request.user),  # signed in (login_required)
             )
         except EngineError as error:
             put_error(form, error)

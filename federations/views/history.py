@@ -14,7 +14,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from engine.errors import EngineError
-from federations.exports import history_csv
+from federations.exports import history_file
 from federations.forms import UndoForm
 from federations.selectors import history as selectors
 from federations.services.register import change_undo
@@ -61,6 +61,4 @@ def history_undo(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 def federation_history_csv(request: HttpRequest, slug: str) -> HttpResponse:
     federation = federation_of(request, slug, manage=True)
-    response = HttpResponse(history_csv(federation=federation), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{federation.slug}-history.csv"'
-    return response
+    return history_file(federation)
