@@ -97,6 +97,9 @@ DOMAIN_CHECKED = "|".join(
         # The schema bounds the fields it names but cannot bound properties it does not name,
         # where the generator puts such numbers: here, in the invite join's body.
         r"^/api/v1/clubs/join/$",
+        # A federation's names, prefix and address are checked by its services (a name of spaces
+        # only, a prefix of other characters), its clubs, accounts and register entries named.
+        r"^/api/v1/federations/",
     ]
 )
 STATEFUL_CONFIG: dict[str, Any] = {
