@@ -125,7 +125,7 @@ class EndForm(_Write):
 
 
 class _PersonFields(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=MAX_PERSON_NAME)
+    name = forms.CharField(label=_("Full name"), max_length=MAX_PERSON_NAME)
     home_club = forms.ModelChoiceField(
         label=_("Home club"), queryset=Club.objects.none(), required=False, empty_label=_("none")
     )
