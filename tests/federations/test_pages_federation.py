@@ -9,7 +9,9 @@ import uuid
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from federations.models import Federation, FederationChange, FederationClub, Person
 from federations.selectors.federations import federation_list, federation_page
@@ -22,6 +24,9 @@ from tests.federations.support import world
 
 pytestmark = pytest.mark.django_db
 Action = FederationChange.Action
+# The session and user, the federation, whether he runs it, the register (a count and a page),
+# the member clubs and the duplicates; the history: a count and a page.
+PAGE_QUERIES = (8, 8, 6)
 
 
 def client_for(user: Any) -> Client:
@@ -210,3 +215,32 @@ def test_pages_read_in_a_fixed_number_of_queries(django_assert_num_queries: Any)
     )
     with django_assert_num_queries(1 + 3 + 2 + 2):
         reads()
+
+
+def test_the_register_page_reads_as_many_queries_at_20_and_2000_entries() -> None:
+    w = world(clubs=2)
+    client = client_for(w.director)
+    url = f"/f/{w.federation.slug}/register/"
+
+    def count(path: str) -> int:
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(path).status_code == 200
+        return len(queries)
+
+    for n in range(20):
+        person_add(federation=w.federation, name=f"Hráč {n % 15}", home_club=w.clubs[n % 2])
+    small = (count(url), count(f"{url}?q=hrac"), count(f"/f/{w.federation.slug}/history/"))
+    Person.objects.bulk_create(
+        Person(
+            federation=w.federation,
+            number=1000 + n,
+            name=f"Osoba {n}",
+            key=f"osoba {n % 1500}",
+            home_club=w.clubs[0],
+        )
+        for n in range(2000)
+    )
+    for n in range(150):
+        person_add(federation=w.federation, name=f"Další {n}", home_club=w.clubs[1])
+    large = (count(url), count(f"{url}?q=hrac"), count(f"/f/{w.federation.slug}/history/"))
+    assert small == large == PAGE_QUERIES, (small, large)
