@@ -49,24 +49,25 @@ def _page(request: HttpRequest, federation: Federation, form: PersonAddForm | No
     return render(request, "federations/register.html", context)
 
 
-def _merges(federation: Federation, groups: list[list[Person]]) -> list[list[dict[str, Any]]]:
-    """Each group of look-alike entries as the merges it offers: every other entry into the
+def _merges(federation: Federation, groups: list[list[Person]]) -> list[dict[str, Any]]:
+    """Each group of look-alike entries with the merges it offers: every other entry into the
     first, or the first into it, each form with its own request id."""
     shown = []
-    for first, *others in groups:
-        pairs = []
-        for other in others:
-            for source, into in ((other, first), (first, other)):
-                pairs.append(
-                    {
-                        "source": source,
-                        "into": into,
-                        "source_label": person_label(federation, source.number),
-                        "into_label": person_label(federation, into.number),
-                        "request_id": uuid.uuid4(),
-                    }
-                )
-        shown.append(pairs)
+    for group in groups:
+        first, others = group[0], group[1:]
+        pairs = [
+            {
+                "source": source,
+                "into": into,
+                "source_label": person_label(federation, source.number),
+                "into_label": person_label(federation, into.number),
+                "request_id": uuid.uuid4(),
+            }
+            for other in others
+            for source, into in ((other, first), (first, other))
+        ]
+        entries = [(p, person_label(federation, p.number)) for p in group]
+        shown.append({"entries": entries, "pairs": pairs})
     return shown
 
 
