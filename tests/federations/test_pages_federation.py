@@ -169,6 +169,8 @@ def test_the_register_adds_edits_merges_and_the_history_undoes_the_merge() -> No
 
 def test_who_sees_a_members_only_federation_and_who_runs_it() -> None:
     w = world(clubs=1)
+    assert Client().get(f"/f/{w.federation.slug}/").status_code == 200  # public: anyone
+    assert Client().get(f"/f/{w.federation.slug}/register/").status_code == 200
     w.federation.visibility = Federation.Visibility.MEMBERS
     w.federation.save()
     slug = w.federation.slug
