@@ -38,7 +38,7 @@ class _Once(forms.Form):
         super().__init__(*args, **kwargs)
 
 
-class FederationForm(forms.Form):
+class FederationForm(_Once):
     name = forms.CharField(label=_("Federation name"), max_length=MAX_NAME)
     id_prefix = forms.CharField(
         label=_("Prefix of the register's ids"),

@@ -16,8 +16,9 @@ from federations.exports import history_file
 from federations.selectors import history as selectors
 from federations.services.register import change_undo
 from games.api.common import idempotency_key
-from games.api.lookups import MAX_ID
 from tournaments.api.exchange import CsvRenderer
+
+MAX_CHANGE = 2**63 - 1  # the id column's bound: a larger one is no change's
 
 
 class History(APIView):
@@ -32,7 +33,7 @@ class HistoryUndo(APIView):
     @schemas.federation_history_undo
     def post(self, request: Request, slug: str, change: int) -> Response:
         federation = visible_federation(request, slug, manage=True)
-        found = selectors.history_change(federation=federation, pk=change) if change <= MAX_ID else None
+        found = selectors.history_change(federation=federation, pk=change) if change <= MAX_CHANGE else None
         if found is None:
             raise Http404
         made = change_undo(change=found, request_id=idempotency_key(request), user=request.user)

@@ -12,6 +12,7 @@ from federations.services.register import likely_duplicates, parse_number, perso
 from games.text.names import loose_key
 
 PAGE_SIZE = 100
+MAX_NUMBER = 2**31 - 1  # the column's bound: a larger one is no entry's
 MAX_QUERY = 80
 
 
@@ -61,7 +62,10 @@ def register_page(*, federation: Federation, query: str = "", page: int = 1) -> 
 
 
 def register_entry(*, federation: Federation, number: int) -> Person | None:
-    """The entry of that number, merged or not, with its home club and its survivor."""
+    """The entry of that number, merged or not, with its home club and its survivor (None
+    for a number no entry can have)."""
+    if not 0 < number <= MAX_NUMBER:
+        return None
     return (
         Person.objects.filter(federation=federation, number=number)
         .select_related("home_club", "merged_into")

@@ -42,6 +42,7 @@ def federation_new(request: HttpRequest) -> HttpResponse:
                 name=form.cleaned_data["name"],
                 id_prefix=form.cleaned_data["id_prefix"],
                 user=cast(User, request.user),  # signed in (login_required)
+                request_id=form.cleaned_data["request_id"],
             )
         except EngineError as error:
             put_error(form, error)

@@ -109,9 +109,8 @@ def register_merge(request: HttpRequest, slug: str) -> HttpResponse:
     into = selectors.register_entry(federation=federation, number=data["into"])
     try:
         if source is None or into is None:
-            raise ServiceError(
-                "person_unknown", "no such entry", number=data["source"] if source is None else data["into"]
-            )
+            missing = data["source"] if source is None else data["into"]
+            raise ServiceError("person_unknown", "no such entry", number=person_label(federation, missing))
         person_merge(
             source=source,
             into=into,

@@ -43,7 +43,9 @@ def test_an_organiser_creates_a_federation_and_changes_its_settings() -> None:
     user = UserFactory.create(username="founder")
     client = client_for(user)
     assert "New federation" in text(client.get("/federations/"))
-    response = client.post("/federations/new/", {"name": "Slovenská federácia žolíkov", "id_prefix": "sk"})
+    new = {"name": "Slovenská federácia žolíkov", "id_prefix": "sk", "request_id": str(uuid.uuid4())}
+    response = client.post("/federations/new/", new)
+    assert client.post("/federations/new/", new)["Location"] == response["Location"]  # a resend
     federation = Federation.objects.get(name="Slovenská federácia žolíkov")
     assert response.status_code == 302 and response["Location"] == f"/f/{federation.slug}/"
     assert federation.id_prefix == "SK"
@@ -190,6 +192,7 @@ def test_who_sees_a_members_only_federation_and_who_runs_it() -> None:
         assert client_for(stranger).get(f"/f/{slug}/{tool}").status_code == 404, tool
     assert as_member.post(f"/f/{slug}/register/", {"name": "X"}).status_code == 403
     assert Client().get(f"/f/{slug}/settings/").status_code in (302, 404)
+    assert client_for(w.director).get(f"/f/{slug}/register/99999999999/edit/").status_code == 404
     # The member sees no organiser's tools on the federation's page.
     assert "Settings and organisers" not in text(as_member.get(f"/f/{slug}/"))
 
