@@ -1,12 +1,35 @@
+"""The federations app's pages: the organisers' side (a federation, its settings, clubs,
+register and history), a club's side of its federations and a person's pages."""
+
+from __future__ import annotations
+
 from django.urls import path
 
-from federations.views import clubs, people
+from federations.views import clubs, federations, history, memberships, people, register
 
 CLUB = "c/<slug:slug>/federations/"
 LINK = CLUB + "<slug:fed>/links/<int:pk>/"
 
 app_name = "federations"
 urlpatterns: list = [
+    path("federations/", federations.federation_list, name="list"),
+    path("federations/new/", federations.federation_new, name="new"),
+    path("f/<slug:slug>/", federations.federation_detail, name="detail"),
+    path("f/<slug:slug>/settings/", federations.federation_settings, name="settings"),
+    path("f/<slug:slug>/settings/organisers/add/", federations.organiser_add_view, name="organiser_add"),
+    path(
+        "f/<slug:slug>/settings/organisers/remove/",
+        federations.organiser_remove_view,
+        name="organiser_remove",
+    ),
+    path("f/<slug:slug>/clubs/", memberships.federation_clubs, name="clubs"),
+    path("f/<slug:slug>/clubs/end/", memberships.federation_club_end, name="club_end"),
+    path("f/<slug:slug>/register/", register.federation_register, name="register"),
+    path("f/<slug:slug>/register/merge/", register.register_merge, name="merge"),
+    path("f/<slug:slug>/register/<int:number>/edit/", register.register_edit, name="person_edit"),
+    path("f/<slug:slug>/history/", history.federation_history, name="history"),
+    path("f/<slug:slug>/history/undo/", history.history_undo, name="undo"),
+    path("f/<slug:slug>/history/csv/", history.federation_history_csv, name="history_csv"),
     path(CLUB, clubs.club_federations, name="club"),
     *[
         path(

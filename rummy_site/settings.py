@@ -372,8 +372,15 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "FamilyEnum": "engine.rules.FAMILIES",
         "PenaltyKindEnum": "tournaments.services.penalties.PENALTY_KINDS",
-        # A table's answer's state: the federations' states would otherwise take its name.
+        # Choice sets named alike elsewhere keep their names beside the federations' own.
+        "VisibilityEnum": "games.models.Club.Visibility",
+        "CountsEnum": "tournaments.models.Season.Counts",
         "StateEnum": ["confirmed", "waiting", "disputed"],
+        "ActionEnum": "games.models.AuditEntry.Action",
+        "FederationVisibilityEnum": "federations.models.Federation.Visibility",
+        "FederationCountsEnum": "federations.models.Federation.Counts",
+        "FederationMembershipStateEnum": "federations.models.FederationClub.State",
+        "FederationActionEnum": "federations.models.FederationChange.Action",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

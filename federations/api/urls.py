@@ -1,4 +1,4 @@
-"""The routes of the federations app's API."""
+"""The routes of the federations app's API: every resource's, in one table."""
 
 from __future__ import annotations
 
@@ -16,13 +16,39 @@ from federations.api.clubs import (
     MembershipDecline,
     MembershipLeave,
 )
+from federations.api.federations import (
+    ClubEnd,
+    Clubs,
+    FederationDetail,
+    Federations,
+    OrganiserDetail,
+    Organisers,
+)
+from federations.api.history import History, HistoryCsv, HistoryUndo
 from federations.api.people import Claim, PersonDetail
+from federations.api.register import Merges, Register, RegisterEntry
 
 CLUB = "clubs/<slug:slug>/federations/"
 FED = CLUB + "<slug:fed>/"
 LINK = FED + "links/<int:link>/"
 
 urlpatterns: list = [
+    path("federations/", Federations.as_view(), name="federations"),
+    path("federations/<slug:slug>/", FederationDetail.as_view(), name="federation-detail"),
+    path("federations/<slug:slug>/organisers/", Organisers.as_view(), name="federation-organisers"),
+    path(
+        "federations/<slug:slug>/organisers/<str:username>/",
+        OrganiserDetail.as_view(),
+        name="federation-organiser",
+    ),
+    path("federations/<slug:slug>/clubs/", Clubs.as_view(), name="federation-clubs"),
+    path("federations/<slug:slug>/clubs/<slug:club>/end/", ClubEnd.as_view(), name="federation-club-end"),
+    path("federations/<slug:slug>/register/", Register.as_view(), name="federation-register"),
+    path("federations/<slug:slug>/register/<int:number>/", RegisterEntry.as_view(), name="federation-entry"),
+    path("federations/<slug:slug>/merges/", Merges.as_view(), name="federation-merges"),
+    path("federations/<slug:slug>/history/", History.as_view(), name="federation-history"),
+    path("federations/<slug:slug>/history/<int:change>/undo/", HistoryUndo.as_view(), name="federation-undo"),
+    path("federations/<slug:slug>/history/csv/", HistoryCsv.as_view(), name="federation-history-csv"),
     path(CLUB, ClubFederations.as_view(), name="club-federations"),
     path(f"{FED}accept/", MembershipAccept.as_view(), name="club-federation-accept"),
     path(f"{FED}decline/", MembershipDecline.as_view(), name="club-federation-decline"),

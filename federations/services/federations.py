@@ -12,7 +12,7 @@ from django.utils.text import slugify
 
 from federations import derived
 from federations.models import Federation, FederationChange, FederationOrganiser
-from games.services.errors import ServiceError
+from games.services.errors import RequestIdReused, ServiceError
 from games.text.names import clean_name, has_control
 
 from .writes import Actor, check_version, record, write_once
@@ -54,15 +54,37 @@ def _free_slug(name: str) -> str:
     return slug
 
 
-def federation_create(*, name: str, user: User, id_prefix: str = "") -> Federation:
-    """A new federation with ``user`` as its organiser; its address is made from the name."""
+CREATE_TARGET = "federation:new"
+
+
+def _created(request_id: uuid.UUID | None) -> Federation | None:
+    """The federation a resend of this creation made already (its id given to another change
+    is refused)."""
+    if request_id is None:
+        return None
+    change = FederationChange.objects.filter(request_id=request_id).select_related("federation").first()
+    if change is None:
+        return None
+    if change.target != CREATE_TARGET:
+        raise RequestIdReused()
+    return change.federation
+
+
+def federation_create(
+    *, name: str, user: User, id_prefix: str = "", request_id: uuid.UUID | None = None
+) -> Federation:
+    """A new federation with ``user`` as its organiser; its address is made from the name. A
+    resend (the same request id) answers the federation the first send made."""
     clean, prefix = check_name(name), check_prefix(id_prefix)
+    made = _created(request_id)
+    if made is not None:
+        return made
     for _attempt in range(5):
         try:
             with transaction.atomic():
                 federation = Federation.objects.create(name=clean, slug=_free_slug(clean), id_prefix=prefix)
                 FederationOrganiser.objects.create(federation=federation, user=user)
-                record(federation, Action.CREATED, user, None, name=clean)
+                record(federation, Action.CREATED, user, request_id, target=CREATE_TARGET, name=clean)
                 return federation
         except IntegrityError:
             continue  # another federation took the address meanwhile

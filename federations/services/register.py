@@ -136,7 +136,11 @@ def person_edit(
 
 def likely_duplicates(federation: Federation) -> list[list[Person]]:
     """Entries whose names read alike (accents, case and spacing aside): merge candidates."""
-    people = Person.objects.filter(federation=federation, merged_into=None).order_by("key", "number")
+    people = (
+        Person.objects.filter(federation=federation, merged_into=None)
+        .select_related("home_club")
+        .order_by("key", "number")
+    )
     groups: dict[str, list[Person]] = {}
     for person in people:
         groups.setdefault(person.key, []).append(person)

@@ -13,7 +13,7 @@ from django.db import IntegrityError, transaction
 
 from federations.models import Federation, FederationChange
 from games.models import Club
-from games.services.errors import RequestIdReused, ServiceError
+from games.services.errors import RequestIdReused, StaleVersion
 
 Actor = User | AnonymousUser | None
 
@@ -91,6 +91,7 @@ def write_once[T](
 
 
 def check_version(current: int, sent: int | None, code: str) -> None:
-    """A form names the version it showed; another meanwhile refuses the write."""
+    """A form names the version it showed; another meanwhile refuses the write (a
+    ``StaleVersion``, which the API answers with a 412 and the object as it is now)."""
     if sent is None or current != sent:
-        raise ServiceError(code, "changed meanwhile")
+        raise StaleVersion(kind=code.removeprefix("stale_"))

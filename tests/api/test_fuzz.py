@@ -93,10 +93,15 @@ DOMAIN_CHECKED = "|".join(
         r"/penalties/",
         r"/apart/$",
         r"/own/",
+        r"/final/$",
         # The JSON reader refuses an integer beyond 2**53 anywhere in a body (games/web/input.py).
         # The schema bounds the fields it names but cannot bound properties it does not name,
         # where the generator puts such numbers: here, in the invite join's body.
         r"^/api/v1/clubs/join/$",
+        # A federation's names, prefix and address are checked by its services (a name of spaces
+        # only, a prefix of other characters), its clubs, accounts and register entries named.
+        r"^/api/v1/federations/",
+        r"^/api/v1/clubs/\{slug\}/federations/",
     ]
 )
 STATEFUL_CONFIG: dict[str, Any] = {
@@ -161,6 +166,7 @@ def _full_world() -> dict[str, Any]:
     play_round(cup, 1, user)
     round_seat(tournament=cup, number=2, user=user)
     season_create(club=club, settings=season_settings(), user=user)
+    federation = _fuzz_federation(club, user)
     _row, token = token_create(user=user, name="fuzz", scope="write")
     players = list(club.players.order_by("pk").values_list("pk", flat=True)[:2])
     entry = cup.entries.order_by("pk").values_list("pk", flat=True)[0]
@@ -173,7 +179,23 @@ def _full_world() -> dict[str, Any]:
         "player": players[0],
         "other": players[1],
         "entry": entry,
+        "federation": federation,
     }
+
+
+def _fuzz_federation(club: Any, user: Any) -> str:
+    """A federation the club's organiser runs, the club a member, three entries in its
+    register (two alike): its slug."""
+    from federations.services.federations import federation_create
+    from federations.services.memberships import club_answer, club_invite
+    from federations.services.register import person_add
+
+    federation = federation_create(name="Fuzz federation", user=user, id_prefix="FZ")
+    invited = club_invite(federation=federation, club=club, user=user)
+    club_answer(membership=invited, accept=True, version=invited.version, user=user)
+    for name in ("Ann Fuzz", "Ann  FUZZ", "Bob Fuzz"):
+        person_add(federation=federation, name=name, home_club=club, user=user)
+    return federation.slug
 
 
 def _known_objects(world: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -187,6 +209,7 @@ def _known_objects(world: dict[str, Any]) -> dict[str, dict[str, Any]]:
             "number": 2,
         },
         "/api/v1/seasons/{public_id}/": {"public_id": world["season"]},
+        "/api/v1/federations/{slug}/": {"slug": world["federation"], "number": 1, "club": world["club"]},
         "/api/v1/clubs/{slug}/": {
             "slug": world["club"],
             "id": world["player"],

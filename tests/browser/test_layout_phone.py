@@ -191,7 +191,7 @@ def seed() -> dict[str, str]:
     )
     assert Game.objects.filter(club=club).count() == 4 + 1 + 6 + 2 + 5  # the tables confirming, the knockout
     slug, t, s = club.slug, tournament.public_id, season.public_id
-    return {
+    return seed_federation_side(club, organiser) | {
         "club": f"/c/{slug}/",
         "club-players": f"/c/{slug}/players/",
         "player": f"/c/{slug}/players/{long_player.pk}/",
@@ -269,6 +269,46 @@ def seed_federation_clubs(club: Any, organiser: Any, reader: Any) -> dict[str, s
         "federations-club": f"/c/{club.slug}/federations/",
         "federation-claim": f"/f/{federation.slug}/claim/",
         "federation-person": f"/f/{federation.slug}/register/1/",
+    }
+
+
+def seed_federation_side(club: Any, organiser: Any) -> dict[str, str]:
+    """A federation with a long name run by the club's organiser: the club a member, another
+    long-named club invited and a third gone; a register of the long names (two alike, merged
+    and the merge undone, so the history has both). Returns the federation organisers' pages."""
+    from federations.models import FederationChange
+    from federations.services.federations import federation_create
+    from federations.services.memberships import club_answer, club_invite, membership_end
+    from federations.services.register import change_undo, person_add, person_merge
+
+    federation = federation_create(
+        name="Česká federace společenských karetních her Žolíky a Rummikub", user=organiser, id_prefix="CZ"
+    )
+    joined = club_invite(federation=federation, club=club, counts_from=timezone.localdate(), user=organiser)
+    club_answer(membership=joined, accept=True, version=joined.version, user=organiser)
+    invited = ClubFactory.create(name="Spolek přátel deskových a karetních her Ostrava-Poruba")
+    club_invite(federation=federation, club=invited, user=organiser)
+    gone = ClubFactory.create(name="Klub společenských her Hradec Králové-Nový Hradec")
+    ended = club_invite(federation=federation, club=gone, user=organiser)
+    membership_end(membership=ended, by_club=False, version=ended.version, user=organiser)
+    people = [
+        person_add(federation=federation, name=name, home_club=club, user=organiser) for name in ENTRANTS
+    ]
+    alike = person_add(federation=federation, name="Maximilian Stastny-Krizovnicky", user=organiser)
+    merge = person_merge(
+        source=alike, into=people[0], versions=(alike.version, people[0].version), user=organiser
+    )
+    change_undo(change=merge, user=organiser)
+    assert FederationChange.objects.filter(federation=federation, action="unmerged").exists()
+    f = federation.slug
+    return {
+        "federations": "/federations/",
+        "federation": f"/f/{f}/",
+        "federation-register": f"/f/{f}/register/",
+        "federation-settings": f"/f/{f}/settings/",
+        "federation-clubs": f"/f/{f}/clubs/",
+        "federation-history": f"/f/{f}/history/",
+        "federation-entry-edit": f"/f/{f}/register/{people[0].number}/edit/",
     }
 
 
@@ -376,10 +416,20 @@ ORGANISER_PAGES = (
     "round-links",
     "penalties",
     "federations-club",
+    # The federation's organiser: its page and register with his tools, and the tools' pages.
+    "federation",
+    "federation-register",
+    "federation-settings",
+    "federation-clubs",
+    "federation-history",
+    "federation-entry-edit",
 )
 
 # Pages a member cannot open (they carry the tables' and players' own links).
-ORGANISER_ONLY = {"round-links", "penalties", "apart", "tournament-settings", "federations-club"}
+ORGANISER_ONLY = {
+    "round-links", "penalties", "apart", "tournament-settings", "federations-club",
+    "federation-settings", "federation-clubs", "federation-history", "federation-entry-edit",
+}  # fmt: skip
 
 # The checks, run in the page (a function returning [check, element, detail] per failure).
 AUDIT = (Path(__file__).parent / "layout_audit.js").read_text(encoding="utf-8")

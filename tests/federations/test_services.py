@@ -12,7 +12,13 @@ from django.db import IntegrityError, transaction
 
 from engine.errors import EngineError
 from federations.models import FederationChange, FederationClub, Person, PersonLink
-from federations.services.federations import Settings, federation_update, organiser_add, organiser_remove
+from federations.services.federations import (
+    Settings,
+    federation_create,
+    federation_update,
+    organiser_add,
+    organiser_remove,
+)
 from federations.services.links import claim, claim_answer, link_make, link_remove
 from federations.services.memberships import club_answer, club_invite, membership_end
 from federations.services.register import change_undo, person_add, person_edit, person_label, person_merge
@@ -298,3 +304,18 @@ def test_settings_and_organisers() -> None:
     last = f.organisers.get()
     assert code_of(lambda: organiser_remove(federation=f, organiser=last)) == "organiser_last"
     assert Person.objects.count() == 0
+
+
+def test_a_federation_created_twice_with_one_request_id_is_made_once() -> None:
+    user = UserFactory.create()
+    key = uuid.uuid4()
+    first = federation_create(name="Polska federacja remika", user=user, request_id=key)
+    again = federation_create(name="Polska federacja remika", user=user, request_id=key)
+    assert again.pk == first.pk
+    other = federation_create(name="Norsk rummyforbund", user=user)
+    person = person_add(federation=other, name="Ola Nordmann", request_id=uuid.uuid4())
+    change = FederationChange.objects.get(federation=other, action=Action.PERSON_ADDED)
+    assert person.pk == change.data["person"]
+    assert code_of(lambda: federation_create(name="X", user=user, request_id=change.request_id)) == (
+        "idempotency_key_reused"
+    )
