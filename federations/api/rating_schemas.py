@@ -12,12 +12,12 @@ from engine.rules import FAMILIES
 from federations.api.rating_serializers import (
     MAX_PAGE,
     MAX_QUERY,
-    FamiliesSerializer,
-    FreshnessSerializer,
-    LiveListSerializer,
-    MonthsSerializer,
-    PublishedSerializer,
-    ReportSerializer,
+    FederationFamiliesSerializer,
+    FederationFreshnessSerializer,
+    FederationLiveListSerializer,
+    FederationReportSerializer,
+    PublishedListSerializer,
+    PublishedMonthsSerializer,
 )
 from games.api.common import problems
 
@@ -70,7 +70,7 @@ federation_rating_families = extend_schema(
     summary="The rule families the federation rates",
     tags=TAGS,
     parameters=[SLUG],
-    responses={200: FamiliesSerializer, **problems(404)},
+    responses={200: FederationFamiliesSerializer, **problems(404)},
 )
 
 federation_rating_list = extend_schema(
@@ -80,7 +80,7 @@ federation_rating_list = extend_schema(
     "the federation does not rate: 404.",
     tags=TAGS,
     parameters=[SLUG, FAMILY, PAGE, QUERY],
-    responses={200: LiveListSerializer, **problems(400, 404)},
+    responses={200: FederationLiveListSerializer, **problems(400, 404)},
 )
 
 federation_rating_list_csv = _csv_download(
@@ -92,7 +92,7 @@ federation_published_months = extend_schema(
     summary="The months whose list of the family was published",
     tags=TAGS,
     parameters=[SLUG, FAMILY],
-    responses={200: MonthsSerializer, **problems(404)},
+    responses={200: PublishedMonthsSerializer, **problems(404)},
 )
 
 federation_published_list = extend_schema(
@@ -103,7 +103,7 @@ federation_published_list = extend_schema(
     tags=TAGS,
     parameters=[SLUG, FAMILY, MONTH, PAGE],
     responses={
-        200: PublishedSerializer,
+        200: PublishedListSerializer,
         304: OpenApiResponse(description="Not modified."),
         **problems(400, 404),
     },
@@ -120,7 +120,11 @@ federation_freshness = extend_schema(
     "If-None-Match (304 while nothing changed), and reload once pending is false.",
     tags=TAGS,
     parameters=[SLUG],
-    responses={200: FreshnessSerializer, 304: OpenApiResponse(description="Not modified."), **problems(404)},
+    responses={
+        200: FederationFreshnessSerializer,
+        304: OpenApiResponse(description="Not modified."),
+        **problems(404),
+    },
 )
 
 tournament_federation_report = extend_schema(
@@ -134,5 +138,5 @@ tournament_federation_report = extend_schema(
         OpenApiParameter("public_id", str, OpenApiParameter.PATH, description="The tournament's id."),
         OpenApiParameter("fed_slug", str, OpenApiParameter.PATH, description="The federation's slug."),
     ],
-    responses={200: ReportSerializer, **problems(404)},
+    responses={200: FederationReportSerializer, **problems(404)},
 )

@@ -16,7 +16,7 @@ MAX_PAGE = 100_000
 MAX_QUERY = 40
 
 
-class MonthField(serializers.Field):  # type: ignore[type-arg]
+class MonthField(serializers.CharField):
     """A month as ``yyyy-mm``."""
 
     def to_representation(self, value: Any) -> str:
@@ -32,13 +32,13 @@ class FreshFields(serializers.Serializer[Any]):
     )
 
 
-class FamiliesSerializer(FreshFields):
+class FederationFamiliesSerializer(FreshFields):
     # Reads a ``RatingPage`` (its family list and freshness).
     federation = serializers.CharField(source="federation.slug", help_text="The federation's slug.")
     families = serializers.ListField(child=serializers.CharField(), help_text="The families rated.")
 
 
-class ListRowSerializer(serializers.Serializer[Any]):
+class FederationListRowSerializer(serializers.Serializer[Any]):
     # Reads a ``ListRow``.
     rank = serializers.IntegerField(help_text="Competition rank in the whole list (a search keeps it).")
     person_id = serializers.IntegerField(source="person")
@@ -58,7 +58,7 @@ class ListRowSerializer(serializers.Serializer[Any]):
     new = serializers.BooleanField(help_text="Not on the last published list (when there is one).")
 
 
-class LiveListSerializer(FreshFields):
+class FederationLiveListSerializer(FreshFields):
     # Reads a ``RatingPage``.
     federation = serializers.CharField(source="federation.slug", help_text="The federation's slug.")
     family = serializers.CharField()
@@ -72,10 +72,10 @@ class LiveListSerializer(FreshFields):
     last_published = MonthField(
         source="last_list.month", allow_null=True, help_text="The month of the last published list (yyyy-mm)."
     )
-    rows = ListRowSerializer(many=True)
+    rows = FederationListRowSerializer(many=True)
 
 
-class MonthsSerializer(serializers.Serializer[Any]):
+class PublishedMonthsSerializer(serializers.Serializer[Any]):
     federation = serializers.CharField(help_text="The federation's slug.")
     family = serializers.CharField()
     months = serializers.ListField(child=MonthField(), help_text="Newest first (yyyy-mm).")
@@ -110,7 +110,7 @@ class PublishedLineSerializer(serializers.Serializer[Any]):
         return None if line.previous_rating is None else line.rating - line.previous_rating
 
 
-class PublishedSerializer(serializers.Serializer[Any]):
+class PublishedListSerializer(serializers.Serializer[Any]):
     # Reads a ``PublishedPage``.
     federation = serializers.CharField(source="federation.slug", help_text="The federation's slug.")
     family = serializers.CharField(source="published.family")
@@ -133,7 +133,7 @@ def published_etag(published: PublishedList, page: int) -> str:
     return etag("published", published.pk, page)
 
 
-class FreshnessSerializer(serializers.Serializer[Any]):
+class FederationFreshnessSerializer(serializers.Serializer[Any]):
     # Reads a ``Freshness``.
     pending = serializers.BooleanField(
         help_text="A recorded change is not yet in the federation's lists: they are updating."
@@ -147,7 +147,7 @@ def freshness_etag(fresh: Freshness) -> str:
     return etag("federation-derived", int(fresh.pending), fresh.as_of.isoformat() if fresh.as_of else "none")
 
 
-class ReportRowSerializer(serializers.Serializer[Any]):
+class FederationReportRowSerializer(serializers.Serializer[Any]):
     # Reads a ``ReportRow``.
     person_id = serializers.IntegerField(source="person")
     number = serializers.IntegerField()
@@ -159,7 +159,7 @@ class ReportRowSerializer(serializers.Serializer[Any]):
     change = serializers.IntegerField()
 
 
-class ReportSerializer(FreshFields):
+class FederationReportSerializer(FreshFields):
     tournament = serializers.CharField(source="tournament.public_id", help_text="The tournament's public id.")
     federation = serializers.CharField(source="federation.slug", help_text="The federation's slug.")
-    rows = ReportRowSerializer(many=True, help_text="Biggest gain first.")
+    rows = FederationReportRowSerializer(many=True, help_text="Biggest gain first.")

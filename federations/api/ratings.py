@@ -18,12 +18,12 @@ from federations.api import rating_schemas as schemas
 from federations.api.rating_serializers import (
     MAX_PAGE,
     MAX_QUERY,
-    FamiliesSerializer,
-    FreshnessSerializer,
-    LiveListSerializer,
-    MonthsSerializer,
-    PublishedSerializer,
-    ReportSerializer,
+    FederationFamiliesSerializer,
+    FederationFreshnessSerializer,
+    FederationLiveListSerializer,
+    FederationReportSerializer,
+    PublishedListSerializer,
+    PublishedMonthsSerializer,
     freshness_etag,
     published_etag,
 )
@@ -81,7 +81,7 @@ class Families(APIView):
             "families": selectors.rated_families(federation),
             "fresh": selectors.freshness(federation),
         }
-        return Response(FamiliesSerializer(found, context={"request": request}).data)
+        return Response(FederationFamiliesSerializer(found, context={"request": request}).data)
 
 
 class LiveList(APIView):
@@ -92,7 +92,7 @@ class LiveList(APIView):
         found = selectors.live_list(
             federation=federation, family=rated_family(federation, family), page=page, query=query
         )
-        return Response(LiveListSerializer(found, context={"request": request}).data)
+        return Response(FederationLiveListSerializer(found, context={"request": request}).data)
 
 
 class CsvView(APIView):
@@ -115,7 +115,7 @@ class PublishedMonths(APIView):
         if not months and family not in selectors.rated_families(federation):
             raise Http404
         found = {"federation": federation.slug, "family": family, "months": months}
-        return Response(MonthsSerializer(found, context={"request": request}).data)
+        return Response(PublishedMonthsSerializer(found, context={"request": request}).data)
 
 
 class Published(APIView):
@@ -129,7 +129,7 @@ class Published(APIView):
             response = Response(status=status.HTTP_304_NOT_MODIFIED)
         else:
             context = {"request": request, "federation": federation}
-            response = Response(PublishedSerializer(found, context=context).data)
+            response = Response(PublishedListSerializer(found, context=context).data)
         response["ETag"] = tag
         return response
 
@@ -159,7 +159,7 @@ class Freshness(APIView):
         if unchanged(request, tag):
             response = Response(status=status.HTTP_304_NOT_MODIFIED)
         else:
-            response = Response(FreshnessSerializer(fresh, context={"request": request}).data)
+            response = Response(FederationFreshnessSerializer(fresh, context={"request": request}).data)
         response["ETag"] = tag
         response["Cache-Control"] = "private, no-cache"
         return response
@@ -176,4 +176,4 @@ class TournamentReport(APIView):
             "rows": selectors.tournament_report(federation=federation, tournament=tournament),
             "fresh": selectors.freshness(federation),
         }
-        return Response(ReportSerializer(found, context={"request": request}).data)
+        return Response(FederationReportSerializer(found, context={"request": request}).data)

@@ -86,7 +86,7 @@ def test_the_live_list_shows_ranks_marks_trend_and_each_persons_name_id_and_link
         assert f'<td class="rank">{row.rank}</td>' in html_row
         assert row.name in html_row and row.label in html_row
         assert f'href="/f/{slug}/register/{row.number}/"' in html_row
-        assert f"{row.rating} <span class=\"uncertainty\">±{row.uncertainty}</span>" in html_row
+        assert f'{row.rating} <span class="uncertainty">±{row.uncertainty}</span>' in html_row
         assert "provisional" in html_row  # fewer than five games each
         if row.trend is None:
             assert ">new<" in html_row
@@ -142,7 +142,9 @@ def test_pages_of_the_list(monkeypatch: pytest.MonkeyPatch) -> None:
     whole = live_list(federation=s.w.federation, size=10)
     assert f'<td class="rank">{whole.rows[3].rank}</td>' in body_rows(second)[0]
     # Past the last page: the last; not a number: the first.
-    assert body_rows(Client().get(f"/f/{slug}/ratings/", {"page": "99"}).content.decode()) == body_rows(second)
+    assert body_rows(Client().get(f"/f/{slug}/ratings/", {"page": "99"}).content.decode()) == body_rows(
+        second
+    )
     assert body_rows(Client().get(f"/f/{slug}/ratings/", {"page": "x"}).content.decode()) == body_rows(first)
 
 
@@ -189,7 +191,7 @@ def test_a_published_month_shows_what_was_published_even_after_a_correction() ->
     assert f'href="{path}"' in page and 'aria-current="page"' in page
     assert body_rows(Client().get(path).content.decode()) == rows
     for line in second.lines.all():
-        if line.previous_rank is not None and line.previous_rating != line.rating:
+        if line.previous_rating is not None and line.previous_rating != line.rating:
             change = line.rating - line.previous_rating
             assert (f"▲{change}" if change > 0 else f"▼{-change}") in page
     # A month without a list, and no month at all: not found.
@@ -218,7 +220,13 @@ def test_the_csv_files_name_the_federation_family_and_list_and_neutralise_formul
     assert len(table) == 1 + len(expected.rows)
     for cells, row in zip(table[1:], expected.rows, strict=True):
         assert cells[:3] == [federation.name, FAMILY, "live"]
-        assert cells[3:8] == [str(row.rank), row.label, row.name.replace("=", "'=", 1), row.home_club, str(row.rating)]
+        assert cells[3:8] == [
+            str(row.rank),
+            row.label,
+            row.name.replace("=", "'=", 1),
+            row.home_club,
+            str(row.rating),
+        ]
     assert "'=HYPERLINK(1)" in [cells[5] for cells in table]
     month = f"{s.last_month:%Y-%m}"
     frozen = Client().get(f"/f/{slug}/ratings/{FAMILY}/{month}/csv/")
@@ -245,7 +253,10 @@ def test_a_tournaments_rating_report() -> None:
     for n, name in enumerate(("Anna", "Bára"), start=1):
         person_add(federation=w.federation, name=f"{name} Nováková")
         link_make(
-            federation=w.federation, club=club, player=Player.objects.get(club=club, name=name), person_id=str(n)
+            federation=w.federation,
+            club=club,
+            player=Player.objects.get(club=club, name=name),
+            person_id=str(n),
         )
     refresh(w.federation)
     path = f"/t/{cup.public_id}/federation/{w.federation.slug}/report/"
