@@ -79,7 +79,7 @@ def published_file(federation: Federation, published: PublishedList) -> HttpResp
     ]  # fmt: skip
     labels = [
         _("Federation"), _("Game"), _("List"), _("Rank"), _("Federation id"), _("Player"), _("Home club"),
-        _("Rating"), _("Uncertainty"), _("Rated games"), _("Last played"), _("Change"),
+        _("Rating"), _("Uncertainty"), _("Rated games"), _("Last played"), _("Rating change"),
         _("Previous rank"), _("Provisional"), _("Inactive"),
     ]  # fmt: skip
     rows = (

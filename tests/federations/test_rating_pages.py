@@ -232,7 +232,7 @@ def test_the_csv_files_name_the_federation_family_and_list_and_neutralise_formul
     frozen = Client().get(f"/f/{slug}/ratings/{FAMILY}/{month}/csv/")
     assert frozen["Content-Disposition"] == f'attachment; filename="{slug}-{FAMILY}-{month}.csv"'
     table = read_csv(frozen.content)
-    assert table[0][11:13] == ["Change", "Previous rank"]
+    assert table[0][11:13] == ["Rating change", "Previous rank"]
     lines = list(s.first.lines.order_by("rank", "name"))
     assert [cells[:7] for cells in table[1:]] == [
         [federation.name, FAMILY, month, str(line.rank), f"CZ-{line.number:05d}", line.name, line.home_club]
