@@ -25,7 +25,7 @@ from federations.services.register import person_add
 from games.models import Player
 from tests.factories import UserFactory
 from tests.federations.support import world
-from tests.federations.test_rating_pages import FAMILY, big, listed
+from tests.federations.test_rating_pages import FAMILY, big, listed, reported
 from tests.tournaments.fault_club import correct
 from tests.tournaments.support import play_round, tournament
 
@@ -198,3 +198,16 @@ def test_each_resource_reads_a_fixed_number_of_queries(size: int) -> None:
     assert _queries(f"{base}/ratings/{FAMILY}/csv/") == 13
     assert _queries(f"{base}/ratings/{FAMILY}/published/{month}/?page=2") == 8
     assert _queries(f"{base}/freshness/") == 6
+
+
+def test_the_report_reads_a_fixed_number_of_queries() -> None:
+    counts = []
+    for players in (8, 16):
+        w, cup = reported(players)
+        client = APIClient()
+        client.force_authenticate(w.organisers[0])
+        with CaptureQueriesContext(connection) as queries:
+            answer = client.get(f"{API}/tournaments/{cup.public_id}/federations/{w.federation.slug}/report/")
+        assert len(answer.json()["rows"]) == players
+        counts.append(len(queries))
+    assert counts == [11, 11]  # the tournament and its role, the federation, the report, the throttle

@@ -32,6 +32,7 @@ from tests.federations.support import World, a_federation, game_on, link_all, wo
 from tests.federations.test_rating_selectors import register
 from tests.tournaments.fault_club import correct
 from tests.tournaments.support import play_round, tournament
+from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 FAMILY = "rummikub"
@@ -320,3 +321,26 @@ def test_each_page_reads_a_fixed_number_of_queries(size: int) -> None:
     # The federation, the list, its lines, their count and the months.
     assert _queries(client, f"/f/{slug}/ratings/{FAMILY}/{month}/?page=2") == 5
     assert _queries(client, f"/f/{slug}/ratings/{FAMILY}/{month}/csv/") == 5
+
+
+def reported(players: int) -> tuple[World, Tournament]:
+    """A tournament of ``players`` at a member club, one round played, every player linked."""
+    w = world(clubs=1, tag=str(players))
+    club, organiser = w.clubs[0], w.organisers[0]
+    FederationClub.objects.update(counts_from=datetime.date(2026, 1, 1))
+    cup = tournament(club, organiser, players=players)
+    play_round(cup, 1, organiser)
+    for n, player in enumerate(Player.objects.filter(club=club).order_by("pk"), start=1):
+        person_add(federation=w.federation, name=player.name)
+        link_make(federation=w.federation, club=club, player=player, person_id=str(n))
+    refresh(w.federation)
+    return w, cup
+
+
+def test_the_report_reads_a_fixed_number_of_queries() -> None:
+    counts = []
+    for players in (8, 16):
+        w, cup = reported(players)
+        assert len(tournament_report(federation=w.federation, tournament=cup)) == players
+        counts.append(_queries(reader(w), f"/t/{cup.public_id}/federation/{w.federation.slug}/report/"))
+    assert counts == [9, 9]  # the session, the tournament and its role, the federation, the report
