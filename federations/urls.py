@@ -5,7 +5,11 @@ from __future__ import annotations
 
 from django.urls import path
 
+from federations import converters  # noqa: F401  (the "month" converter)
 from federations.views import clubs, federations, history, memberships, people, register
+from federations.views import ratings as rating_views
+
+app_name = "federations"
 
 CLUB = "c/<slug:slug>/federations/"
 LINK = CLUB + "<slug:fed>/links/<int:pk>/"
@@ -46,4 +50,19 @@ urlpatterns: list = [
     path(f"{CLUB}<slug:fed>/tournaments/<str:public_id>/rate/", clubs.tournament_rate_view, name="club_rate"),
     path("f/<slug:slug>/claim/", people.claim_page, name="claim"),
     path("f/<slug:slug>/register/<int:number>/", people.person_detail, name="person"),
+    # The rating lists
+    path("f/<slug:slug>/ratings/", rating_views.rating_list, name="ratings"),
+    path("f/<slug:slug>/ratings/<slug:family>/", rating_views.rating_list, name="ratings_family"),
+    path("f/<slug:slug>/ratings/<slug:family>/csv/", rating_views.rating_list_csv, name="ratings_csv"),
+    path("f/<slug:slug>/ratings/<slug:family>/<month:month>/", rating_views.published_list, name="published"),
+    path(
+        "f/<slug:slug>/ratings/<slug:family>/<month:month>/csv/",
+        rating_views.published_list_csv,
+        name="published_csv",
+    ),
+    path(
+        "t/<str:public_id>/federation/<slug:fed_slug>/report/",
+        rating_views.tournament_report,
+        name="tournament_report",
+    ),
 ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
+from federations import converters  # noqa: F401  (the "month" converter)
 from federations.api.clubs import (
     ClaimConfirm,
     ClaimRefuse,
@@ -26,7 +27,19 @@ from federations.api.federations import (
 )
 from federations.api.history import History, HistoryCsv, HistoryUndo
 from federations.api.people import Claim, PersonDetail
+from federations.api.ratings import (
+    Families,
+    Freshness,
+    LiveList,
+    LiveListCsv,
+    Published,
+    PublishedCsv,
+    PublishedMonths,
+    TournamentReport,
+)
 from federations.api.register import Merges, Register, RegisterEntry
+
+MONTH = "<month:month>"
 
 CLUB = "clubs/<slug:slug>/federations/"
 FED = CLUB + "<slug:fed>/"
@@ -63,4 +76,32 @@ urlpatterns: list = [
     ),
     path("federations/<slug:fed>/claim/", Claim.as_view(), name="federation-claim"),
     path("federations/<slug:fed>/people/<int:number>/", PersonDetail.as_view(), name="federation-person"),
+    path("federations/<slug:slug>/ratings/", Families.as_view(), name="federation-rating-families"),
+    path("federations/<slug:slug>/ratings/<slug:family>/", LiveList.as_view(), name="federation-rating-list"),
+    path(
+        "federations/<slug:slug>/ratings/<slug:family>/csv/",
+        LiveListCsv.as_view(),
+        name="federation-rating-list-csv",
+    ),
+    path(
+        "federations/<slug:slug>/ratings/<slug:family>/published/",
+        PublishedMonths.as_view(),
+        name="federation-published-months",
+    ),
+    path(
+        f"federations/<slug:slug>/ratings/<slug:family>/published/{MONTH}/",
+        Published.as_view(),
+        name="federation-published-list",
+    ),
+    path(
+        f"federations/<slug:slug>/ratings/<slug:family>/published/{MONTH}/csv/",
+        PublishedCsv.as_view(),
+        name="federation-published-list-csv",
+    ),
+    path("federations/<slug:slug>/freshness/", Freshness.as_view(), name="federation-freshness"),
+    path(
+        "tournaments/<str:public_id>/federations/<slug:fed_slug>/report/",
+        TournamentReport.as_view(),
+        name="tournament-federation-report",
+    ),
 ]

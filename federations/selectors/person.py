@@ -22,7 +22,7 @@ RECENT = 30
 MAX_ID = 2**31 - 1
 
 
-def federation_by_slug(*, slug: str, user: User | AnonymousUser) -> Federation | None:
+def visible_federation(*, slug: str, user: User | AnonymousUser) -> Federation | None:
     """The federation at that address if the user may see it (1 query)."""
     return Federation.objects.filter(visible_federations(user=user), slug=slug[:50]).first()
 

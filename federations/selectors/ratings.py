@@ -93,11 +93,13 @@ def live_list(
     page: int = 1,
     query: str = "",
     now: datetime.datetime | None = None,
+    size: int | None = None,
 ) -> RatingPage:
     """A page of the live list of ``family`` (else the first rated): ranked by the shown rating
     (equal ratings share a rank, then by name), with the provisional and inactive marks and the
     trend since the last published list. Searching by name or id keeps each one's rank in the
-    whole list."""
+    whole list. ``size``: rows a page (the CSV file reads the whole list as one page)."""
+    size = size or PAGE
     families = rated_families(federation)
     fresh = freshness(federation)
     if family not in families:
@@ -107,12 +109,12 @@ def live_list(
     if query:
         lines = lines.filter(_search(federation, query))
     total = lines.count()
-    pages = max(1, -(-total // PAGE))
+    pages = max(1, -(-total // size))
     page = min(max(page, 1), pages)
-    offset = (page - 1) * PAGE
+    offset = (page - 1) * size
     shown = list(
         lines.select_related("person__home_club").order_by("-rating", "person__key", "person__number")[
-            offset : offset + PAGE
+            offset : offset + size
         ]
     )
     above = _above(
@@ -200,13 +202,23 @@ def published_months(federation: Federation, family: str) -> list[datetime.date]
     )
 
 
-def published_page(*, federation: Federation, published: PublishedList, page: int = 1) -> PublishedPage:
-    """A page of a published list, as it was published."""
+def published_list(federation: Federation, family: str, month: datetime.date) -> PublishedList | None:
+    """The family's list published for ``month`` (any day of it), None if there is none."""
+    return PublishedList.objects.filter(
+        federation=federation, family=family, month=month.replace(day=1)
+    ).first()
+
+
+def published_page(
+    *, federation: Federation, published: PublishedList, page: int = 1, size: int | None = None
+) -> PublishedPage:
+    """A page of a published list, as it was published (``size``: rows a page)."""
+    size = size or PAGE
     lines = PublishedLine.objects.filter(published=published)
     total = lines.count()
-    pages = max(1, -(-total // PAGE))
+    pages = max(1, -(-total // size))
     page = min(max(page, 1), pages)
-    shown = list(lines.order_by("rank", "name", "number")[(page - 1) * PAGE : page * PAGE])
+    shown = list(lines.order_by("rank", "name", "number")[(page - 1) * size : page * size])
     return PublishedPage(
         federation, published, published_months(federation, published.family), shown, page, pages, total
     )

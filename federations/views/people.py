@@ -16,13 +16,13 @@ from engine.errors import EngineError
 from federations.link_forms import ClaimForm
 from federations.models import Federation
 from federations.selectors.links import claim_rows
-from federations.selectors.person import federation_by_slug, person_by_number, person_page
+from federations.selectors.person import person_by_number, person_page, visible_federation
 from federations.services.links import claim
 from games.club_forms import put_error
 
 
 def _federation(request: HttpRequest, slug: str) -> Federation:
-    federation = federation_by_slug(slug=slug, user=request.user)
+    federation = visible_federation(slug=slug, user=request.user)
     if federation is None:
         raise Http404
     return federation

@@ -96,8 +96,10 @@ DOMAIN_CHECKED = "|".join(
         r"/final/$",
         # The JSON reader refuses an integer beyond 2**53 anywhere in a body (games/web/input.py).
         # The schema bounds the fields it names but cannot bound properties it does not name,
-        # where the generator puts such numbers: here, in the invite join's body.
+        # where the generator puts such numbers: here, in the invite join's body and the
+        # standings' reveal (a body of no named field).
         r"^/api/v1/clubs/join/$",
+        r"/standings/reveal/$",
         # A federation's names, prefix and address are checked by its services (a name of spaces
         # only, a prefix of other characters), its clubs, accounts and register entries named.
         r"^/api/v1/federations/",

@@ -15,6 +15,7 @@ as drawn and again running, with their settings open."""
 
 from __future__ import annotations
 
+import datetime
 import os
 from collections.abc import Iterator
 from decimal import Decimal
@@ -191,7 +192,9 @@ def seed() -> dict[str, str]:
     )
     assert Game.objects.filter(club=club).count() == 4 + 1 + 6 + 2 + 5  # the tables confirming, the knockout
     slug, t, s = club.slug, tournament.public_id, season.public_id
+    federation_lists = seed_federation_lists(club, organiser, tournament)
     return seed_federation_side(club, organiser) | {
+        **federation_lists,
         "club": f"/c/{slug}/",
         "club-players": f"/c/{slug}/players/",
         "player": f"/c/{slug}/players/{long_player.pk}/",
@@ -309,6 +312,49 @@ def seed_federation_side(club: Any, organiser: Any) -> dict[str, str]:
         "federation-clubs": f"/f/{f}/clubs/",
         "federation-history": f"/f/{f}/history/",
         "federation-entry-edit": f"/f/{f}/register/{people[0].number}/edit/",
+    }
+
+
+def seed_federation_lists(club: Any, organiser: Any, cup: Tournament) -> dict[str, str]:
+    """A federation with the club as its member, counting from a day before two Rummikub games
+    of long names played last month (so this month's published list has lines), four long-named
+    players linked to its register: its live list, this month's published list and the
+    tournament's rating report."""
+    from federations.publication import month_of, publish
+    from federations.ratings import refresh
+    from federations.services.federations import federation_create
+    from federations.services.links import link_make
+    from federations.services.memberships import club_answer, club_invite
+    from federations.services.register import person_add
+    from tests.federations.support import at, dated
+    from tests.tournaments.fault_club import play
+
+    month = month_of()
+    before = month - datetime.timedelta(days=10)
+    federation = federation_create(
+        name="Česká federace společenských her Žolíky a Rummikub", user=organiser, id_prefix="CZ"
+    )
+    invited = club_invite(
+        federation=federation, club=club, counts_from=before - datetime.timedelta(days=1), user=organiser
+    )
+    club_answer(membership=invited, accept=True, version=invited.version, user=organiser)
+    for shift in range(2):
+        names = [ENTRANTS[(shift + i) % 4] for i in range(4)]
+        dated(play(club, organiser, names, names[0]), at(before + datetime.timedelta(days=shift)))
+    for number, name in enumerate(ENTRANTS[:4], start=1):
+        person_add(federation=federation, name=name, home_club=club, user=organiser)
+        player = Player.objects.get(club=club, name=name)
+        link_make(federation=federation, club=club, player=player, person_id=str(number), user=organiser)
+    refresh(federation)
+    published = publish(federation, "rummikub", month)
+    assert published is not None and published.lines.count() == 4
+    # The games played here moved the club's own numbers too: brought up to date again.
+    derived.apply(club.pk)
+    slug = federation.slug
+    return {
+        "federation-ratings": f"/f/{slug}/ratings/rummikub/",
+        "federation-published": f"/f/{slug}/ratings/rummikub/{month:%Y-%m}/",
+        "federation-report": f"/t/{cup.public_id}/federation/{slug}/report/",
     }
 
 
@@ -543,9 +589,10 @@ def test_every_table_and_list_reads_on_a_phone_in_every_language(
         finally:
             context.close()
     # The season, the rating list, the tournament's overview and standings, a player's rounds
-    # (on his public page and by his own link), the knockout's standings and a finalist's rounds.
-    if opened != 8 * len(WIDTHS):
-        failures.append(f"{opened} page views had an 'all columns' toggle, not {8 * len(WIDTHS)}")
+    # (on his public page and by his own link), the knockout's standings and a finalist's rounds;
+    # the federation's live list, a published list and a tournament's rating report.
+    if opened != 11 * len(WIDTHS):
+        failures.append(f"{opened} page views had an 'all columns' toggle, not {11 * len(WIDTHS)}")
 
     # A wide screen keeps the whole table: no frame scrolls, nothing reaches past the screen
     # (read once, in Czech).
