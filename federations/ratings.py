@@ -67,10 +67,16 @@ def counted_games(federation: Federation, family: str) -> Q:
     return games
 
 
-def _from(since: GameKey, prefix: str = "") -> Q:
+def _games_from(since: GameKey) -> Q:
+    """Games from ``since`` on, in the order they are rated (on Game)."""
     at, pk = since
-    game = f"{prefix}game_id" if prefix else "pk"
-    return Q(**{f"{prefix}played_at__gt": at}) | Q(**{f"{prefix}played_at": at, f"{game}__gte": pk})
+    return Q(played_at__gt=at) | Q(played_at=at, pk__gte=pk)
+
+
+def _events_from(since: GameKey) -> Q:
+    """The events of the games from ``since`` on (on FederationRatingEvent)."""
+    at, pk = since
+    return Q(played_at__gt=at) | Q(played_at=at, game_id__gte=pk)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +102,7 @@ def _played(
     player seated twice (two seats merged into one) counts once, at his better place."""
     games = Game.objects.filter(counted_games(federation, family))
     if since is not None:
-        games = games.filter(_from(since))
+        games = games.filter(_games_from(since))
     rows = (
         Result.objects.filter(game__in=games)
         .order_by("game_id", "place", "player_id")
@@ -123,7 +129,7 @@ def _start(federation: Federation, family: str, since: GameKey, whos: Iterable[W
         return {}
     latest = (
         FederationRatingEvent.objects.filter(federation=federation, family=family, who__in=wanted)
-        .filter(Q(played_at__lt=since[0]) | Q(played_at=since[0], game_id__lt=since[1]))
+        .exclude(_events_from(since))
         .annotate(
             rank=Window(
                 RowNumber(), partition_by=[F("who")], order_by=[F("played_at").desc(), F("game_id").desc()]
@@ -243,7 +249,7 @@ def refresh(federation: Federation) -> list[Rerated]:
             made = derive(federation, family, since)
             with transaction.atomic():
                 stale = FederationRatingEvent.objects.filter(federation=federation, family=family).filter(
-                    _from(since, prefix="")
+                    _events_from(since)
                 )
                 moved = set(stale.values_list("who", flat=True)) | {e.who for e in made}
                 stale.delete()

@@ -352,3 +352,22 @@ def test_rebuild_derived_rebuilds_and_checks_the_federations_lists() -> None:
     assert differences(w.federation) == [] and not FederationDirty.objects.exists()
     with pytest.raises(CommandError):
         call_command("rebuild_derived", "--federation", "nowhere", stdout=io.StringIO())
+
+
+@pytest.mark.django_db
+def test_a_correction_re_rates_its_own_game_whatever_the_ids_of_its_events() -> None:
+    """The rating events of a game are found by the game's id, not their own: here the games'
+    ids run far ahead of the events' (many games of a club in no federation)."""
+    from tests.factories import ClubFactory, UserFactory
+
+    user = UserFactory.create()
+    elsewhere = ClubFactory.create(organiser=user)
+    for _ in range(12):
+        play(elsewhere, user, ["Xena", "Yuri"], "Xena")
+    w = world(clubs=1)
+    game = play(w.clubs[0], w.organisers[0], ["Ann", "Bob", "Cid"], "Ann")
+    drain(w.federation)
+    assert FederationRatingEvent.objects.filter(game=game).order_by("-pk").first().pk < game.pk  # type: ignore[union-attr]
+    correct(game, w.organisers[0], "Cid")
+    drain(w.federation)
+    assert differences(w.federation) == []
