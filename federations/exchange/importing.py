@@ -116,7 +116,9 @@ def _write(doc: Mapping[str, Any], found: Any, settings: Any, user: User | None)
                 player=found.players[(link["club"], link["player"])],
                 club=found.clubs[link["club"]],
                 state=link["state"],
-                created_by=user,
+                # Who made a link or claimed an entry is an account, not exported: a claim
+                # confirmed after an import links the player and gives the entry no account.
+                created_by=None,
             )
             for link in doc["links"]
         ]
@@ -185,8 +187,8 @@ def _write_published(
         row = PublishedList.objects.create(
             federation=federation,
             family=listed["family"],
-            month=_day(listed["month"]),
-            cutoff=_moment(listed["cutoff"]),
+            month=datetime.date.fromisoformat(listed["month"]),
+            cutoff=datetime.datetime.fromisoformat(listed["cutoff"]),
             previous=made[(listed["family"], previous)] if previous is not None else None,
         )
         # Stamped on creation: the moment it was published is the document's.

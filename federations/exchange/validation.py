@@ -292,7 +292,9 @@ def _check_published(check: Checker, published: Sequence[Mapping[str, Any]]) -> 
             check.moment(f"{at}.lines[{j}].last_played", line["last_played"])
     for i, listed in enumerate(published):
         previous = listed.get("previous")
-        if previous is not None and (previous >= listed["month"] or (listed["family"], previous) not in months):
+        if previous is not None and (
+            previous >= listed["month"] or (listed["family"], previous) not in months
+        ):
             check.add(
                 f"published[{i}].previous",
                 "unknown_list",

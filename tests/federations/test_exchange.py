@@ -24,7 +24,10 @@ from federations.models import (
     Federation,
     FederationChange,
     FederationClub,
+    FederationDirty,
+    FederationOrganiser,
     FederationRating,
+    FederationRatingEvent,
     Person,
     PersonLink,
     PublishedLine,
@@ -34,14 +37,29 @@ from federations.models import (
 from federations.publication import month_of, publish
 from federations.ratings import differences, refresh
 from federations.services.events import tournament_rate
+from federations.services.links import claim
+from federations.services.memberships import club_invite
 from federations.services.register import person_add, person_merge
-from tests.factories import UserFactory
-from tests.federations.support import a_federation, game_on, link_all
+from tests.factories import ClubFactory, UserFactory
+from tests.federations.support import a_federation, game_on, link_all, own_player
 from tests.tournaments.support import tournament
 
 pytestmark = pytest.mark.django_db
 FAMILY = "rummikub"
-MODELS = (Federation, Person, FederationClub, PersonLink, RatedTournament, PublishedList, PublishedLine)
+MODELS = (
+    Federation,
+    FederationOrganiser,
+    FederationChange,
+    Person,
+    FederationClub,
+    PersonLink,
+    RatedTournament,
+    PublishedList,
+    PublishedLine,
+    FederationRatingEvent,
+    FederationRating,
+    FederationDirty,
+)
 
 
 def a_full_federation() -> Federation:
@@ -57,6 +75,13 @@ def a_full_federation() -> Federation:
     person_merge(source=twin, into=people[0], versions=(twin.version, people[0].version))
     cup = tournament(w.clubs[0], w.organisers[0], players=["Ann", "Bob", "Cid", "Dan"])
     tournament_rate(federation=w.federation, tournament=cup, rated=True, user=w.organisers[0])
+    # A claim waiting for its club, and a club invited that has not answered.
+    eve = person_add(federation=w.federation, name="Eve")
+    claimant = UserFactory.create(username="eve")
+    own_player(w.clubs[1], claimant, "Eve")
+    assert claim(federation=w.federation, person_id=str(eve.number), name="Eve", user=claimant)
+    newcomer = ClubFactory.create(name="Klub nový", organiser=UserFactory.create())
+    club_invite(federation=w.federation, club=newcomer, user=w.director)
     refresh(w.federation)
     assert publish(w.federation, FAMILY, last_month) is not None
     assert publish(w.federation, FAMILY, month_of()) is not None
@@ -79,8 +104,10 @@ def same_apart_from_address(a: dict[str, Any], b: dict[str, Any]) -> None:
 def test_the_round_trip_gives_the_same_document_and_the_same_lists() -> None:
     federation = a_full_federation()
     document = export_federation(federation)
-    assert len(document["register"]) == 5 and document["register"][4]["merged_into"] == 1
+    assert len(document["register"]) == 6 and document["register"][4]["merged_into"] == 1
     assert document["register"][4]["home_club"] == "klub-1"
+    assert {link["state"] for link in document["links"]} == {"linked", "claimed"}
+    assert {period["state"] for period in document["clubs"]} == {"member", "invited"}
     assert len(document["links"]) >= 4 and len(document["rated_tournaments"]) == 1
     assert [p["month"] for p in document["published"]] == sorted(p["month"] for p in document["published"])
     organiser = UserFactory.create(username="newcomer")
@@ -89,7 +116,7 @@ def test_the_round_trip_gives_the_same_document_and_the_same_lists() -> None:
     copy_ = done.federation
     assert copy_.slug != federation.slug and copy_.slug.startswith(federation.slug)
     assert copy_.organisers.get().user == organiser
-    assert done.people == 5 and done.published == 2
+    assert done.people == 6 and done.published == 2
     again = export_federation(copy_)
     same_apart_from_address(document, again)
     # The published lists byte for byte, the frozen copy as it was.
@@ -98,12 +125,17 @@ def test_the_round_trip_gives_the_same_document_and_the_same_lists() -> None:
     # The live list re-derived: as a fresh derivation, and as the first federation's.
     assert differences(copy_) == []
     live = lambda f: sorted(  # noqa: E731
-        FederationRating.objects.filter(federation=f).values_list("person__number", "family", "mu", "sigma", "games")
+        FederationRating.objects.filter(federation=f).values_list(
+            "person__number", "family", "mu", "sigma", "games"
+        )
     )
     assert live(copy_) == live(federation) != []
     # Its history: one change, "imported", by the importing user.
     change = FederationChange.objects.get(federation=copy_)
     assert change.action == "imported" and change.user == organiser
+    # No account comes with it: the entries' and the claims' accounts stay the first one's.
+    assert not Person.objects.filter(federation=copy_, user__isnull=False).exists()
+    assert not PersonLink.objects.filter(federation=copy_, created_by__isnull=False).exists()
 
 
 def test_a_published_list_keeps_its_previous_and_its_lines_find_the_register() -> None:
@@ -113,7 +145,10 @@ def test_a_published_list_keeps_its_previous_and_its_lines_find_the_register() -
     assert lists[1].previous == lists[0]
     line = PublishedLine.objects.filter(published=lists[0]).first()
     assert line is not None and line.person is not None and line.person.federation == done.federation
-    assert lists[0].published_at == PublishedList.objects.get(federation=federation, month=lists[0].month).published_at
+    assert (
+        lists[0].published_at
+        == PublishedList.objects.get(federation=federation, month=lists[0].month).published_at
+    )
 
 
 def refused(doc: Any, code: str, path: str = "") -> ImportInvalid:
@@ -178,14 +213,14 @@ def test_an_unknown_tournament_is_refused() -> None:
     refused(document, "unknown_tournament", "rated_tournaments[0]")
 
 
-def test_the_commands_export_and_import() -> None:
+def test_the_commands_export_and_import(tmp_path: Any) -> None:
     federation = a_full_federation()
     out = io.StringIO()
     call_command("export_federation", federation.slug, stdout=out)
     document = json.loads(out.getvalue())
     assert document["format"] == "rummy-federation-export"
     UserFactory.create(username="boss")
-    path = f"/tmp/federation-{federation.pk}-{id(out)}.json"
+    path = str(tmp_path / "federation.json")
     call_command("export_federation", federation.slug, "--output", path)
     said = io.StringIO()
     call_command("import_federation", path, "--organiser", "boss", stdout=said)
@@ -223,7 +258,7 @@ def test_the_api_exports_for_organisers_only_and_imports_for_a_logged_in_user() 
     api.force_authenticate(outsider)
     made = api.post("/api/v1/federations/import/", document, format="json")
     assert made.status_code == 201, made.json()
-    assert made.json()["slug"] != federation.slug and made.json()["people"] == 5
+    assert made.json()["slug"] != federation.slug and made.json()["people"] == 6
     new = Federation.objects.get(slug=made.json()["slug"])
     assert new.organisers.get().user == outsider
     before = counts()
@@ -264,13 +299,13 @@ def test_the_pages_export_for_organisers_and_import_for_a_logged_in_user() -> No
     broken["links"][0]["club"] = "nowhere"
     upload = io.BytesIO(json.dumps(broken).encode())
     upload.name = "f.json"
-    shown = outsider.post(reverse("federations:import"), {"file": upload})
+    shown = outsider.post(reverse("federations:import"), {"document": upload})
     assert shown.status_code == 200 and "links[0].club" in shown.content.decode()
     assert "nowhere" in shown.content.decode()
     assert counts() == before
     upload = io.BytesIO(json.dumps(document).encode())
     upload.name = "f.json"
-    done = outsider.post(reverse("federations:import"), {"file": upload})
+    done = outsider.post(reverse("federations:import"), {"document": upload})
     assert done.status_code == 302
     made = Federation.objects.exclude(pk=federation.pk).get()
     assert done["Location"] == reverse("federations:detail", args=[made.slug])
