@@ -49,7 +49,7 @@ def validate(doc: object) -> tuple[list[Problem], Found]:
     """Every problem of ``doc`` (an empty list: it can be imported) and what it names here."""
     found = Found()
     if not isinstance(doc, Mapping):
-        return [Problem("$", "not_object", _("The document must be a JSON object."))], found
+        return [Problem("$", "not_object", _("The document is not a JSON object."))], found
     if doc.get("format") != FORMAT:
         return [
             Problem(
