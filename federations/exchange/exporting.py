@@ -76,7 +76,7 @@ def export_federation(federation: Federation) -> dict[str, Any]:
     )
     lines: dict[int, list[dict[str, Any]]] = {}
     for row in (
-        PublishedLine.objects.filter(published__in=lists)
+        PublishedLine.objects.filter(published__federation=federation)
         .order_by("published_id", "rank", "number")
         .values("published_id", *LINE_FIELDS)
     ):

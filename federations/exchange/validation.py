@@ -86,9 +86,11 @@ def validate(doc: object) -> tuple[list[Problem], Found]:
 
 def settings_of(federation: Mapping[str, Any]) -> Settings:
     """The document's settings; its address only a wish (the import makes a free one)."""
+    slug = slugify(federation["slug"])[:50] or slugify(federation["name"])[:50] or "federation"
     return Settings(
         name=federation["name"],
-        slug=slugify(federation["slug"])[:50] or slugify(federation["name"])[:50] or "federation",
+        # A reserved address is a route of the site's, never a federation's.
+        slug=f"{slug[:39]}-federation" if slug in RESERVED_SLUGS else slug,
         visibility=federation["visibility"],
         counts=federation["counts"],
         id_prefix=federation["id_prefix"],
@@ -98,11 +100,8 @@ def settings_of(federation: Mapping[str, Any]) -> Settings:
 
 
 def _check_settings(check: Checker, federation: Mapping[str, Any]) -> None:
-    wanted = settings_of(federation)
-    if wanted.slug in RESERVED_SLUGS:
-        wanted = Settings(**{**wanted.__dict__, "slug": f"{wanted.slug}-federation"})
     try:
-        checked_settings(wanted)
+        checked_settings(settings_of(federation))
     except EngineError as error:
         check.engine(f"federation.{error.params.get('field', 'name')}", error)
 

@@ -310,3 +310,31 @@ def test_the_pages_export_for_organisers_and_import_for_a_logged_in_user() -> No
     made = Federation.objects.exclude(pk=federation.pk).get()
     assert done["Location"] == reverse("federations:detail", args=[made.slug])
     assert Client().get(reverse("federations:import")).status_code == 302  # to the login
+
+
+def test_the_export_reads_as_many_queries_whatever_the_federation_holds(
+    django_assert_num_queries: Any,
+) -> None:
+    small, _people, _founded = a_federation()
+    with django_assert_num_queries(6):
+        export_federation(small.federation)
+    full = a_full_federation()
+    with django_assert_num_queries(6):
+        export_federation(full)
+
+
+def test_the_api_refuses_a_document_the_schema_refuses_and_import_is_no_federation_address() -> None:
+    api = APIClient()
+    api.force_authenticate(UserFactory.create())
+    document = export_federation(a_full_federation())
+    document["federation"]["visibility"] = "everyone"
+    before = counts()
+    answer = api.post("/api/v1/federations/import/", document, format="json")
+    assert answer.status_code == 400 and answer.json()["report"][0]["code"] == "schema"
+    assert "federation.visibility" in answer.json()["fields"]
+    assert counts() == before
+    document["federation"]["visibility"] = "public"
+    document["federation"]["slug"] = "import"
+    made = api.post("/api/v1/federations/import/", document, format="json")
+    assert made.status_code == 201, made.json()
+    assert made.json()["slug"] != "import"
