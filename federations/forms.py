@@ -22,6 +22,7 @@ from games.club_forms import _Write, put_error
 from games.forms import numeric
 from games.models import Club
 from games.text.names import MAX_NAME as MAX_PERSON_NAME
+from games.web.input import read_json
 
 __all__ = ["put_error"]
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
@@ -157,3 +158,21 @@ class MergeForm(_Once):
 
 class UndoForm(_Once):
     change = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=2**63 - 1)
+
+
+class ImportForm(forms.Form):
+    """A federation's exported records, to become a new federation. No request id: as a club's
+    import, a resend makes a second one (nothing of it is kept to recognise it)."""
+
+    document = forms.FileField(label=_("The exported file (JSON)"))
+
+    MAX_BYTES = 20 * 1024 * 1024
+
+    def clean_document(self) -> object:
+        upload = self.cleaned_data["document"]
+        if upload.size > self.MAX_BYTES:
+            raise forms.ValidationError(_("The file is too big (at most 20 MB)."))
+        try:
+            return read_json(upload.read())
+        except ValueError:
+            raise forms.ValidationError(_("This is not a JSON file exported from a federation.")) from None

@@ -205,6 +205,7 @@ class FederationChange(models.Model):
         CLAIM_REFUSED = "claim_refused", _("refused a player's claim")
         MARKED = "marked", _("marked a tournament federation-rated")
         UNMARKED = "unmarked", _("took back a tournament's federation rating")
+        IMPORTED = "imported", _("imported the federation from an export")
 
     federation = models.ForeignKey(Federation, on_delete=models.CASCADE, related_name="changes")
     action = models.CharField(max_length=20, choices=Action.choices)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.urls import path
 
 from federations import converters  # noqa: F401  (the "month" converter)
-from federations.views import clubs, federations, history, memberships, people, register
+from federations.views import clubs, exchange, federations, history, memberships, people, register
 from federations.views import ratings as rating_views
 
 app_name = "federations"
@@ -18,8 +18,10 @@ app_name = "federations"
 urlpatterns: list = [
     path("federations/", federations.federation_list, name="list"),
     path("federations/new/", federations.federation_new, name="new"),
+    path("federations/import/", exchange.federation_import, name="import"),
     path("f/<slug:slug>/", federations.federation_detail, name="detail"),
     path("f/<slug:slug>/settings/", federations.federation_settings, name="settings"),
+    path("f/<slug:slug>/export/", exchange.federation_export, name="export"),
     path("f/<slug:slug>/settings/organisers/add/", federations.organiser_add_view, name="organiser_add"),
     path(
         "f/<slug:slug>/settings/organisers/remove/",

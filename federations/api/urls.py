@@ -17,6 +17,7 @@ from federations.api.clubs import (
     MembershipDecline,
     MembershipLeave,
 )
+from federations.api.exchange import FederationExport, FederationImport
 from federations.api.federations import (
     ClubEnd,
     Clubs,
@@ -47,7 +48,10 @@ LINK = FED + "links/<int:link>/"
 
 urlpatterns: list = [
     path("federations/", Federations.as_view(), name="federations"),
+    # Before the federations' addresses: "import" is not one (a reserved address).
+    path("federations/import/", FederationImport.as_view(), name="federation-import"),
     path("federations/<slug:slug>/", FederationDetail.as_view(), name="federation-detail"),
+    path("federations/<slug:slug>/export/", FederationExport.as_view(), name="federation-export"),
     path("federations/<slug:slug>/organisers/", Organisers.as_view(), name="federation-organisers"),
     path(
         "federations/<slug:slug>/organisers/<str:username>/",

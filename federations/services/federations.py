@@ -21,7 +21,8 @@ MAX_NAME = 80
 MAX_PREFIX = 6
 MAX_PROVISIONAL_GAMES = 100
 MAX_INACTIVE_DAYS = 3650
-RESERVED_SLUGS = frozenset({"new", "mine"})
+# "import" is the API's route beside the federations' addresses (federations/import/).
+RESERVED_SLUGS = frozenset({"new", "mine", "import"})
 Action = FederationChange.Action
 _PREFIX = re.compile(r"[A-Z0-9]{0,6}")  # MAX_PREFIX
 
@@ -44,7 +45,8 @@ def check_prefix(raw: str) -> str:
     return prefix
 
 
-def _free_slug(name: str) -> str:
+def free_slug(name: str) -> str:
+    """An address made from ``name`` that no federation has (a number added when taken)."""
     base = (slugify(name) or "federation")[:40].strip("-") or "federation"
     if base in RESERVED_SLUGS:
         base = f"{base}-federation"
@@ -82,7 +84,7 @@ def federation_create(
     for _attempt in range(5):
         try:
             with transaction.atomic():
-                federation = Federation.objects.create(name=clean, slug=_free_slug(clean), id_prefix=prefix)
+                federation = Federation.objects.create(name=clean, slug=free_slug(clean), id_prefix=prefix)
                 FederationOrganiser.objects.create(federation=federation, user=user)
                 record(federation, Action.CREATED, user, request_id, target=CREATE_TARGET, name=clean)
                 return federation
@@ -114,7 +116,8 @@ class Settings:
         )
 
 
-def _checked(settings: Settings) -> Settings:
+def checked_settings(settings: Settings) -> Settings:
+    """The settings cleaned, or a ``ServiceError`` at the first field that is wrong."""
     slug = slugify(settings.slug)[:50]
     if not slug or slug in RESERVED_SLUGS:
         raise ServiceError("slug_invalid", "the address needs letters or digits", field="slug")
@@ -154,7 +157,7 @@ def federation_update(
     user: Actor = None,
 ) -> Federation:
     """The federation's settings, recorded with what each was before."""
-    wanted = _checked(settings)
+    wanted = checked_settings(settings)
 
     def write(locked: Federation) -> Federation:
         check_version(locked.version, version, "stale_federation")

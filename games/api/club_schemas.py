@@ -10,6 +10,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 
 from games.api.club_serializers import (
+    MAX_QUERY,
     ClubSerializer,
     ClubSettingsSerializer,
     JoinSerializer,
@@ -79,7 +80,11 @@ clubs_players_list = extend_schema(
     parameters=[
         SLUG_PARAM,
         OpenApiParameter(
-            "q", OpenApiTypes.STR, OpenApiParameter.QUERY, required=False, description="Part of a name."
+            "q",
+            {"type": "string", "maxLength": MAX_QUERY},
+            OpenApiParameter.QUERY,
+            required=False,
+            description="Part of a name.",
         ),
     ],
     responses={200: RosterRowSerializer(many=True), **problems(400, 401, 404, 429)},

@@ -10,6 +10,9 @@ from rest_framework import serializers
 from games.models import Club
 from games.services.clubs import MAX_CLUB_NAME, MAX_INACTIVE_DAYS, MAX_PROVISIONAL_GAMES
 
+# The longest part of a name the players' list looks for.
+MAX_QUERY = 40
+
 
 class ClubSerializer(serializers.ModelSerializer[Club]):
     role = serializers.SerializerMethodField(help_text="The caller's role in the club, or null.")

@@ -30,6 +30,7 @@ from rest_framework.views import APIView
 
 from games.api import club_schemas as schemas
 from games.api.club_serializers import (
+    MAX_QUERY,
     ClubSerializer,
     ClubSettingsSerializer,
     JoinSerializer,
@@ -52,7 +53,6 @@ from games.text.errors import error_message
 from games.web.links import token_from
 
 Role = Membership.Role
-MAX_QUERY = 40
 
 
 def _player(request: Request, slug: str, pk: int) -> tuple[Player, str | None]:

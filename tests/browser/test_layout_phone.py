@@ -312,6 +312,7 @@ def seed_federation_side(club: Any, organiser: Any) -> dict[str, str]:
         "federation-clubs": f"/f/{f}/clubs/",
         "federation-history": f"/f/{f}/history/",
         "federation-entry-edit": f"/f/{f}/register/{people[0].number}/edit/",
+        "federation-import": "/federations/import/",
     }
 
 
