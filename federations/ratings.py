@@ -35,11 +35,12 @@ from federations.models import (
     PersonLink,
     RatedTournament,
 )
-from games.models import Game, Result
+from games.models import Game
 from scoring import ratings as scoring_ratings
 from scoring.families import FAMILY_INFO
 from scoring.ratings import RatedGame, Rating, display
 from tournaments.faults import checkpoint
+from tournaments.rating_history import Played, finished_games
 
 GameKey = tuple[datetime.datetime, int]
 Who = int  # a register entry's id, or minus an unlinked player's id
@@ -94,32 +95,12 @@ def linked(federation: Federation) -> dict[int, int]:
     )
 
 
-def _played(
-    federation: Federation, family: str, since: GameKey | None
-) -> list[tuple[GameKey, list[tuple[int, int]]]]:
-    """The counted finished games from ``since`` on, in order, each with its (player, place)
-    pairs: one query. A game counts once every result is final and it has two players; a
-    player seated twice (two seats merged into one) counts once, at his better place."""
+def _played(federation: Federation, family: str, since: GameKey | None) -> list[Played]:
+    """The counted games to rate from ``since`` on, in order, as a club's are read."""
     games = Game.objects.filter(counted_games(federation, family))
     if since is not None:
         games = games.filter(_games_from(since))
-    rows = (
-        Result.objects.filter(game__in=games)
-        .order_by("game_id", "place", "player_id")
-        .values_list("game_id", "game__played_at", "player_id", "place", "finished")
-    )
-    by_game: dict[int, tuple[datetime.datetime, dict[int, int], list[bool]]] = {}
-    for game_id, played_at, player_id, place, finished in rows:
-        entry = by_game.setdefault(game_id, (played_at, {}, []))
-        entry[1][player_id] = min(place, entry[1].get(player_id, place))
-        entry[2].append(finished)
-    played = [
-        ((played_at, game_id), list(places.items()))
-        for game_id, (played_at, places, finished) in by_game.items()
-        if all(finished) and len(places) >= 2
-    ]
-    played.sort(key=lambda p: p[0])
-    return played
+    return finished_games(games)
 
 
 def _start(federation: Federation, family: str, since: GameKey, whos: Iterable[Who]) -> dict[Who, Rating]:
@@ -149,11 +130,8 @@ def derive(federation: Federation, family: str, since: GameKey | None = None) ->
     def who(player: int) -> Who:
         return links.get(player, -player)
 
-    games = [
-        RatedGame(key, tuple(who(p) for p, _ in seats), tuple(place for _, place in seats))
-        for key, seats in played
-    ]
-    players = {(key, who(p)): p for key, seats in played for p, _ in seats}
+    games = [RatedGame(game.key, tuple(who(p) for p in game.players), game.places) for game in played]
+    players = {(game.key, who(p)): p for game in played for p in game.players}
     start = _start(federation, family, since, {w for g in games for w in g.players}) if since else {}
     made = []
     for step in scoring_ratings.replay(games, start):

@@ -67,21 +67,18 @@ def _events_from(since: GameKey) -> Q:
 
 
 @dataclass(frozen=True, slots=True)
-class _Played:
+class Played:
     key: GameKey
     players: tuple[int, ...]
     places: tuple[int, ...]
 
 
-def _finished_games(*, club: Club, family: str, since: GameKey | None) -> list[_Played]:
-    """The club's finished games of the family from ``since`` on, in key order: one query.
+def finished_games(games: QuerySet[Game]) -> list[Played]:
+    """Of ``games``, the ones to rate, in key order, with their players' places: one query.
 
     A game is rated when every one of its results is finished and it has two players or more.
     A player seated twice in one game (two seats merged into one player) counts once, at his
     better place."""
-    games = Game.objects.filter(club=club, family=family, deleted_at=None)
-    if since is not None:
-        games = games.filter(_games_from(since))
     rows = (
         Result.objects.filter(game__in=games)
         .order_by("game_id", "place", "player_id")
@@ -94,7 +91,7 @@ def _finished_games(*, club: Club, family: str, since: GameKey | None) -> list[_
         places[player_id] = min(place, places.get(player_id, place))
         entry[2].append(finished)
     played = [
-        _Played((played_at, game_id), tuple(places), tuple(places.values()))
+        Played((played_at, game_id), tuple(places), tuple(places.values()))
         for game_id, (played_at, places, finished) in by_game.items()
         if all(finished) and len(places) >= 2
     ]
@@ -102,7 +99,15 @@ def _finished_games(*, club: Club, family: str, since: GameKey | None) -> list[_
     return played
 
 
-def _events(club: Club, family: str, played: list[_Played], start: dict[int, Rating]) -> list[RatingEvent]:
+def _finished_games(*, club: Club, family: str, since: GameKey | None) -> list[Played]:
+    """The club's finished games of the family from ``since`` on, in key order."""
+    games = Game.objects.filter(club=club, family=family, deleted_at=None)
+    if since is not None:
+        games = games.filter(_games_from(since))
+    return finished_games(games)
+
+
+def _events(club: Club, family: str, played: list[Played], start: dict[int, Rating]) -> list[RatingEvent]:
     """The events of rating ``played`` in order from ``start`` (unsaved)."""
     steps = scoring_ratings.replay((RatedGame(p.key, p.players, p.places) for p in played), start)
     made = []

@@ -230,9 +230,7 @@ def change_undo(
             raise ServiceError("nothing_to_undo", "cannot be undone")
         if FederationChange.objects.filter(undoes=current).exists():
             raise ServiceError("nothing_to_undo", "undone already")
-        if current.action == Action.MERGED:
-            return _unmerge(locked, current, request_id, target, user)
-        return _remerge(locked, current, request_id, target, user)
+        return _reverse(locked, current, request_id, target, user)
 
     return write_once(change.federation, request_id, target, write)
 
@@ -242,65 +240,37 @@ def _pair(data: dict) -> tuple[Person, Person]:
     return pair[data["source"]], pair[data["into"]]
 
 
-def _unmerge(
-    locked: Federation, merge: FederationChange, request_id: uuid.UUID | None, target: str, user: Actor
+def _reverse(
+    locked: Federation, change: FederationChange, request_id: uuid.UUID | None, target: str, user: Actor
 ) -> FederationChange:
-    data = merge.data
+    """Undo a merge (the links go back to the merged entry, which stands again) or an undone
+    merge (merged again), while both entries and the links are as ``change`` left them."""
+    data = change.data
     src, dst = _pair(data)
+    merging = change.action == Action.UNMERGED  # undoing an unmerge merges again
+    holder, taker = (src, dst) if merging else (dst, src)
     links = PersonLink.objects.filter(pk__in=data["links"])
     if (
         [src.version, dst.version] != data["versions"]
-        or src.merged_into_id != dst.pk
-        or links.filter(~Q(person=dst)).exists()
+        or src.merged_into_id != (None if merging else dst.pk)
+        or links.filter(~Q(person=holder)).exists()
         or links.count() != len(data["links"])
     ):
         raise ServiceError("undo_later_change", "changed since")
-    links.update(person=src)
+    links.update(person=taker)
     derived.players_moved(locked, list(links.values_list("player_id", flat=True)))
-    src.merged_into, src.version = None, src.version + 1
-    dst.version += 1
+    src.merged_into, src.version, dst.version = (dst if merging else None), src.version + 1, dst.version + 1
     if data["user_moved"] is not None:
-        dst.user, src.user_id = None, data["user_moved"]
-    dst.save(update_fields=["user", "version"])
-    src.save(update_fields=["merged_into", "user", "version"])
+        holder.user, taker.user_id = None, data["user_moved"]
+    # The one giving up the account is saved first: an account holds one entry at a time.
+    for person in (holder, taker):
+        person.save(update_fields=["merged_into", "user", "version"])
     return record(
         locked,
-        Action.UNMERGED,
+        Action.MERGED if merging else Action.UNMERGED,
         user,
         request_id,
         target=target,
-        undoes=merge,
-        details={**data, "versions": [src.version, dst.version]},
-    )
-
-
-def _remerge(
-    locked: Federation, unmerge: FederationChange, request_id: uuid.UUID | None, target: str, user: Actor
-) -> FederationChange:
-    data = unmerge.data
-    src, dst = _pair(data)
-    links = PersonLink.objects.filter(pk__in=data["links"])
-    if (
-        [src.version, dst.version] != data["versions"]
-        or src.merged_into_id is not None
-        or links.filter(~Q(person=src)).exists()
-        or links.count() != len(data["links"])
-    ):
-        raise ServiceError("undo_later_change", "changed since")
-    links.update(person=dst)
-    derived.players_moved(locked, list(links.values_list("player_id", flat=True)))
-    src.merged_into, src.version = dst, src.version + 1
-    dst.version += 1
-    if data["user_moved"] is not None:
-        src.user, dst.user_id = None, data["user_moved"]
-    src.save(update_fields=["merged_into", "user", "version"])
-    dst.save(update_fields=["user", "version"])
-    return record(
-        locked,
-        Action.MERGED,
-        user,
-        request_id,
-        target=target,
-        undoes=unmerge,
+        undoes=change,
         details={**data, "versions": [src.version, dst.version]},
     )

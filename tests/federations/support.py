@@ -22,6 +22,8 @@ from games.models import Club, Game, Membership, Player
 from games.text.names import loose_key, name_key
 from tests.factories import ClubFactory, UserFactory, add_member
 from tests.tournaments.fault_club import play
+from tests.tournaments.support import play_round, tournament
+from tournaments.models import Tournament
 
 
 @dataclass
@@ -106,3 +108,14 @@ def link_all(w: World, people: list[Person]) -> None:
             player = Player.objects.filter(club=club, name=person.name.split()[0]).first()
             if player is not None:
                 link_make(federation=w.federation, club=club, player=player, person_id=str(person.number))
+
+
+def a_rated_cup(w: World) -> Tournament:
+    """A Rummikub tournament of eight at the federation's first club, two rounds played, its
+    club counting its games from the start of the year."""
+    club, organiser = w.clubs[0], w.organisers[0]
+    FederationClub.objects.update(counts_from=datetime.date(2026, 1, 1))
+    cup = tournament(club, organiser, players=8)
+    play_round(cup, 1, organiser)
+    play_round(cup, 2, organiser)
+    return cup

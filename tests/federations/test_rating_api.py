@@ -7,7 +7,6 @@ at 20 and at 2,000 register entries."""
 from __future__ import annotations
 
 import csv
-import datetime
 import io
 
 import pytest
@@ -15,7 +14,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from federations.models import Federation, FederationClub, FederationDirty, Person
+from federations.models import Federation, FederationDirty, Person
 from federations.publication import month_of, publish
 from federations.ratings import refresh
 from federations.selectors import ratings as selectors
@@ -24,10 +23,9 @@ from federations.services.links import link_make
 from federations.services.register import person_add
 from games.models import Player
 from tests.factories import UserFactory
-from tests.federations.support import world
+from tests.federations.support import a_rated_cup, world
 from tests.federations.test_rating_pages import FAMILY, big, listed, reported
 from tests.tournaments.fault_club import correct
-from tests.tournaments.support import play_round, tournament
 
 pytestmark = pytest.mark.django_db
 API = "/api/v1"
@@ -158,18 +156,15 @@ def test_a_members_only_federation_is_not_found_by_outsiders() -> None:
 
 def test_a_tournaments_report() -> None:
     w = world(clubs=1)
-    club, organiser = w.clubs[0], w.organisers[0]
-    FederationClub.objects.update(counts_from=datetime.date(2026, 1, 1))
-    cup = tournament(club, organiser, players=8)
-    play_round(cup, 1, organiser)
-    play_round(cup, 2, organiser)
+    club = w.clubs[0]
+    cup = a_rated_cup(w)
     person_add(federation=w.federation, name="Anna Nováková")
     link_make(
         federation=w.federation, club=club, player=Player.objects.get(club=club, name="Anna"), person_id="1"
     )
     refresh(w.federation)
     client = APIClient()
-    client.force_authenticate(organiser)
+    client.force_authenticate(w.organisers[0])
     answer = client.get(f"{API}/tournaments/{cup.public_id}/federations/{w.federation.slug}/report/").json()
     expected = tournament_report(federation=w.federation, tournament=cup)
     assert answer["tournament"] == cup.public_id and answer["federation"] == w.federation.slug

@@ -28,7 +28,7 @@ from federations.services.register import person_add
 from games.models import Player
 from games.web.spreadsheet import BOM
 from tests.factories import UserFactory
-from tests.federations.support import World, a_federation, game_on, link_all, world
+from tests.federations.support import World, a_federation, a_rated_cup, game_on, link_all, world
 from tests.federations.test_rating_selectors import register
 from tests.tournaments.fault_club import correct
 from tests.tournaments.support import play_round, tournament
@@ -246,11 +246,8 @@ def test_the_csv_files_name_the_federation_family_and_list_and_neutralise_formul
 
 def test_a_tournaments_rating_report() -> None:
     w = world(clubs=1)
-    club, organiser = w.clubs[0], w.organisers[0]
-    FederationClub.objects.update(counts_from=datetime.date(2026, 1, 1))
-    cup = tournament(club, organiser, players=8)
-    play_round(cup, 1, organiser)
-    play_round(cup, 2, organiser)
+    club = w.clubs[0]
+    cup = a_rated_cup(w)
     for n, name in enumerate(("Anna", "Bára"), start=1):
         person_add(federation=w.federation, name=f"{name} Nováková")
         link_make(

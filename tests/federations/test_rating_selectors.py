@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as examples
 from hypothesis import strategies as st
 
-from federations.models import Federation, FederationClub, FederationRating, Person, PublishedList
+from federations.models import Federation, FederationRating, Person, PublishedList
 from federations.ratings import refresh
 from federations.selectors import ratings as selectors
 from federations.selectors.ratings import live_list, person_ratings, tournament_report
@@ -23,8 +23,7 @@ from federations.services.register import person_add
 from games.models import Player
 from games.text.names import loose_key
 from tests.factories import UserFactory
-from tests.federations.support import world
-from tests.tournaments.support import play_round, tournament
+from tests.federations.support import a_rated_cup, world
 
 pytestmark = pytest.mark.django_db
 FAMILY = "rummikub"
@@ -129,11 +128,8 @@ def test_the_list_page_reads_a_fixed_number_of_queries(size: int, django_assert_
 
 def test_a_persons_ratings_and_a_tournaments_report() -> None:
     w = world(clubs=1)
-    club, organiser = w.clubs[0], w.organisers[0]
-    FederationClub.objects.update(counts_from=datetime.date(2026, 1, 1))
-    cup = tournament(club, organiser, players=8)
-    play_round(cup, 1, organiser)
-    play_round(cup, 2, organiser)
+    club = w.clubs[0]
+    cup = a_rated_cup(w)
     anna = person_add(federation=w.federation, name="Anna Nováková")
     link_make(
         federation=w.federation, club=club, player=Player.objects.get(club=club, name="Anna"), person_id="1"
