@@ -299,11 +299,16 @@ class FederationRating(models.Model):
     # The number the list shows and ranks by (``scoring.ratings.display``), kept so that a page
     # of a long list is ranked and cut in the database.
     rating = models.IntegerField()
+    # The person's name as it sorts (his entry's ``key``): equal ratings are listed by name, and
+    # a page of the list is read in that order from one index, with no join to sort by.
+    key = models.CharField(max_length=40, default="")
     games = models.PositiveIntegerField()
     last_played = models.DateTimeField()
 
     class Meta:
-        indexes = [models.Index(fields=["federation", "family", "-rating"], name="fedrating_list")]
+        indexes = [
+            models.Index(fields=["federation", "family", "-rating", "key", "person"], name="fedrating_list")
+        ]
         constraints = [
             models.UniqueConstraint(fields=["federation", "family", "person"], name="fedrating_unique")
         ]

@@ -25,7 +25,6 @@ from federations.models import (
     PublishedList,
 )
 from federations.ratings import day_start
-from games.text.names import name_key
 from scoring.ratings import Rating, display, display_sigma
 from tournaments.faults import checkpoint
 
@@ -112,7 +111,7 @@ def publish(federation: Federation, family: str, month: datetime.date) -> Publis
     idle = datetime.timedelta(days=federation.inactive_days)
     shown = sorted(
         ((display(Rating(s.mu, s.sigma)), people[s.person], s) for s in standings),
-        key=lambda row: (-row[0], name_key(row[1].name), row[1].number),
+        key=lambda row: (-row[0], row[1].key, row[1].pk),
     )
     lines: list[PublishedLine] = []
     for position, (value, person, standing) in enumerate(shown, start=1):

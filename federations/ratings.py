@@ -32,6 +32,7 @@ from federations.models import (
     FederationDirty,
     FederationRating,
     FederationRatingEvent,
+    Person,
     PersonLink,
     RatedTournament,
 )
@@ -183,6 +184,7 @@ def lines(federation: Federation, family: str, people: Iterable[int]) -> list[Fe
             .annotate(n=Count("pk"))
             .values_list("who", "n")
         )
+        keys = dict(Person.objects.filter(pk__in=chunk).values_list("pk", "key"))
         for who, (mu, sigma, at) in _latest(federation, family, chunk).items():
             made.append(
                 FederationRating(
@@ -192,6 +194,7 @@ def lines(federation: Federation, family: str, people: Iterable[int]) -> list[Fe
                     mu=mu,
                     sigma=sigma,
                     rating=display(Rating(mu, sigma)),
+                    key=keys.get(who, ""),
                     games=counts[who],
                     last_played=at,
                 )
@@ -252,7 +255,7 @@ def mark(federation_id: int, family: str, since: GameKey) -> None:
 
 
 EVENT_FIELDS = ("who", "played_at", "place", "players", "mu", "sigma", "mu_before", "sigma_before")
-LINE_FIELDS = ("mu", "sigma", "rating", "games", "last_played")
+LINE_FIELDS = ("mu", "sigma", "rating", "key", "games", "last_played")
 
 
 def differences(federation: Federation) -> list[str]:
@@ -273,7 +276,8 @@ def differences(federation: Federation) -> list[str]:
             if a is None or b is None or any(not _same(getattr(a, f), getattr(b, f)) for f in EVENT_FIELDS):
                 found.append(f"{federation.slug} {family} event {key}: stored {_show(a)}, derived {_show(b)}")
         people = {e.who for e in fresh.values() if e.who > 0}
-        derived_lines = {line.person_id: line for line in _fresh_lines(family, fresh.values(), people)}
+        keys = dict(Person.objects.filter(pk__in=people).values_list("pk", "key"))
+        derived_lines = {line.person_id: line for line in _fresh_lines(family, fresh.values(), keys)}
         kept = {
             line.person_id: line
             for line in FederationRating.objects.filter(federation=federation, family=family)
@@ -290,7 +294,7 @@ def differences(federation: Federation) -> list[str]:
 
 
 def _fresh_lines(
-    family: str, events: Iterable[FederationRatingEvent], people: set[int]
+    family: str, events: Iterable[FederationRatingEvent], people: dict[int, str]
 ) -> list[FederationRating]:
     latest: dict[int, FederationRatingEvent] = {}
     counts: dict[int, int] = {}
@@ -305,6 +309,7 @@ def _fresh_lines(
             mu=e.mu,
             sigma=e.sigma,
             rating=display(Rating(e.mu, e.sigma)),
+            key=people[who],
             games=counts[who],
             last_played=e.played_at,
         )

@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
-from django.db.models import Count, Q
+from django.db.models import Count, Exists, OuterRef, Q
 from django.utils import timezone
 
 from federations.models import (
@@ -22,6 +22,7 @@ from federations.models import (
 )
 from federations.services.register import parse_number, person_label
 from games.text.names import loose_key
+from scoring.families import FAMILY_INFO
 from scoring.ratings import START, Rating, display, display_sigma
 from tournaments.models import Tournament
 
@@ -42,9 +43,14 @@ def freshness(federation: Federation) -> Freshness:
 
 
 def rated_families(federation: Federation) -> list[str]:
-    return sorted(
-        FederationRating.objects.filter(federation=federation).values_list("family", flat=True).distinct()
-    )
+    """The families the federation has a list of (one query: a look into the list's index per
+    family, not a pass over its lines)."""
+    lists = {
+        family: Exists(FederationRating.objects.filter(federation=OuterRef("pk"), family=family))
+        for family in FAMILY_INFO
+    }
+    found = Federation.objects.filter(pk=federation.pk).values(**lists).first() or {}
+    return sorted(family for family, listed in found.items() if listed)
 
 
 @dataclass(frozen=True)
@@ -82,7 +88,7 @@ class RatingPage:
 
 def _search(federation: Federation, query: str) -> Q:
     number = parse_number(federation, query)
-    found = Q(person__key__contains=loose_key(query))
+    found = Q(key__contains=loose_key(query))
     return found | Q(person__number=number) if number is not None else found
 
 
@@ -112,10 +118,12 @@ def live_list(
     pages = max(1, -(-total // size))
     page = min(max(page, 1), pages)
     offset = (page - 1) * size
+    # The page's lines are found in the index alone, then read with their people: joined
+    # before the cut, every line above the page would be joined too.
+    order = ("-rating", "key", "person_id")
+    ids = list(lines.order_by(*order).values_list("pk", flat=True)[offset : offset + size])
     shown = list(
-        lines.select_related("person__home_club").order_by("-rating", "person__key", "person__number")[
-            offset : offset + size
-        ]
+        FederationRating.objects.filter(pk__in=ids).select_related("person__home_club").order_by(*order)
     )
     above = _above(
         federation, family, {line.rating for line in shown}, first=shown[0] if shown and not query else None
@@ -171,10 +179,13 @@ def _above(
 ) -> dict[int, int]:
     """How many lines of the whole list rate higher than each of ``ratings`` (one query): a
     page's first row's rank, or each found row's."""
-    wanted = sorted({first.rating} if first is not None else ratings)
+    lines = FederationRating.objects.filter(federation=federation, family=family)
+    if first is not None:  # a range of the list's index, however deep the page
+        return {first.rating: lines.filter(rating__gt=first.rating).count()}
+    wanted = sorted(ratings)
     if not wanted:
         return {}
-    counts = FederationRating.objects.filter(federation=federation, family=family).aggregate(
+    counts = lines.aggregate(
         **{f"r{i}": Count("pk", filter=Q(rating__gt=value)) for i, value in enumerate(wanted)}
     )
     return {value: counts[f"r{i}"] for i, value in enumerate(wanted)}

@@ -9,7 +9,14 @@ import uuid
 from django.db.models import Q
 
 from federations import derived
-from federations.models import Federation, FederationChange, FederationClub, Person, PersonLink
+from federations.models import (
+    Federation,
+    FederationChange,
+    FederationClub,
+    FederationRating,
+    Person,
+    PersonLink,
+)
 from games.models import Club
 from games.services.errors import ServiceError
 from games.services.players import check_name
@@ -117,6 +124,7 @@ def person_edit(
         current.name, current.key, current.home_club = clean, loose_key(clean), home_club
         current.version += 1
         current.save(update_fields=["name", "key", "home_club", "version"])
+        FederationRating.objects.filter(person=current).update(key=current.key)  # the list's order
         record(
             locked,
             Action.PERSON_EDITED,
