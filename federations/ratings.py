@@ -210,10 +210,44 @@ class Rerated:
     people: int  # list lines rewritten
 
 
-def refresh(federation: Federation) -> list[Rerated]:
+def _moved_lines(
+    federation: Federation,
+    family: str,
+    people: list[int],
+    old: dict[int, FederationRating],
+    replaced: dict[int, int],
+    made: list[FederationRatingEvent],
+) -> list[FederationRating]:
+    """The lines of the people a re-rating moved, once its events are swapped: a line kept so
+    far counts all its person's events, so his games are its count with the replaced events
+    taken out and the new ones put in, and his rating is his last new event's. Those with no
+    line yet or no new event (moved to another entry) are read from the stored events."""
+    last: dict[int, FederationRatingEvent] = {}
+    added: dict[int, int] = {}
+    for event in made:  # in the order they were rated
+        last[event.who] = event
+        added[event.who] = added.get(event.who, 0) + 1
+    made_lines = []
+    rest = []
+    for who in people:
+        line, latest = old.get(who), last.get(who)
+        if line is None or latest is None:
+            rest.append(who)
+            continue
+        line.pk = None
+        line.mu, line.sigma, line.last_played = latest.mu, latest.sigma, latest.played_at
+        line.rating = display(Rating(latest.mu, latest.sigma))
+        line.games += added[who] - replaced.get(who, 0)
+        made_lines.append(line)
+    return made_lines + lines(federation, family, rest)
+
+
+def refresh(federation: Federation, *, repair: bool = False) -> list[Rerated]:
     """Re-rate every marked family of the federation from its earliest mark. Each family is
     derived by reading only, then swapped in one transaction that removes the marks it read;
-    a mark added meanwhile stays, and the family is derived again from it."""
+    a mark added meanwhile stays, and the family is derived again from it. ``repair``: the
+    moved people's lines are read from the events alone, not from the lines kept (which a
+    rebuild does not trust)."""
     done: list[Rerated] = []
     for family in sorted(
         set(FederationDirty.objects.filter(federation=federation).values_list("family", flat=True))
@@ -232,14 +266,20 @@ def refresh(federation: Federation) -> list[Rerated]:
                 stale = FederationRatingEvent.objects.filter(federation=federation, family=family).filter(
                     _events_from(since)
                 )
-                moved = set(stale.values_list("who", flat=True)) | {e.who for e in made}
+                replaced = dict(
+                    stale.values("who").annotate(n=Count("pk")).order_by().values_list("who", "n")
+                )
+                people = sorted(who for who in replaced.keys() | {e.who for e in made} if who > 0)
+                kept = FederationRating.objects.filter(
+                    federation=federation, family=family, person_id__in=people
+                )
+                old = {} if repair else {line.person_id: line for line in kept}
                 stale.delete()
                 FederationRatingEvent.objects.bulk_create(made, batch_size=2000)
-                people = [who for who in moved if who > 0]
-                FederationRating.objects.filter(
-                    federation=federation, family=family, person_id__in=people
-                ).delete()
-                FederationRating.objects.bulk_create(lines(federation, family, people), batch_size=2000)
+                kept.delete()
+                FederationRating.objects.bulk_create(
+                    _moved_lines(federation, family, people, old, replaced, made), batch_size=2000
+                )
                 FederationDirty.objects.filter(pk__in=[pk for pk, _at, _game in marks]).delete()
                 checkpoint("federation-rate-commit")
             done.append(Rerated(family, since, len(made), len(people)))

@@ -62,7 +62,7 @@ class Command(rebuild_derived.Command):
             started = time.perf_counter()
             with transaction.atomic():
                 derived.everything_changed(federation)
-            done = refresh(federation)
+            done = refresh(federation, repair=True)
             rated = ", ".join(f"{r.family} {r.events} ratings, {r.people} people" for r in done) or "no games"
             self.stdout.write(
                 f"federation {federation.slug}: {rated} in {time.perf_counter() - started:.2f} s"
