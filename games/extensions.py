@@ -3,7 +3,8 @@
 An app registers a panel for a page in its ``AppConfig.ready`` (``register("game", panel)``);
 the games views ask ``panels("game", request, game)`` and the templates print what comes back.
 A panel returns HTML (already escaped: a rendered template) or None to show nothing. Pages:
-``game`` (the score sheet, shown above the sheet) and ``player`` (a player's page).
+``game`` (the score sheet, shown above the sheet), ``player`` (a player's page) and
+``tournament`` (a tournament's page, below its standings; the tournaments app asks).
 """
 
 from __future__ import annotations

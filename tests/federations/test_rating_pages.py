@@ -27,7 +27,7 @@ from federations.services.links import link_make
 from federations.services.register import person_add
 from games.models import Player
 from games.web.spreadsheet import BOM
-from tests.factories import UserFactory
+from tests.factories import ClubFactory, UserFactory
 from tests.federations.support import World, a_federation, a_rated_cup, game_on, link_all, world
 from tests.federations.test_rating_selectors import register
 from tests.tournaments.fault_club import correct
@@ -341,3 +341,24 @@ def test_the_report_reads_a_fixed_number_of_queries() -> None:
         assert len(tournament_report(federation=w.federation, tournament=cup)) == players
         counts.append(_queries(reader(w), f"/t/{cup.public_id}/federation/{w.federation.slug}/report/"))
     assert counts == [9, 9]  # the session, the tournament and its role, the federation, the report
+
+
+def test_the_tournament_page_links_its_rating_report_in_each_federation_that_rated_it() -> None:
+    w = world(clubs=1)
+    cup = a_rated_cup(w)
+    organiser = w.organisers[0]
+    page = f"/t/{cup.public_id}/"
+    report = f"/t/{cup.public_id}/federation/{w.federation.slug}/report/"
+    assert report not in Client().get(page).text  # not rated by anyone yet
+    refresh(w.federation)
+    assert report in Client().get(page).text
+    # A members-only federation's link is for those who may see it.
+    w.federation.visibility = "members"
+    w.federation.save()
+    assert report not in Client().get(page).text
+    own = Client()
+    own.force_login(organiser)
+    assert report in own.get(page).text
+    # A tournament of a club in no federation shows nothing of it.
+    other = tournament(ClubFactory.create(organiser=organiser, public=True), organiser, players=8)
+    assert "federation-reports-title" not in Client().get(f"/t/{other.public_id}/").text

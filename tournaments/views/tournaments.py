@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from engine.errors import EngineError
 from engine.rules import FAMILIES
+from games import extensions
 from games.models import Membership
 from games.selectors.clubs import club_by_slug
 from games.services.access import can_view_club, club_role, role_allows
@@ -88,6 +89,7 @@ def detail(request: HttpRequest, public_id: str) -> HttpResponse:
         "next_round": upcoming,
         "fit_note": fit_note(tournament, len(eligible(view.data, upcoming))) if upcoming else None,
         "seat_form": VersionedForm(initial={"version": 0}),
+        "panels": extensions.panels("tournament", request, tournament),
     }
     return render(request, "tournaments/detail.html", context)
 
