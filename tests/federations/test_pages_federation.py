@@ -249,3 +249,9 @@ def test_the_register_page_reads_as_many_queries_at_20_and_2000_entries() -> Non
         person_add(federation=w.federation, name=f"Další {n}", home_club=w.clubs[1])
     large = (count(url), count(f"{url}?q=hrac"), count(f"/f/{w.federation.slug}/history/"))
     assert small == large == PAGE_QUERIES, (small, large)
+    # The register pages as the rating lists do, keeping the search.
+    first = client.get(f"{url}?q=osoba").content.decode()
+    assert 'href="?q=osoba&amp;page=2" rel="next"' in first
+    assert 'rel="prev"' not in first
+    last = client.get(f"{url}?q=osoba&page=20").content.decode()
+    assert 'href="?q=osoba&amp;page=19" rel="prev"' in last and 'rel="next"' not in last
