@@ -25,3 +25,7 @@ def tournament_reports(request: HttpRequest, tournament: Tournament) -> SafeStri
         return None
     context = {"tournament": tournament, "federations": federations}
     return SafeString(render_to_string("federations/_tournament_reports.html", context, request=request))
+
+
+def tournament_open(request: HttpRequest, tournament: Tournament) -> SafeString | None:
+    return None
