@@ -80,6 +80,10 @@ class OpenPage:
     choices: list[tuple[int, str]] = field(default_factory=list)
 
     @property
+    def row(self) -> OpenRow:
+        return OpenRow(self.open, len(self.entries))
+
+    @property
     def can_enter_self(self) -> bool:
         return (
             not self.closed
