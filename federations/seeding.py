@@ -15,7 +15,9 @@ from tournaments.tournament_data import EntryRow
 def open_ratings(tournament: Tournament, entries: Sequence[EntryRow]) -> dict[int, int] | None:
     """{player id: federation rating} for an open (two queries), None for any other tournament."""
     federation_id = (
-        FederationOpen.objects.filter(tournament_id=tournament.pk).values_list("federation_id", flat=True).first()
+        FederationOpen.objects.filter(tournament_id=tournament.pk)
+        .values_list("federation_id", flat=True)
+        .first()
     )
     if federation_id is None:
         return None

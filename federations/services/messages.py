@@ -56,7 +56,9 @@ MESSAGES: dict[str, str] = {
     "not_organiser": gettext_noop("Only the federation's organisers can do this."),
     "open_not_club_organiser": gettext_noop("Only the organisers of the tournament's club can do this."),
     "open_taken": gettext_noop("This tournament is an open of {federation} already."),
-    "open_started": gettext_noop("Round 1 of {tournament} is seated: it can no longer become an open or stop being one."),
+    "open_started": gettext_noop(
+        "Round 1 of {tournament} is seated: it can no longer become an open or stop being one."
+    ),
     "open_gone": gettext_noop("This tournament is no longer a federation open."),
     "open_not_allowed": gettext_noop(
         "You cannot enter this person. Players enter themselves, or their club's organiser enters them."

@@ -269,9 +269,44 @@ def seed_federation_clubs(club: Any, organiser: Any, reader: Any) -> dict[str, s
     person_add(federation=federation, name=LONG_PL, user=director)
     claim(federation=federation, person_id="CZ-00002", name=LONG_PL, user=reader)
     return {
+        **seed_federation_opens(federation, club, other, organiser, director),
         "federations-club": f"/c/{club.slug}/federations/",
         "federation-claim": f"/f/{federation.slug}/claim/",
         "federation-person": f"/f/{federation.slug}/register/1/",
+    }
+
+
+def seed_federation_opens(
+    federation: Any, club: Any, other: Any, organiser: Any, director: Any
+) -> dict[str, str]:
+    """An open of long names hosted by the club, with entries from both member clubs (the
+    host's own players and guests from the other club's register, made players of the host),
+    and a past open: the federation's opens and the open's page (its organiser's too)."""
+    from federations.services.opens import open_enter, open_host
+    from federations.services.register import person_add
+    from tests.tournaments.support import tournament as a_tournament
+
+    cup = a_tournament(
+        club,
+        organiser,
+        players=ENTRANTS[2:5],
+        name="Velká cena federace v Rummikubu a Žolících, otevřený turnaj pro všechny kluby",
+        date=timezone.localdate() + datetime.timedelta(days=14),
+    )
+    hosted = open_host(federation=federation, tournament=cup, user=organiser)
+    for name in ("Kristýna Šťastná-Křižovnická", "Bartholomew Featherstonehaugh-Smythe", LONG_PL):
+        guest = person_add(federation=federation, name=name, home_club=other, user=director)
+        open_enter(open_=hosted, person_id=str(guest.number), user=director)
+    open_enter(open_=hosted, person_id="1", user=director)
+    past = a_tournament(
+        other, director, players=ENTRANTS[:2], name="Zimní open Karetního klubu Brno-Královo Pole",
+        date=timezone.localdate() - datetime.timedelta(days=30),
+    )  # fmt: skip
+    open_host(federation=federation, tournament=past, user=director)
+    return {
+        "federation-opens": f"/f/{federation.slug}/opens/",
+        "federation-open": f"/f/{federation.slug}/opens/{cup.public_id}/",
+        "open-tournament": f"/t/{cup.public_id}/",
     }
 
 
@@ -463,6 +498,9 @@ ORGANISER_PAGES = (
     "round-links",
     "penalties",
     "federations-club",
+    # A federation open: its page with the host's tools, its tournament with the open's panel.
+    "federation-open",
+    "open-tournament",
     # The federation's organiser: its page and register with his tools, and the tools' pages.
     "federation",
     "federation-register",

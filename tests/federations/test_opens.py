@@ -128,9 +128,12 @@ def test_a_person_enters_himself_when_the_open_allows_it() -> None:
     assert entry.player.name == "Eve Malá" and entry.player.club_id == o.cup.club_id
     assert FederationChange.objects.filter(action="open_entered", data__person=o.eve.pk).count() == 1
     closed = an_open(self_entry=False, tag="x")
-    assert code_of(
-        lambda: open_enter(open_=closed.open_, person_id=str(closed.eve.number), user=closed.eve_user)
-    ) == "open_not_allowed"
+    assert (
+        code_of(
+            lambda: open_enter(open_=closed.open_, person_id=str(closed.eve.number), user=closed.eve_user)
+        )
+        == "open_not_allowed"
+    )
 
 
 def test_a_clubs_organiser_enters_his_linked_and_home_people_only() -> None:
@@ -170,9 +173,10 @@ def test_a_stranger_is_refused_before_anything_is_looked_up() -> None:
     o = an_open()
     stranger = UserFactory.create()
     for person_id in (str(o.ann.number), "CZ-99999", "nonsense"):
-        assert code_of(
-            lambda p=person_id: open_enter(open_=o.open_, person_id=p, user=stranger)
-        ) == "open_not_allowed"
+        assert (
+            code_of(lambda p=person_id: open_enter(open_=o.open_, person_id=p, user=stranger))
+            == "open_not_allowed"
+        )
     assert code_of(lambda: open_enter(open_=o.open_, person_id=str(o.ann.number), user=None)) == (
         "open_not_allowed"
     )
@@ -206,9 +210,10 @@ def test_entries_close_when_round_1_is_seated_or_at_the_closing_time() -> None:
     later = an_open(tag="c")
     FederationOpen.objects.filter(pk=later.open_.pk).update(entries_close=timezone.now())
     later.open_.refresh_from_db()
-    assert code_of(
-        lambda: open_enter(open_=later.open_, person_id=str(later.bob.number), user=later.w.director)
-    ) == "open_closed"
+    assert (
+        code_of(lambda: open_enter(open_=later.open_, person_id=str(later.bob.number), user=later.w.director))
+        == "open_closed"
+    )
 
 
 def test_a_guest_player_is_made_and_linked_in_the_host_club_then_used_again() -> None:
@@ -266,6 +271,7 @@ def test_withdraw_by_the_same_people_before_round_1() -> None:
 
 def rated(player: Player) -> None:
     """The club list's best player (a rating no federation line comes near)."""
+    assert player.club_id is not None
     CurrentRating.objects.create(
         club_id=player.club_id, family="rummikub", player=player, mu=45, sigma=1, games=50,
         last_played=timezone.now(), evening=timezone.localdate(),
@@ -320,9 +326,12 @@ def test_an_opens_games_move_the_federation_list_through_the_worker() -> None:
     _check_all_in(o.cup, o.w.organisers[0])
     play_round(o.cup, 1, o.w.organisers[0])
     refresh(o.w.federation)
-    assert FederationRatingEvent.objects.filter(
-        federation=o.w.federation, game__tournament_table__round__tournament=o.cup
-    ).count() == 4
+    assert (
+        FederationRatingEvent.objects.filter(
+            federation=o.w.federation, game__tournament_table__round__tournament=o.cup
+        ).count()
+        == 4
+    )
     listed = set(
         FederationRating.objects.filter(federation=o.w.federation).values_list("person__name", flat=True)
     )

@@ -50,7 +50,9 @@ def test_hosting_lists_and_reads_an_open() -> None:
     assert again.status_code == 201 and FederationOpen.objects.count() == 1
     assert RatedTournament.objects.filter(tournament=cup).exists()
     listed = api().get(url).json()
-    assert [(r["tournament"], r["club"], r["entries"]) for r in listed] == [(cup.public_id, w.clubs[0].slug, 4)]
+    assert [(r["tournament"], r["club"], r["entries"]) for r in listed] == [
+        (cup.public_id, w.clubs[0].slug, 4)
+    ]
     assert api().get(f"{url}{cup.public_id}/").json()["open"]["tournament"] == cup.public_id
     assert api().get(f"{url}nowhere/").status_code == 404
     assert api(w.organisers[0]).post(url, {"tournament": "nowhere"}, format="json").status_code == 404

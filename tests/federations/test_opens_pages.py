@@ -136,7 +136,9 @@ def _open_with(entries: int, tag: str) -> OpenWorld:
 
 
 @pytest.mark.parametrize("who", ["visitor", "club organiser"])
-def test_the_open_page_reads_the_same_queries_at_5_and_50_entries(who: str, django_assert_num_queries: Any) -> None:
+def test_the_open_page_reads_the_same_queries_at_5_and_50_entries(
+    who: str, django_assert_num_queries: Any
+) -> None:
     counts = []
     for entries, tag in ((5, "a"), (50, "b")):
         o = _open_with(entries, tag)

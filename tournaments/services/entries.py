@@ -262,6 +262,8 @@ def entry_remove(*, entry: Entry, user: Actor, request_id: uuid.UUID | None = No
             locked.version += 1
             locked.save(update_fields=["apart", "version", "updated_at"])
         current.delete()
-        record_change(locked, Action.UNREGISTERED, user, request_id, target=target, player=current.player.name)
+        record_change(
+            locked, Action.UNREGISTERED, user, request_id, target=target, player=current.player.name
+        )
 
     write_once(entry.tournament, request_id, target, write)
