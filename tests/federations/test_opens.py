@@ -6,6 +6,7 @@ through the real seating service, and the open's games moving the list through t
 
 from __future__ import annotations
 
+import datetime
 import uuid
 
 import pytest
@@ -13,7 +14,9 @@ from django.utils import timezone
 
 from engine.errors import EngineError
 from federations.models import (
+    Federation,
     FederationChange,
+    FederationClub,
     FederationOpen,
     FederationRating,
     FederationRatingEvent,
@@ -23,6 +26,7 @@ from federations.models import (
 )
 from federations.ratings import differences, refresh
 from federations.services.events import tournament_rate
+from federations.services.federations import Settings, federation_update
 from federations.services.opens import open_end, open_enter, open_host, open_withdraw
 from federations.services.register import person_add
 from games.models import Player
@@ -321,6 +325,15 @@ def test_a_club_tournament_is_still_seeded_by_the_clubs_list() -> None:
 
 def test_an_opens_games_move_the_federation_list_through_the_worker() -> None:
     o = an_open(players=2)
+    # A federation counting only marked tournaments: the open's tables count because it is one.
+    current = Settings.of(o.w.federation)
+    federation_update(
+        federation=o.w.federation,
+        settings=Settings(**{**current.__dict__, "counts": Federation.Counts.EVENTS}),
+        version=o.w.federation.version,
+    )
+    o.w.federation.refresh_from_db()
+    FederationClub.objects.update(counts_from=datetime.date(2026, 1, 1))
     for person in (o.ann, o.bob):
         open_enter(open_=o.open_, person_id=str(person.number), user=o.w.director)
     _check_all_in(o.cup, o.w.organisers[0])
