@@ -61,7 +61,16 @@ ENTRANTS = [
 # Six at one Žolíky table, the widest score sheet.
 SIX = ENTRANTS[:6]
 # The densest pages, saved as screenshots (by their names in seed()'s answer).
-SHOTS = {"season", "ratings", "tournament-standings", "tournament-player", "sheet-six", "rating-history", "federation-open", "federation-opens"}
+SHOTS = {
+    "season",
+    "ratings",
+    "tournament-standings",
+    "tournament-player",
+    "sheet-six",
+    "rating-history",
+    "federation-open",
+    "federation-opens",
+}
 
 
 def seed() -> dict[str, str]:

@@ -36,7 +36,8 @@ from tests.federations.support import world
 from tests.tournaments.support import play_round, tournament
 from tournaments.models import CurrentRating, Entry, Table, Tournament
 from tournaments.services.entries import entry_check_in
-from tournaments.services.round_seating import round_seat
+from tournaments.services.round_seating import rating_order, round_seat
+from tournaments.tournament_data import tournament_data
 
 pytestmark = pytest.mark.django_db
 
@@ -309,8 +310,12 @@ def test_round_1_of_an_open_is_seeded_by_the_federation_list() -> None:
         for t in Table.objects.filter(round=seated)
     }
     assert len(tables) == 2
-    # The serpentine: the first seed at table 1, the second at table 2.
-    assert "Bob Dvořák" in tables[1] and "Ann Nováková" in tables[2]
+    # The serpentine: the first seed at table 1, the second and third at table 2. By the club's
+    # list Anna would be the first seed, at table 1.
+    assert "Bob Dvořák" in tables[1] and "Ann Nováková" in tables[2] and "Anna" in tables[2]
+    data = tournament_data(o.cup)
+    order = [data.entries[pk].player.name for pk in rating_order(o.cup, list(data.entries.values()))]
+    assert order[:3] == ["Bob Dvořák", "Ann Nováková", "Anna"]
 
 
 def test_a_club_tournament_is_still_seeded_by_the_clubs_list() -> None:
