@@ -157,7 +157,10 @@ def open_page(*, open_: FederationOpen, user: AnyUser) -> OpenPage:
     if who.clubs and not who.everyone and not is_closed:
         theirs = (
             Person.objects.filter(federation=federation, merged_into=None)
-            .filter(Q(home_club_id__in=who.clubs) | Q(links__club_id__in=who.clubs))
+            .filter(
+                Q(home_club_id__in=who.clubs)
+                | Q(links__club_id__in=who.clubs, links__state=PersonLink.State.LINKED)
+            )
             .exclude(pk__in=entered)
             .values_list("number", "name")
             .distinct()
@@ -170,6 +173,7 @@ def open_page(*, open_: FederationOpen, user: AnyUser) -> OpenPage:
             PersonLink.objects.filter(
                 person_id__in=entered - {e.person.pk for e in entries if e.may_withdraw and e.person},
                 club_id__in=who.clubs,
+                state=PersonLink.State.LINKED,
             ).values_list("person_id", flat=True)
         )
         if linked and not is_closed:

@@ -243,7 +243,9 @@ def standing(*, user: access.AnyUser, open_: FederationOpen) -> Standing:
 
 
 def _linked_clubs(person: Person) -> set[int]:
-    return set(PersonLink.objects.filter(person=person).values_list("club_id", flat=True))
+    """The clubs whose players are linked to the person (a claim waiting for its club aside)."""
+    linked = PersonLink.objects.filter(person=person, state=PersonLink.State.LINKED)
+    return set(linked.values_list("club_id", flat=True))
 
 
 def _entries_closed(open_: FederationOpen, tournament: Tournament) -> bool:
