@@ -10,6 +10,7 @@ from federations.models import (
     FederationChange,
     FederationClub,
     FederationDirty,
+    FederationOpen,
     FederationOrganiser,
     FederationRating,
     FederationRatingEvent,
@@ -66,6 +67,12 @@ class FederationChangeAdmin(ReadOnlyAdmin):
 @admin.register(RatedTournament)
 class RatedTournamentAdmin(ReadOnlyAdmin):
     list_display = ["federation", "tournament", "created_at"]
+    search_fields = ["federation__name", "tournament__name"]
+
+
+@admin.register(FederationOpen)
+class FederationOpenAdmin(ReadOnlyAdmin):
+    list_display = ["federation", "tournament", "self_entry", "entries_close", "created_at"]
     search_fields = ["federation__name", "tournament__name"]
 
 

@@ -13,13 +13,16 @@ class FederationsConfig(AppConfig):
 
     def ready(self) -> None:
         # Built on games and tournaments; neither imports this app.
-        from federations import panels, receivers
+        from federations import panels, receivers, seeding
         from federations.services.messages import MESSAGES
         from games import extensions, signals
         from games.text.errors import register_messages
+        from tournaments import seeding as tournament_seeding
 
         signals.results_changed.connect(receivers.results_changed, dispatch_uid=RESULTS_RECEIVER)
         signals.seats_moved.connect(receivers.seats_moved, dispatch_uid="federations.seats_moved")
         signals.game_dated.connect(receivers.game_dated, dispatch_uid="federations.game_dated")
         register_messages(MESSAGES)
         extensions.register("tournament", panels.tournament_reports)
+        extensions.register("tournament", panels.tournament_open)
+        tournament_seeding.register(seeding.open_ratings)

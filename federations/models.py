@@ -206,6 +206,10 @@ class FederationChange(models.Model):
         MARKED = "marked", _("marked a tournament federation-rated")
         UNMARKED = "unmarked", _("took back a tournament's federation rating")
         IMPORTED = "imported", _("imported the federation from an export")
+        OPEN_HOSTED = "open_hosted", _("a club hosts a federation open")
+        OPEN_ENDED = "open_ended", _("a tournament is no longer a federation open")
+        OPEN_ENTERED = "open_entered", _("entered a person in a federation open")
+        OPEN_WITHDRAWN = "open_withdrawn", _("withdrew a person from a federation open")
 
     federation = models.ForeignKey(Federation, on_delete=models.CASCADE, related_name="changes")
     action = models.CharField(max_length=20, choices=Action.choices)
@@ -252,6 +256,32 @@ class RatedTournament(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament_id} rated by {self.federation_id}"
+
+
+class FederationOpen(models.Model):
+    """A member club's tournament hosted for the federation: any member club's register entries
+    may enter (themselves when ``self_entry`` is on, or by their clubs' organisers), and round 1
+    is seeded by the federation's live list. It is federation-rated while it is an open."""
+
+    federation = models.ForeignKey(Federation, on_delete=models.CASCADE, related_name="opens")
+    tournament = models.OneToOneField(
+        "tournaments.Tournament", on_delete=models.CASCADE, related_name="federation_open"
+    )
+    self_entry = models.BooleanField(_("players may enter themselves"), default=True)
+    # Informative: entries close for good when round 1 is seated.
+    entries_close = models.DateTimeField(_("entries close"), null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["federation", "-created_at"]
+        verbose_name = _("federation open")
+        verbose_name_plural = _("federation opens")
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id} open of {self.federation_id}"
 
 
 class FederationRatingEvent(models.Model):

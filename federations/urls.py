@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.urls import path
 
 from federations import converters  # noqa: F401  (the "month" converter)
-from federations.views import clubs, exchange, federations, history, memberships, people, register
+from federations.views import clubs, exchange, federations, history, memberships, opens, people, register
 from federations.views import ratings as rating_views
 
 app_name = "federations"
@@ -36,6 +36,13 @@ urlpatterns: list = [
     path("f/<slug:slug>/history/", history.federation_history, name="history"),
     path("f/<slug:slug>/history/undo/", history.history_undo, name="undo"),
     path("f/<slug:slug>/history/csv/", history.federation_history_csv, name="history_csv"),
+    # Opens: tournaments hosted by member clubs for the federation
+    path("f/<slug:slug>/opens/", opens.opens_list, name="opens"),
+    path("f/<slug:slug>/opens/<str:public_id>/", opens.open_detail, name="open"),
+    path("f/<slug:slug>/opens/<str:public_id>/enter/", opens.open_enter_view, name="open_enter"),
+    path("f/<slug:slug>/opens/<str:public_id>/withdraw/", opens.open_withdraw_view, name="open_withdraw"),
+    path("f/<slug:slug>/opens/<str:public_id>/end/", opens.open_end_view, name="open_end"),
+    path("t/<str:public_id>/federation-open/", opens.open_host_view, name="open_host"),
     path(CLUB, clubs.club_federations, name="club"),
     *[
         path(

@@ -23,7 +23,7 @@ from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from federations import derived as federation_derived
-from federations.models import FederationDirty, RatedTournament
+from federations.models import FederationDirty, FederationOpen, RatedTournament
 from federations.publication import month_of, publish
 from federations.services.federations import federation_create
 from federations.services.links import link_make
@@ -129,6 +129,7 @@ def populated(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[str
         person = person_add(federation=federation, name="Eva")
         link_make(federation=federation, club=club, player=entry.player, person_id=str(person.number))
         RatedTournament.objects.create(federation=federation, tournament=round_.tournament)
+        FederationOpen.objects.create(federation=federation, tournament=round_.tournament)
         federation_derived.apply(federation.pk)
         # Next month's list: every rated game is before its midnight.
         publish(

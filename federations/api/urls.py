@@ -27,6 +27,7 @@ from federations.api.federations import (
     Organisers,
 )
 from federations.api.history import History, HistoryCsv, HistoryUndo
+from federations.api.opens import OpenDetail, OpenEntries, OpenEntry, Opens
 from federations.api.people import Claim, PersonDetail
 from federations.api.ratings import (
     Families,
@@ -66,6 +67,18 @@ urlpatterns: list = [
     path("federations/<slug:slug>/history/", History.as_view(), name="federation-history"),
     path("federations/<slug:slug>/history/<int:change>/undo/", HistoryUndo.as_view(), name="federation-undo"),
     path("federations/<slug:slug>/history/csv/", HistoryCsv.as_view(), name="federation-history-csv"),
+    path("federations/<slug:slug>/opens/", Opens.as_view(), name="federation-opens"),
+    path("federations/<slug:slug>/opens/<str:public_id>/", OpenDetail.as_view(), name="federation-open"),
+    path(
+        "federations/<slug:slug>/opens/<str:public_id>/entries/",
+        OpenEntries.as_view(),
+        name="federation-open-entries",
+    ),
+    path(
+        "federations/<slug:slug>/opens/<str:public_id>/entries/<int:number>/",
+        OpenEntry.as_view(),
+        name="federation-open-entry",
+    ),
     path(CLUB, ClubFederations.as_view(), name="club-federations"),
     path(f"{FED}accept/", MembershipAccept.as_view(), name="club-federation-accept"),
     path(f"{FED}decline/", MembershipDecline.as_view(), name="club-federation-decline"),

@@ -54,4 +54,19 @@ MESSAGES: dict[str, str] = {
     "claim_not_waiting": gettext_noop("This claim was answered meanwhile."),
     "tournament_other_club": gettext_noop("This tournament is not one of {club}'s."),
     "not_organiser": gettext_noop("Only the federation's organisers can do this."),
+    "open_not_club_organiser": gettext_noop("Only the organisers of the tournament's club can do this."),
+    "open_taken": gettext_noop("This tournament is an open of {federation} already."),
+    "open_started": gettext_noop(
+        "Round 1 of {tournament} is seated: it can no longer become an open or stop being one."
+    ),
+    "open_gone": gettext_noop("This tournament is no longer a federation open."),
+    "open_not_allowed": gettext_noop(
+        "You cannot enter this person. Players enter themselves, or their club's organiser enters them."
+    ),
+    "open_closed": gettext_noop("Entries are closed: round 1 is seated or the closing time has passed."),
+    "open_already_entered": gettext_noop("{person} is entered already."),
+    "open_not_entered": gettext_noop("{person} is not entered."),
+    "open_name_taken": gettext_noop(
+        "The host club has players called {person} already. Ask its organiser to link the right one."
+    ),
 }

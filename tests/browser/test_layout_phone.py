@@ -61,7 +61,16 @@ ENTRANTS = [
 # Six at one Žolíky table, the widest score sheet.
 SIX = ENTRANTS[:6]
 # The densest pages, saved as screenshots (by their names in seed()'s answer).
-SHOTS = {"season", "ratings", "tournament-standings", "tournament-player", "sheet-six", "rating-history"}
+SHOTS = {
+    "season",
+    "ratings",
+    "tournament-standings",
+    "tournament-player",
+    "sheet-six",
+    "rating-history",
+    "federation-open",
+    "federation-opens",
+}
 
 
 def seed() -> dict[str, str]:
@@ -269,9 +278,44 @@ def seed_federation_clubs(club: Any, organiser: Any, reader: Any) -> dict[str, s
     person_add(federation=federation, name=LONG_PL, user=director)
     claim(federation=federation, person_id="CZ-00002", name=LONG_PL, user=reader)
     return {
+        **seed_federation_opens(federation, club, other, organiser, director),
         "federations-club": f"/c/{club.slug}/federations/",
         "federation-claim": f"/f/{federation.slug}/claim/",
         "federation-person": f"/f/{federation.slug}/register/1/",
+    }
+
+
+def seed_federation_opens(
+    federation: Any, club: Any, other: Any, organiser: Any, director: Any
+) -> dict[str, str]:
+    """An open of long names hosted by the club, with entries from both member clubs (the
+    host's own players and guests from the other club's register, made players of the host),
+    and a past open: the federation's opens and the open's page (its organiser's too)."""
+    from federations.services.opens import open_enter, open_host
+    from federations.services.register import person_add
+    from tests.tournaments.support import tournament as a_tournament
+
+    cup = a_tournament(
+        club,
+        organiser,
+        players=ENTRANTS[2:5],
+        name="Velká cena federace v Rummikubu a Žolících, otevřený turnaj pro všechny kluby",
+        date=timezone.localdate() + datetime.timedelta(days=14),
+    )
+    hosted = open_host(federation=federation, tournament=cup, user=organiser)
+    for name in ("Kristýna Šťastná-Křižovnická", "Bartholomew Featherstonehaugh-Smythe", LONG_PL):
+        guest = person_add(federation=federation, name=name, home_club=other, user=director)
+        open_enter(open_=hosted, person_id=str(guest.number), user=director)
+    open_enter(open_=hosted, person_id="1", user=director)
+    past = a_tournament(
+        other, director, players=ENTRANTS[:2], name="Zimní open Karetního klubu Brno-Královo Pole",
+        date=timezone.localdate() - datetime.timedelta(days=30),
+    )  # fmt: skip
+    open_host(federation=federation, tournament=past, user=director)
+    return {
+        "federation-opens": f"/f/{federation.slug}/opens/",
+        "federation-open": f"/f/{federation.slug}/opens/{cup.public_id}/",
+        "open-tournament": f"/t/{cup.public_id}/",
     }
 
 
@@ -463,6 +507,9 @@ ORGANISER_PAGES = (
     "round-links",
     "penalties",
     "federations-club",
+    # A federation open: its page with the host's tools, its tournament with the open's panel.
+    "federation-open",
+    "open-tournament",
     # The federation's organiser: its page and register with his tools, and the tools' pages.
     "federation",
     "federation-register",
@@ -591,9 +638,10 @@ def test_every_table_and_list_reads_on_a_phone_in_every_language(
             context.close()
     # The season, the rating list, the tournament's overview and standings, a player's rounds
     # (on his public page and by his own link), the knockout's standings and a finalist's rounds;
-    # the federation's live list, a published list and a tournament's rating report.
-    if opened != 11 * len(WIDTHS):
-        failures.append(f"{opened} page views had an 'all columns' toggle, not {11 * len(WIDTHS)}")
+    # the federation's live list, a published list and a tournament's rating report; the open's
+    # tournament's overview.
+    if opened != 12 * len(WIDTHS):
+        failures.append(f"{opened} page views had an 'all columns' toggle, not {12 * len(WIDTHS)}")
 
     # A wide screen keeps the whole table: no frame scrolls, nothing reaches past the screen
     # (read once, in Czech).

@@ -243,3 +243,27 @@ def entry_pin(
         return Action.PINNED, {"table": table}
 
     return _entry_write(entry, version, request_id, change, user, f"pin-{table}")
+
+
+def entry_remove(*, entry: Entry, user: Actor, request_id: uuid.UUID | None = None) -> None:
+    """Take a registered player off the tournament before its first round is seated (after
+    that he drops out instead, and his results stay). His club player stays."""
+    target = entry_target(entry, "remove")
+
+    def write(locked: Tournament) -> None:
+        current = Entry.objects.select_related("player").filter(pk=entry.pk, tournament=locked).first()
+        if current is None:
+            raise ServiceError("entry_gone", "no longer registered")
+        if Round.objects.filter(tournament=locked).exists():
+            raise ServiceError("entry_remove_seated", "a round is seated", player=current.player.name)
+        pairs = [p for p in locked.apart if current.pk not in p]
+        if pairs != locked.apart:
+            locked.apart = pairs
+            locked.version += 1
+            locked.save(update_fields=["apart", "version", "updated_at"])
+        current.delete()
+        record_change(
+            locked, Action.UNREGISTERED, user, request_id, target=target, player=current.player.name
+        )
+
+    write_once(entry.tournament, request_id, target, write)

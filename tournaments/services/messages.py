@@ -44,6 +44,10 @@ MESSAGES: dict[str, str] = {
     "check_in_closed": gettext_noop("The check-in is closed. Ask the organiser to check you in."),
     "check_in_dropped": gettext_noop("{player} has dropped out. Ask the organiser to bring you back."),
     "entry_other_club": gettext_noop("{player} is not a player of this club."),
+    "entry_gone": gettext_noop("This player is no longer registered."),
+    "entry_remove_seated": gettext_noop(
+        "Round 1 is seated: {player} can no longer be taken off the tournament, only dropped out."
+    ),
     "pin_range": gettext_noop("There is no table {table}."),
     "apart_same": gettext_noop("Choose two different players."),
     "apart_entry": gettext_noop("Both players must be registered for this tournament."),

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from games.services.errors import ServiceError
 from scoring.ratings import Rating, display
 from scoring.seating import TableLimits, seat_round
+from tournaments import seeding
 from tournaments.models import (
     Bye,
     CurrentRating,
@@ -82,15 +83,11 @@ def apart_pairs(data: TournamentData) -> list[tuple[int, int]]:
 
 def rating_order(tournament: Tournament, entries: Sequence[EntryRow]) -> list[int]:
     """Entry ids by the club's rating list of the tournament's family, best first (its shown
-    rating, as the list ranks them); players without a rating after them, by name then id."""
-    shown = {
-        player: display(Rating(mu, sigma))
-        for player, mu, sigma in CurrentRating.objects.filter(
-            club_id=tournament.club_id,
-            family=tournament.family,
-            player_id__in=[e.player_id for e in entries],
-        ).values_list("player_id", "mu", "sigma")
-    }
+    rating, as the list ranks them); players without a rating after them, by name then id. A
+    source registered in ``tournaments.seeding`` (a federation open's list) comes first."""
+    shown = seeding.ratings(tournament, entries)
+    if shown is None:
+        shown = _club_ratings(tournament, entries)
     rated = sorted(
         (e for e in entries if e.player_id in shown),
         key=lambda e: (-shown[e.player_id], e.player.name.casefold(), e.pk),
@@ -99,6 +96,18 @@ def rating_order(tournament: Tournament, entries: Sequence[EntryRow]) -> list[in
         (e for e in entries if e.player_id not in shown), key=lambda e: (e.player.name.casefold(), e.pk)
     )
     return [e.pk for e in rated + unrated]
+
+
+def _club_ratings(tournament: Tournament, entries: Sequence[EntryRow]) -> dict[int, int]:
+    """The shown rating of each entry's player on the club's list of the family (one query)."""
+    return {
+        player: display(Rating(mu, sigma))
+        for player, mu, sigma in CurrentRating.objects.filter(
+            club_id=tournament.club_id,
+            family=tournament.family,
+            player_id__in=[e.player_id for e in entries],
+        ).values_list("player_id", "mu", "sigma")
+    }
 
 
 def apart_target(first: int, second: int, keep: bool) -> str:
