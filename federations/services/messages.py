@@ -54,4 +54,13 @@ MESSAGES: dict[str, str] = {
     "claim_not_waiting": gettext_noop("This claim was answered meanwhile."),
     "tournament_other_club": gettext_noop("This tournament is not one of {club}'s."),
     "not_organiser": gettext_noop("Only the federation's organisers can do this."),
+    "grand_prix_points": gettext_noop("Choose how tournaments earn points from the list."),
+    "grand_prix_option": gettext_noop("Choose a number from {low} to {high}."),
+    "grand_prix_tiebreak_games": gettext_noop(
+        "A federation season counts tournaments only: choose another tie-break than games played."
+    ),
+    "grand_prix_gone": gettext_noop("This season was deleted meanwhile."),
+    "stale_grand_prix": gettext_noop(
+        "Someone changed the season's settings meanwhile. Check them and save again."
+    ),
 }
