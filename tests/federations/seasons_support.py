@@ -167,3 +167,70 @@ def stored(season: FederationSeason) -> dict[int, Line]:
         )
         for row in FederationSeasonStanding.objects.filter(season=season, family="")
     }
+
+
+def seeded_season(
+    federation: Federation,
+    people: int,
+    *,
+    families: Sequence[str] = ("rummikub",),
+    qualify: int = 0,
+    min_events: int = 0,
+    name: str = "Grand Prix",
+    long_names: bool = False,
+) -> FederationSeason:
+    """A season with ``people`` register entries' standing lines (and one result each) written
+    as the worker would leave them: pages and their query counts, without playing hundreds of
+    tournaments."""
+    from decimal import Decimal
+
+    from federations.models import FederationSeasonResult
+    from federations.services.register import person_add
+    from games.models import Club
+
+    today = timezone.localdate()
+    season = FederationSeason.objects.create(
+        federation=federation,
+        name=name,
+        starts=today.replace(month=1, day=1),
+        ends=today.replace(month=12, day=31),
+        families=list(families),
+        qualify=qualify,
+        min_events=min_events,
+        computed_at=timezone.now(),
+    )
+    club = Club.objects.filter(federations__federation=federation).first()
+    host = (
+        tournament(club, club.memberships.filter(role="organiser").first().user, players=4, rounds=1)
+        if club is not None
+        else None
+    )
+    made = [
+        person_add(
+            federation=federation,
+            name=(f"Maximilián Hrabě z Vysokého Mýta {n}" if long_names else f"Hráč {n}"),
+        )
+        for n in range(people)
+    ]
+    lines = []
+    for family in ["", *families] if len(families) > 1 else [""]:
+        for n, person in enumerate(made):
+            played = 1 + n % 3
+            lines.append(
+                FederationSeasonStanding(
+                    season=season, family=family, person=person, rank=n + 1,
+                    ranked=played >= min_events, previous_rank=n + 2 if n % 2 else None,
+                    points=Decimal(100 - n % 100), exact_points=str(100 - n % 100), events=played,
+                    wins=n % 2, average_place=2.5, played=played,
+                )  # fmt: skip
+            )
+    FederationSeasonStanding.objects.bulk_create(lines)
+    if host is not None:
+        FederationSeasonResult.objects.bulk_create(
+            FederationSeasonResult(
+                season=season, tournament=host, person=person, family=families[0], date=host.date,
+                place=n + 1, finished=n + 2, players=people, exact_points="25",
+            )  # fmt: skip
+            for n, person in enumerate(made)
+        )
+    return season
