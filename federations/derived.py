@@ -55,9 +55,9 @@ from federations.models import (
 from federations.publication import due, publish_due
 from federations.ratings import GameKey, Rerated, mark, refresh
 from games.models import Game
-from tournaments.models import Tournament
 from tournaments.derived import backoff, lease_time, reconnect_if_broken, sweep_every, try_lock, unlock
 from tournaments.faults import checkpoint
+from tournaments.models import Tournament
 
 # The advisory locks' first key for federations (a club's are in tournaments.derived's space).
 LOCK_SPACE = 27_002

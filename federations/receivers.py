@@ -25,5 +25,7 @@ def seats_moved(sender: object, *, club_id: int, game_ids: list[int], **kwargs: 
     derived.games_moved(club_id=club_id, game_ids=game_ids)
 
 
-def tournament_changed(sender: object, *, tournament: Tournament, before: Tournament | None, **kwargs: Any) -> None:
+def tournament_changed(
+    sender: object, *, tournament: Tournament, before: Tournament | None, **kwargs: Any
+) -> None:
     derived.tournament_changed(tournament, before)

@@ -27,10 +27,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Model, Q, QuerySet
 from django.utils import timezone
 
 from federations.models import (
@@ -109,7 +109,7 @@ def counted_tournaments(season: FederationSeason) -> list[Tournament]:
     for club_id, counts_from, ended_at in FederationClub.objects.filter(
         federation_id=season.federation_id, joined_at__isnull=False, counts_from__isnull=False
     ).values_list("club_id", "counts_from", "ended_at"):
-        periods[club_id].append((counts_from, ended_at))
+        periods[club_id].append((cast(datetime.date, counts_from), ended_at))
     marked = RatedTournament.objects.filter(federation_id=season.federation_id).values("tournament_id")
     tournaments = (
         Tournament.objects.filter(
@@ -260,6 +260,18 @@ def derive(
     return standings, results
 
 
+def _swap[M: Model](
+    stored: QuerySet[M], rows: Sequence[M], by: tuple[str, ...], fields: tuple[str, ...]
+) -> int:
+    """Write only the rows that differ from the stored ones (inside the caller's transaction)."""
+    found = differing(stored, rows, by, fields)
+    for at in range(0, len(found.gone), 500):
+        stored.model._default_manager.filter(pk__in=found.gone[at : at + 500]).delete()
+    update_rows(stored.model, fields, found.changed)
+    stored.model._default_manager.bulk_create(found.new, batch_size=500)
+    return len(found.gone) + len(found.changed) + len(found.new)
+
+
 def store(
     season: FederationSeason,
     standings: Sequence[FederationSeasonStanding],
@@ -273,17 +285,18 @@ def store(
         locked = FederationSeason.objects.select_for_update().filter(pk=season.pk).first()
         if locked is None:
             return 0
-        written = 0
-        for model, rows, by, fields in (
-            (FederationSeasonStanding, standings, ("family", "person_id"), STANDING_FIELDS),
-            (FederationSeasonResult, results, ("tournament_id", "person_id"), RESULT_FIELDS),
-        ):
-            found = differing(model.objects.filter(season=locked), rows, by, fields)  # type: ignore[attr-defined]
-            for at in range(0, len(found.gone), 500):
-                model.objects.filter(pk__in=found.gone[at : at + 500]).delete()  # type: ignore[attr-defined]
-            update_rows(model, fields, found.changed)
-            model.objects.bulk_create(found.new, batch_size=500)  # type: ignore[attr-defined]
-            written += len(found.gone) + len(found.changed) + len(found.new)
+        written = _swap(
+            FederationSeasonStanding.objects.filter(season=locked),
+            standings,
+            ("family", "person_id"),
+            STANDING_FIELDS,
+        )
+        written += _swap(
+            FederationSeasonResult.objects.filter(season=locked),
+            results,
+            ("tournament_id", "person_id"),
+            RESULT_FIELDS,
+        )
         FederationSeason.objects.filter(pk=locked.pk).update(computed_at=timezone.now())
         FederationSeasonDirty.objects.filter(pk__in=list(marks)).delete()
         checkpoint("federation-season-commit")
@@ -301,7 +314,9 @@ def refresh(federation: Federation) -> list[int]:
     marked = FederationSeasonDirty.objects.filter(federation=federation)
     for season_id in sorted(set(marked.values_list("season_id", flat=True))):
         while True:
-            marks = list(FederationSeasonDirty.objects.filter(season_id=season_id).values_list("pk", flat=True))
+            marks = list(
+                FederationSeasonDirty.objects.filter(season_id=season_id).values_list("pk", flat=True)
+            )
             season = FederationSeason.objects.filter(pk=season_id).first()
             if not marks or season is None:
                 break

@@ -68,7 +68,9 @@ urlpatterns: list = [
     path("f/<slug:slug>/seasons/new/", season_views.season_new, name="season_new"),
     path("f/<slug:slug>/seasons/<str:public_id>/", season_views.season_detail, name="season"),
     path(
-        "f/<slug:slug>/seasons/<str:public_id>/settings/", season_views.season_settings, name="season_settings"
+        "f/<slug:slug>/seasons/<str:public_id>/settings/",
+        season_views.season_settings,
+        name="season_settings",
     ),
     path(
         "f/<slug:slug>/seasons/<str:public_id>/delete/", season_views.season_delete_view, name="season_delete"

@@ -20,7 +20,10 @@ TAGS = ["federation seasons"]
 SLUG = OpenApiParameter("slug", str, OpenApiParameter.PATH, description="The federation's slug.")
 PUBLIC_ID = OpenApiParameter("public_id", str, OpenApiParameter.PATH, description="The season's id.")
 NUMBER = OpenApiParameter(
-    "number", int, OpenApiParameter.PATH, description="A register entry's number (its federation id's digits)."
+    "number",
+    int,
+    OpenApiParameter.PATH,
+    description="A register entry's number (its federation id's digits).",
 )
 FAMILY = OpenApiParameter(
     "family",

@@ -40,7 +40,10 @@ class GrandPrixSettingsSerializer(serializers.Serializer[Any]):
         help_text='Points by place among the register\'s people: "10 8 6 5 4 3 2 1" (custom only).',
     )
     best_events = serializers.IntegerField(
-        min_value=0, max_value=MAX_EVENTS, default=0, help_text="Count only each one's best tournaments; 0: all."
+        min_value=0,
+        max_value=MAX_EVENTS,
+        default=0,
+        help_text="Count only each one's best tournaments; 0: all.",
     )
     drop_worst = serializers.IntegerField(min_value=0, max_value=MAX_EVENTS, default=0)
     min_events = serializers.IntegerField(
@@ -87,7 +90,9 @@ class GrandPrixSerializer(serializers.Serializer[Any]):
     min_events = serializers.IntegerField()
     tiebreaks = serializers.SerializerMethodField()
     qualify = serializers.IntegerField()
-    computed_at = serializers.DateTimeField(allow_null=True, help_text="When the standings were last derived.")
+    computed_at = serializers.DateTimeField(
+        allow_null=True, help_text="When the standings were last derived."
+    )
     version = serializers.IntegerField()
     etag = ETagField(grand_prix_etag, source="*")
 

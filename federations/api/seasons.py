@@ -53,7 +53,9 @@ class Seasons(APIView):
     @schemas.federation_seasons_list
     def get(self, request: Request, slug: str) -> Response:
         federation = visible_federation(request, slug)
-        return Response(GrandPrixSerializer(selectors.federation_seasons(federation=federation), many=True).data)
+        return Response(
+            GrandPrixSerializer(selectors.federation_seasons(federation=federation), many=True).data
+        )
 
     @schemas.federation_seasons_create
     def post(self, request: Request, slug: str) -> Response:

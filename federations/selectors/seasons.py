@@ -93,7 +93,6 @@ class SeasonView:
             for r in self.rows
         ]
 
-
     @property
     def groups(self) -> tuple[list[StandingLine], list[StandingLine], list[StandingLine]]:
         """This page's lines: above the qualification line (every ranked one without a
@@ -137,7 +136,7 @@ def season_person(*, season: FederationSeason, number: int) -> Person | None:
         .first()
     )
     while person is not None and person.merged_into is not None:
-        person = Person.objects.select_related("merged_into").filter(pk=person.merged_into_id).first()
+        person = Person.objects.select_related("merged_into").filter(pk=person.merged_into.pk).first()
     return person
 
 

@@ -54,7 +54,9 @@ def grand_prix(w: World, **changes: Any) -> FederationSeason:
         "families": ["rummikub"],
     }
     values.update(changes)
-    return season_create(federation=w.federation, settings=GrandPrixSettings.from_mapping(values), user=w.director)
+    return season_create(
+        federation=w.federation, settings=GrandPrixSettings.from_mapping(values), user=w.director
+    )
 
 
 # ---------------------------------------------------------------------- the reference
@@ -105,7 +107,7 @@ def reference(season: FederationSeason) -> dict[int, Line]:
             continue
         start = timezone.make_aware(datetime.datetime.combine(t.date, datetime.time()))
         if not any(
-            club == t.club_id and since <= t.date and (ended is None or start < ended)
+            club == t.club_id and since is not None and since <= t.date and (ended is None or start < ended)
             for club, since, ended in periods
         ):
             continue
@@ -124,18 +126,19 @@ def reference(season: FederationSeason) -> dict[int, Line]:
             place = 1 + sum(1 for other in people.values() if other < rank)
             tied = sum(1 for other in people.values() if other == rank)
             worth = sum(
-                (table[k - 1] if k <= len(table) else Fraction(0) for k in range(place, place + tied)), Fraction(0)
+                (table[k - 1] if k <= len(table) else Fraction(0) for k in range(place, place + tied)),
+                Fraction(0),
             )
             events[person].append((place, worth / tied))
     lines: dict[int, tuple[Fraction, int, int, int]] = {}
     for person, mine in events.items():
-        points = sorted((p for _place, p in mine), reverse=True)
-        if season.drop_worst and len(points) > season.drop_worst:
-            points = points[: -season.drop_worst]
+        best = sorted((p for _place, p in mine), reverse=True)
+        if season.drop_worst and len(best) > season.drop_worst:
+            best = best[: -season.drop_worst]
         if season.best_events:
-            points = points[: season.best_events]
+            best = best[: season.best_events]
         lines[person] = (
-            sum(points, Fraction(0)),
+            sum(best, Fraction(0)),
             len(mine),
             sum(1 for place, _p in mine if place == 1),
             sum(place for place, _p in mine),
@@ -200,11 +203,8 @@ def seeded_season(
         computed_at=timezone.now(),
     )
     club = Club.objects.filter(federations__federation=federation).first()
-    host = (
-        tournament(club, club.memberships.filter(role="organiser").first().user, players=4, rounds=1)
-        if club is not None
-        else None
-    )
+    organiser = club.memberships.filter(role="organiser").first() if club is not None else None
+    host = tournament(club, organiser.user, players=4, rounds=1) if club and organiser else None
     made = [
         person_add(
             federation=federation,
@@ -218,19 +218,34 @@ def seeded_season(
             played = 1 + n % 3
             lines.append(
                 FederationSeasonStanding(
-                    season=season, family=family, person=person, rank=n + 1,
-                    ranked=played >= min_events, previous_rank=n + 2 if n % 2 else None,
-                    points=Decimal(100 - n % 100), exact_points=str(100 - n % 100), events=played,
-                    wins=n % 2, average_place=2.5, played=played,
-                )  # fmt: skip
+                    season=season,
+                    family=family,
+                    person=person,
+                    rank=n + 1,
+                    ranked=played >= min_events,
+                    previous_rank=n + 2 if n % 2 else None,
+                    points=Decimal(100 - n % 100),
+                    exact_points=str(100 - n % 100),
+                    events=played,
+                    wins=n % 2,
+                    average_place=2.5,
+                    played=played,
+                )
             )
     FederationSeasonStanding.objects.bulk_create(lines)
     if host is not None:
         FederationSeasonResult.objects.bulk_create(
             FederationSeasonResult(
-                season=season, tournament=host, person=person, family=families[0], date=host.date,
-                place=n + 1, finished=n + 2, players=people, exact_points="25",
-            )  # fmt: skip
+                season=season,
+                tournament=host,
+                person=person,
+                family=families[0],
+                date=host.date,
+                place=n + 1,
+                finished=n + 2,
+                players=people,
+                exact_points="25",
+            )
             for n, person in enumerate(made)
         )
     return season

@@ -32,7 +32,13 @@ from federations.seasons import differences, reranked
 from federations.services.links import link_make
 from federations.services.memberships import club_answer, club_invite, membership_end
 from federations.services.register import person_add, person_merge
-from federations.services.seasons import GrandPrixSettings, current_settings, season_delete, season_update
+from federations.services.seasons import (
+    GrandPrixSettings,
+    current_settings,
+    season_create,
+    season_delete,
+    season_update,
+)
 from games.models import Player
 from games.services.errors import ServiceError, StaleVersion
 from tests.factories import UserFactory
@@ -117,7 +123,7 @@ def test_only_rated_confirmed_tournaments_of_members_in_the_season_count() -> No
 
 
 def test_settings_changes_are_recorded_once_and_a_stale_version_is_refused() -> None:
-    w, people = a_gp_world()
+    w, _people = a_gp_world()
     season = grand_prix(w)
     key = uuid.uuid4()
     settings = GrandPrixSettings.from_mapping({**current_settings(season), "best_events": 3, "qualify": 8})
@@ -130,7 +136,9 @@ def test_settings_changes_are_recorded_once_and_a_stale_version_is_refused() -> 
     with pytest.raises(ServiceError) as refused:
         season_update(
             season=season,
-            settings=GrandPrixSettings.from_mapping({**current_settings(season), "tiebreaks": ["points", "games"]}),
+            settings=GrandPrixSettings.from_mapping(
+                {**current_settings(season), "tiebreaks": ["points", "games"]}
+            ),
             version=2,
         )
     assert refused.value.code == "grand_prix_tiebreak_games"
@@ -138,7 +146,7 @@ def test_settings_changes_are_recorded_once_and_a_stale_version_is_refused() -> 
     key = uuid.uuid4()
     made = grand_prix(w, name="Open series")
     created = [
-        __import__("federations.services.seasons", fromlist=["season_create"]).season_create(
+        season_create(
             federation=w.federation,
             settings=GrandPrixSettings.from_mapping(current_settings(made) | {"name": "Twice"}),
             request_id=key,
@@ -214,7 +222,12 @@ def _apply(step: tuple[Any, ...], w: World, people: list[Person], season: Federa
                     person_id=str(people[step[3]].number),
                 )  # fmt: skip
             except ServiceError as error:
-                assert error.code in {"link_player_taken", "link_person_taken", "link_not_member", "person_merged"}
+                assert error.code in {
+                    "link_player_taken",
+                    "link_person_taken",
+                    "link_not_member",
+                    "person_merged",
+                }
     elif kind == "merge":
         source, into = (Person.objects.get(pk=people[i].pk) for i in step[1:3])
         try:
@@ -265,7 +278,10 @@ def test_the_standings_through_the_worker_are_the_references(changes: list[tuple
         )
         people = [person_add(federation=w.federation, name=n) for n in ("Anna", "Bára", "Cyril", "Dana")]
         season = grand_prix(
-            w, starts=today - datetime.timedelta(days=30), ends=today, tiebreaks=["points", "wins", "average_place"]
+            w,
+            starts=today - datetime.timedelta(days=30),
+            ends=today,
+            tiebreaks=["points", "wins", "average_place"],
         )
         # Some tournaments whatever the steps, their players linked at the first club.
         import random

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime
 import uuid
+from fractions import Fraction
 
 import pytest
 from django.core.management import call_command
@@ -30,7 +31,6 @@ from federations.selectors.seasons import season_view
 from federations.services.links import link_make
 from federations.services.register import person_add
 from games.models import Player
-from tests.factories import UserFactory
 from tests.federations.seasons_support import cup, grand_prix, reference, seeded_season, stored
 from tests.federations.support import World, world
 from tests.tournaments.support import NAMES
@@ -48,14 +48,16 @@ def played_world() -> tuple[World, FederationSeason, list[Person]]:
         cup(w, club, NAMES[:5], today - datetime.timedelta(days=club + 1))
         for person in people:
             player = Player.objects.get(club=w.clubs[club], name=person.name)
-            link_make(federation=w.federation, club=w.clubs[club], player=player, person_id=str(person.number))
+            link_make(
+                federation=w.federation, club=w.clubs[club], player=player, person_id=str(person.number)
+            )
     season = grand_prix(w, qualify=2)
     derived.apply(w.federation.pk)
     return w, season, people
 
 
 def test_the_pages_show_the_standings_the_line_and_the_card() -> None:
-    w, season, people = played_world()
+    w, season, _people = played_world()
     slug = w.federation.slug
     browser = Client()
     listed = browser.get(reverse("federations:seasons", kwargs={"slug": slug}))
@@ -63,11 +65,14 @@ def test_the_pages_show_the_standings_the_line_and_the_card() -> None:
     assert season.name in browser.get(reverse("federations:detail", kwargs={"slug": slug})).text
     page = browser.get(reverse("federations:season", kwargs={"slug": slug, "public_id": season.public_id}))
     assert page.status_code == 200
-    assert "Above the line: the top 2 qualify" in page.text
+    # The line is drawn when someone ranked is below the top 2 (a tie at the line qualifies all).
+    below = FederationSeasonStanding.objects.filter(season=season, family="", ranked=True, rank__gt=2)
+    assert ("Above the line: the top 2 qualify" in page.text) == below.exists()
     first = FederationSeasonStanding.objects.filter(season=season, family="", rank=1).order_by("pk").first()
     assert first is not None
     card_url = reverse(
-        "federations:season_card", kwargs={"slug": slug, "public_id": season.public_id, "number": first.person.number}
+        "federations:season_card",
+        kwargs={"slug": slug, "public_id": season.public_id, "number": first.person.number},
     )
     assert card_url in page.text
     card = browser.get(card_url)
@@ -89,7 +94,8 @@ def test_the_organisers_create_edit_and_delete_a_season_on_its_pages() -> None:
     new = reverse("federations:season_new", kwargs={"slug": slug})
     assert director.get(new).status_code == 200
     form = {
-        "name": "Velká cena", "starts": "2026-01-01", "ends": "2026-12-31", "families": ["rummikub", "zoliky"],
+        "name": "Velká cena", "starts": "2026-01-01", "ends": "2026-12-31",
+        "families": ["rummikub", "zoliky"],
         "tournament_points": "custom", "custom_points": "10 8 6", "best_events": "4", "drop_worst": "0",
         "min_events": "2", "qualify": "8", "tiebreak_1": "wins", "tiebreak_2": "average_place",
         "tiebreak_3": "head_to_head", "version": "0", "request_id": str(uuid.uuid4()),
@@ -102,7 +108,9 @@ def test_the_organisers_create_edit_and_delete_a_season_on_its_pages() -> None:
     director.post(new, form)  # a resend
     assert FederationSeason.objects.filter(name="Velká cena").count() == 1
     settings = reverse("federations:season_settings", kwargs={"slug": slug, "public_id": season.public_id})
-    wrong = director.post(settings, {**form, "custom_points": "6 8", "version": "1", "request_id": str(uuid.uuid4())})
+    wrong = director.post(
+        settings, {**form, "custom_points": "6 8", "version": "1", "request_id": str(uuid.uuid4())}
+    )
     assert wrong.status_code == 200 and "error" in wrong.text
     stale = director.post(settings, {**form, "name": "Jiná", "version": "0", "request_id": str(uuid.uuid4())})
     assert "meanwhile" in stale.text
@@ -118,7 +126,9 @@ def test_the_organisers_create_edit_and_delete_a_season_on_its_pages() -> None:
     director.post(delete, {"version": "2", "request_id": str(uuid.uuid4())})
     assert not FederationSeason.objects.exists()
     assert list(
-        FederationChange.objects.filter(action__startswith="season").order_by("id").values_list("action", flat=True)
+        FederationChange.objects.filter(action__startswith="season")
+        .order_by("id")
+        .values_list("action", flat=True)
     ) == ["season_created", "season_edited", "season_deleted"]
 
 
@@ -133,7 +143,9 @@ def test_the_standings_read_a_fixed_number_of_queries(people: int) -> None:
     browser = Client()
     url = reverse("federations:season", kwargs={"slug": w.federation.slug, "public_id": season.public_id})
     with CaptureQueriesContext(connection) as page:
-        assert browser.get(url, {"family": "zoliky"}).status_code == 200
+        shown = browser.get(url, {"family": "zoliky"})
+    assert shown.status_code == 200
+    assert "Above the line: the top 3 qualify" in shown.text and 'aria-current="page">Žolíky' in shown.text
     assert len(page) == 6, [q["sql"] for q in page.captured_queries]
     card = reverse(
         "federations:season_card",
@@ -157,14 +169,13 @@ def test_the_api_lists_creates_changes_and_deletes_a_season() -> None:
     assert standings["pending"] is False
     assert [r["qualifies"] for r in standings["rows"]][:2] == [True, True]
     assert {r["number"]: r["points"] for r in standings["rows"]} == {
-        Person.objects.get(pk=person).number: f"{line.points:.3f}" for person, line in reference(season).items()
+        Person.objects.get(pk=person).number: f"{line.points:.3f}"
+        for person, line in reference(season).items()
     }
     number = standings["rows"][0]["number"]
     card = reader.get(f"{base}{season.public_id}/people/{number}/card/").json()
     assert card["ranked"] is True and len(card["lines"]) == 2
-    assert sum(__import__("fractions").Fraction(x["points"]) for x in card["lines"]) == __import__(
-        "fractions"
-    ).Fraction(card["total"])
+    assert sum(Fraction(x["points"]) for x in card["lines"]) == Fraction(card["total"])
     assert reader.get(f"{base}{season.public_id}/people/99999/card/").status_code == 404
     # Writes: the organisers only, If-Match, idempotent.
     assert reader.post(base, {"name": "X"}, format="json").status_code in (401, 403)
@@ -195,10 +206,14 @@ def test_rebuild_derived_rebuilds_and_checks_the_seasons() -> None:
     w, season, _people = played_world()
     FederationSeasonStanding.objects.filter(season=season).update(points=0, exact_points="0")
     with pytest.raises(Exception, match="differ"):
-        call_command("rebuild_derived", "--federation", w.federation.slug, "--check", stdout=open("/dev/null", "w"))
+        call_command(
+            "rebuild_derived", "--federation", w.federation.slug, "--check", stdout=open("/dev/null", "w")
+        )
     call_command("rebuild_derived", "--federation", w.federation.slug, stdout=open("/dev/null", "w"))
     assert stored(season) == reference(season)
-    call_command("rebuild_derived", "--federation", w.federation.slug, "--check", stdout=open("/dev/null", "w"))
+    call_command(
+        "rebuild_derived", "--federation", w.federation.slug, "--check", stdout=open("/dev/null", "w")
+    )
 
 
 def test_a_person_merged_away_has_his_card_at_the_survivor() -> None:
@@ -209,7 +224,7 @@ def test_a_person_merged_away_has_his_card_at_the_survivor() -> None:
 
     person_merge(source=extra, into=people[0], versions=(extra.version, people[0].version))
     url = reverse(
-        "federations:season_card", kwargs={"slug": w.federation.slug, "public_id": season.public_id, "number": extra.number}
+        "federations:season_card",
+        kwargs={"slug": w.federation.slug, "public_id": season.public_id, "number": extra.number},
     )
     assert client.get(url)["Location"].endswith(f"/people/{people[0].number}/")
-    assert UserFactory  # the module's factories stay imported for the other tests

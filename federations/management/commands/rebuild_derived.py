@@ -81,4 +81,6 @@ class Command(rebuild_derived.Command):
             raise CommandError(
                 f"{wrong} stored federation ratings or season lines differ from a fresh derivation."
             )
-        self.stdout.write(self.style.SUCCESS("Every federation's rating list and seasons match a fresh derivation."))
+        self.stdout.write(
+            self.style.SUCCESS("Every federation's rating list and seasons match a fresh derivation.")
+        )
