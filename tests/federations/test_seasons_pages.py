@@ -79,6 +79,11 @@ def test_the_pages_show_the_standings_the_line_and_the_card() -> None:
     assert card.status_code == 200
     assert first.person.name in card.text and "Cup" in card.text and w.clubs[0].name in card.text
     assert "Total of 2 counted tournaments" in card.text
+    # The person's register page names his place in the season, linking his card.
+    person_page = browser.get(
+        reverse("federations:person", kwargs={"slug": slug, "number": first.person.number})
+    )
+    assert season.name in person_page.text and card_url in person_page.text
     # A change not yet derived: "Updating…".
     FederationSeasonDirty.objects.create(season=season, federation=w.federation)
     again = browser.get(reverse("federations:season", kwargs={"slug": slug, "public_id": season.public_id}))
