@@ -122,6 +122,33 @@ def test_only_rated_confirmed_tournaments_of_members_in_the_season_count() -> No
     assert stored(season) == reference(season)
 
 
+def test_a_penalty_moving_the_final_places_moves_the_season() -> None:
+    w, people = a_gp_world()
+    today = timezone.localdate()
+    names = NAMES[:4]
+    played = cup(w, 0, names, today)
+    for person, name in zip(people, names, strict=False):
+        link(w, 0, name, person)
+    season = grand_prix(w)
+    drain(w.federation)
+    leader = FederationSeasonStanding.objects.filter(season=season, family="", rank=1).order_by("pk").first()
+    assert leader is not None
+    entry = played.entries.get(player__federation_links__person=leader.person)
+    from tournaments.models import Tournament
+    from tournaments.services.penalties import penalty_give
+
+    played = Tournament.objects.get(pk=played.pk)
+    penalty_give(
+        tournament=played, entry_id=entry.pk, kind="points", points=50, round_number=None,
+        reason="Late", version=played.version, user=w.organisers[0],
+    )  # fmt: skip
+    # No table's results changed: the tournament tells the federation it moved.
+    assert FederationSeasonDirty.objects.filter(season=season).exists()
+    drain(w.federation)
+    assert stored(season) == reference(season)
+    assert FederationSeasonStanding.objects.get(season=season, family="", person=leader.person).rank > 1
+
+
 def test_settings_changes_are_recorded_once_and_a_stale_version_is_refused() -> None:
     w, _people = a_gp_world()
     season = grand_prix(w)
@@ -268,7 +295,7 @@ def _apply(step: tuple[Any, ...], w: World, people: list[Person], season: Federa
         ("join", 1, 3),
     ]
 )
-@examples(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
+@examples(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
 def test_the_standings_through_the_worker_are_the_references(changes: list[tuple[Any, ...]]) -> None:
     with database_tasks():
         w = world(tag=f"-gp{next(EXAMPLES)}")
