@@ -14,6 +14,10 @@ from federations.models import (
     FederationOrganiser,
     FederationRating,
     FederationRatingEvent,
+    FederationSeason,
+    FederationSeasonDirty,
+    FederationSeasonResult,
+    FederationSeasonStanding,
     FederationState,
     Person,
     PersonLink,
@@ -110,3 +114,26 @@ class PublishedListAdmin(ReadOnlyAdmin):
 class PublishedLineAdmin(ReadOnlyAdmin):
     list_display = ["published", "rank", "name", "rating", "games", "provisional", "inactive"]
     search_fields = ["name"]
+
+
+@admin.register(FederationSeason)
+class FederationSeasonAdmin(ReadOnlyAdmin):
+    list_display = ["name", "federation", "starts", "ends", "computed_at"]
+    search_fields = ["name", "federation__name"]
+
+
+@admin.register(FederationSeasonStanding)
+class FederationSeasonStandingAdmin(ReadOnlyAdmin):
+    list_display = ["season", "family", "rank", "person", "points", "ranked"]
+    search_fields = ["season__name", "person__name"]
+
+
+@admin.register(FederationSeasonResult)
+class FederationSeasonResultAdmin(ReadOnlyAdmin):
+    list_display = ["season", "person", "tournament", "date", "place", "exact_points"]
+    search_fields = ["season__name", "person__name"]
+
+
+@admin.register(FederationSeasonDirty)
+class FederationSeasonDirtyAdmin(ReadOnlyAdmin):
+    list_display = ["season", "federation", "created_at"]

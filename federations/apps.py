@@ -18,10 +18,14 @@ class FederationsConfig(AppConfig):
         from games import extensions, signals
         from games.text.errors import register_messages
         from tournaments import seeding as tournament_seeding
+        from tournaments import signals as tournament_signals
 
         signals.results_changed.connect(receivers.results_changed, dispatch_uid=RESULTS_RECEIVER)
         signals.seats_moved.connect(receivers.seats_moved, dispatch_uid="federations.seats_moved")
         signals.game_dated.connect(receivers.game_dated, dispatch_uid="federations.game_dated")
+        tournament_signals.tournament_changed.connect(
+            receivers.tournament_changed, dispatch_uid="federations.tournament_changed"
+        )
         register_messages(MESSAGES)
         extensions.register("tournament", panels.tournament_reports)
         extensions.register("tournament", panels.tournament_open)

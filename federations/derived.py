@@ -13,6 +13,13 @@ commit:
 - a club joining (from its "games count from" day) or leaving (from then), the setting of what
   counts (from the start), a tournament marked federation-rated or not (from its first table).
 
+The same changes mark the federation's seasons they can move (``FederationSeasonDirty``,
+``federations.seasons``): a table of a rated tournament's confirmed round, a rated tournament's
+final places moving without its tables (``tournaments.signals.tournament_changed``: its last
+round confirmed, a penalty, a final, its settings), a tournament marked or unmarked, links,
+merges and memberships (every season of the federation), a season's own settings. The job
+derives each marked season again after the ratings.
+
 The job holds a PostgreSQL advisory lock per federation, so two workers never re-rate one
 federation's list at once (another worker meanwhile applies other clubs' and federations'
 work); a job that finds the lock taken queues itself again shortly. It holds a lease that its
@@ -35,11 +42,13 @@ from django.utils import timezone
 from django_tasks_db.backend import DatabaseBackend
 from django_tasks_db.models import DBTaskResult
 
+from federations import seasons
 from federations.models import (
     Federation,
     FederationClub,
     FederationDirty,
     FederationRatingEvent,
+    FederationSeasonDirty,
     FederationState,
     RatedTournament,
 )
@@ -48,6 +57,7 @@ from federations.ratings import GameKey, Rerated, mark, refresh
 from games.models import Game
 from tournaments.derived import backoff, lease_time, reconnect_if_broken, sweep_every, try_lock, unlock
 from tournaments.faults import checkpoint
+from tournaments.models import Tournament
 
 # The advisory locks' first key for federations (a club's are in tournaments.derived's space).
 LOCK_SPACE = 27_002
@@ -95,9 +105,23 @@ def game_changed(game: Game, *, finished: bool) -> None:
     earlier = {fed: at for fed, at in rated}
     if not finished and not earlier:
         return
+    _mark_tables(game, federations)
     for federation_id in federations:
         at = min(game.played_at, earlier.get(federation_id, game.played_at))
         _mark_all([federation_id], game.family, (at, game.pk if at == game.played_at else 0))
+
+
+def _mark_tables(game: Game, federations: list[int]) -> None:
+    """A table of a rated tournament's confirmed round: the seasons containing its day."""
+    for federation_id, family, day in seasons.confirmed_table_of(game.pk, federations):
+        if seasons.mark(federation_id, family=family, days=[day]):
+            schedule(federation_id)
+
+
+def _mark_seasons(federation_id: int) -> None:
+    """Every season of the federation (whom its tournaments place changed)."""
+    if seasons.mark(federation_id):
+        schedule(federation_id)
 
 
 def game_dated(game: Game, *, before: datetime.datetime, after: datetime.datetime) -> None:
@@ -114,6 +138,8 @@ def games_moved(*, club_id: int, game_ids: Iterable[int]) -> None:
     firsts = Game.objects.filter(pk__in=list(game_ids)).values("family").annotate(first=Min("played_at"))
     for row in firsts:
         _mark_all(federations, row["family"], (row["first"], 0))
+    for federation_id in federations:  # a tournament's entries may have moved too
+        _mark_seasons(federation_id)
 
 
 # ---------------------------------------------------------------------- the federation's changes
@@ -129,6 +155,7 @@ def players_moved(federation: Federation, player_ids: Iterable[int]) -> None:
     )
     for row in firsts:
         _mark_all([federation.pk], row["family"], (row["first"], 0))
+    _mark_seasons(federation.pk)
 
 
 def _families(club_ids: Iterable[int], since: datetime.datetime) -> list[str]:
@@ -145,6 +172,7 @@ def membership_changed(membership: FederationClub, *, since: datetime.datetime) 
     it played from then on."""
     for family in _families([membership.club_id], since):
         _mark_all([membership.federation_id], family, (since, 0))
+    _mark_seasons(membership.federation_id)
 
 
 def everything_changed(federation: Federation) -> None:
@@ -158,6 +186,7 @@ def everything_changed(federation: Federation) -> None:
     )
     for family in sorted(families):
         _mark_all([federation.pk], family, EPOCH)
+    _mark_seasons(federation.pk)
 
 
 def tournament_marked(mark_row: RatedTournament) -> None:
@@ -168,6 +197,26 @@ def tournament_marked(mark_row: RatedTournament) -> None:
     )
     if first["first"] is not None:
         _mark_all([mark_row.federation_id], tournament.family, (first["first"], 0))
+    if seasons.mark(mark_row.federation_id, family=tournament.family, days=[tournament.date]):
+        schedule(mark_row.federation_id)
+
+
+def tournament_changed(tournament: Tournament, before: Tournament | None = None) -> None:
+    """A tournament's final places may have moved without its tables (its last round
+    confirmed, a penalty, a final, its settings; ``before``: as it was): the seasons of each
+    federation that rates it containing its day, before and after."""
+    for federation_id, _tournament in seasons.rated_in([tournament.pk]):
+        marked = seasons.mark(federation_id, family=tournament.family, days=[tournament.date])
+        if before is not None:
+            marked += seasons.mark(federation_id, family=before.family, days=[before.date])
+        if marked:
+            schedule(federation_id)
+
+
+def season_changed(federation_id: int, season_id: int) -> None:
+    """A season created or its settings changed: derived whole by the worker."""
+    FederationSeasonDirty.objects.create(season_id=season_id, federation_id=federation_id)
+    schedule(federation_id)
 
 
 # ---------------------------------------------------------------------- the worker's job
@@ -215,6 +264,8 @@ def apply(federation_id: int, *, lease: str = "") -> list[Rerated] | None:
         checkpoint("federation-start")
         done = refresh(federation)
         checkpoint("federation-rated")
+        seasons.refresh(federation)
+        checkpoint("federation-seasons")
         publish_due(federation)
         checkpoint("federation-end")
         FederationState.objects.update_or_create(
@@ -273,6 +324,12 @@ def sweep() -> list[int]:
         .annotate(first=Min("created_at"))
         .values_list("federation_id", "first")
     )
+    for federation_id, first in (
+        FederationSeasonDirty.objects.values("federation_id")
+        .annotate(first=Min("created_at"))
+        .values_list("federation_id", "first")
+    ):
+        marked[federation_id] = min(first, marked.get(federation_id, first))
     alive = set(FederationState.objects.filter(lease_until__gt=now).values_list("federation_id", flat=True))
     waiting = ({fed for fed, since in marked.items() if since < now - sweep_every()} | set(due(now))) - alive
     if not waiting:

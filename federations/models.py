@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.families import family_choices
 from games.models import Club, Game, Player
+from tournaments.models import new_public_id
 
 
 class Federation(models.Model):
@@ -210,6 +211,9 @@ class FederationChange(models.Model):
         OPEN_ENDED = "open_ended", _("a tournament is no longer a federation open")
         OPEN_ENTERED = "open_entered", _("entered a person in a federation open")
         OPEN_WITHDRAWN = "open_withdrawn", _("withdrew a person from a federation open")
+        SEASON_CREATED = "season_created", _("created a season")
+        SEASON_EDITED = "season_edited", _("changed a season's settings")
+        SEASON_DELETED = "season_deleted", _("deleted a season")
 
     federation = models.ForeignKey(Federation, on_delete=models.CASCADE, related_name="changes")
     action = models.CharField(max_length=20, choices=Action.choices)
@@ -435,3 +439,121 @@ class PublishedLine(models.Model):
 
     def __str__(self) -> str:
         return f"{self.rank}. {self.name}"
+
+
+class FederationSeason(models.Model):
+    """A federation's season (a Grand Prix): its member clubs' federation-rated tournaments of
+    its families dated in it, each placing the register's people by the tournament's final
+    places, earning points by place and ranked as a club season's tournaments are
+    (``scoring.league``). Its standings are derived (``FederationSeasonStanding``), kept by the
+    federation's worker (``federations.seasons``)."""
+
+    class TournamentPoints(models.TextChoices):
+        PRESET = "preset", _("25, 18, 15, 12, 10, 8, 6, 4, 2, 1 for places 1 to 10")
+        CUSTOM = "custom", _("My own list by place")
+
+    federation = models.ForeignKey(Federation, on_delete=models.CASCADE, related_name="seasons")
+    public_id = models.CharField(max_length=16, unique=True, default=new_public_id, editable=False)
+    name = models.CharField(_("name"), max_length=80)
+    starts = models.DateField(_("first day"))
+    ends = models.DateField(_("last day"))
+    families = models.JSONField(default=list)  # rule families counted
+    tournament_points = models.CharField(
+        _("points per tournament"),
+        max_length=8,
+        choices=TournamentPoints.choices,
+        default=TournamentPoints.PRESET,
+    )
+    custom_points = models.JSONField(default=list, blank=True)  # by place, as text ("12.5")
+    best_events = models.PositiveSmallIntegerField(_("count only the best tournaments"), default=0)
+    drop_worst = models.PositiveSmallIntegerField(_("drop the worst tournaments"), default=0)
+    min_events = models.PositiveSmallIntegerField(_("tournaments needed to be ranked"), default=0)
+    tiebreaks = models.JSONField(default=list, blank=True)
+    # The top this many ranked people qualify; 0: no line drawn.
+    qualify = models.PositiveSmallIntegerField(_("the top players who qualify"), default=0)
+    version = models.PositiveIntegerField(default=1)
+    # The request id of the last change to the settings: its resend changes nothing again.
+    request_id = models.UUIDField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    computed_at = models.DateTimeField(null=True, blank=True)  # standings last derived
+
+    class Meta:
+        ordering = ["federation", "-starts", "-id"]
+        verbose_name = _("federation season")
+        verbose_name_plural = _("federation seasons")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class FederationSeasonStanding(models.Model):
+    """A register entry's line in a federation season's standings (derived)."""
+
+    season = models.ForeignKey(FederationSeason, on_delete=models.CASCADE, related_name="standings")
+    # The standings of one family of the season, or "" for all its families together.
+    family = models.CharField(max_length=16, blank=True, default="")
+    person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="season_standings")
+    rank = models.PositiveIntegerField()
+    ranked = models.BooleanField(default=True)  # played the minimum number of tournaments
+    previous_rank = models.PositiveIntegerField(null=True, blank=True)  # before the last tournament
+    separated_by = models.CharField(max_length=20, blank=True, default="")
+    points = models.DecimalField(max_digits=12, decimal_places=3)
+    exact_points = models.CharField(max_length=40, blank=True, default="")  # a fraction, "37/3"
+    events = models.PositiveIntegerField(default=0)  # tournaments whose points count
+    wins = models.PositiveIntegerField(default=0)
+    average_place = models.FloatField(null=True, blank=True)
+    played = models.PositiveIntegerField(default=0)  # all his tournaments, counted or not
+
+    class Meta:
+        ordering = ["season", "family", "-ranked", "rank"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "family", "person"], name="fedseasonstanding_unique")
+        ]
+        indexes = [
+            models.Index(fields=["season", "family", "-ranked", "rank"], name="fedseasonstanding_order")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rank}. {self.person_id}"
+
+
+class FederationSeasonResult(models.Model):
+    """A register entry's result in one tournament a federation season counts (derived with
+    the standings): his place among the register's people of the tournament and the points it
+    earned, what his league card lists."""
+
+    season = models.ForeignKey(FederationSeason, on_delete=models.CASCADE, related_name="results")
+    tournament = models.ForeignKey("tournaments.Tournament", on_delete=models.CASCADE, related_name="+")
+    person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="+")
+    family = models.CharField(max_length=16, choices=family_choices)
+    date = models.DateField()
+    place = models.PositiveSmallIntegerField()  # among the register's people of the tournament
+    finished = models.PositiveSmallIntegerField()  # his place in the tournament's own standings
+    players = models.PositiveSmallIntegerField()  # the register's people placed in it
+    exact_points = models.CharField(max_length=40)  # a fraction, "37/3"
+
+    class Meta:
+        ordering = ["season", "date", "tournament"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "tournament", "person"], name="fedseasonresult_unique")
+        ]
+        indexes = [models.Index(fields=["season", "person", "date"], name="fedseasonresult_person")]
+
+    def __str__(self) -> str:
+        return f"{self.person_id} {self.place} in {self.tournament_id}"
+
+
+class FederationSeasonDirty(models.Model):
+    """A federation season to derive again: written in the transaction of the change that
+    moved it, removed by the worker's derivation that read it (rows only added, as
+    ``FederationDirty``)."""
+
+    season = models.ForeignKey(FederationSeason, on_delete=models.CASCADE, related_name="dirty")
+    federation = models.ForeignKey(Federation, on_delete=models.CASCADE, related_name="season_dirty")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"season {self.season_id}"

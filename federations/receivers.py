@@ -8,6 +8,7 @@ from typing import Any
 
 from federations import derived
 from games.models import Game
+from tournaments.models import Tournament
 
 
 def results_changed(sender: object, *, game: Game, finished: bool, **kwargs: Any) -> None:
@@ -22,3 +23,9 @@ def game_dated(
 
 def seats_moved(sender: object, *, club_id: int, game_ids: list[int], **kwargs: Any) -> None:
     derived.games_moved(club_id=club_id, game_ids=game_ids)
+
+
+def tournament_changed(
+    sender: object, *, tournament: Tournament, before: Tournament | None, **kwargs: Any
+) -> None:
+    derived.tournament_changed(tournament, before)

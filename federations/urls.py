@@ -8,6 +8,7 @@ from django.urls import path
 from federations import converters  # noqa: F401  (the "month" converter)
 from federations.views import clubs, exchange, federations, history, memberships, opens, people, register
 from federations.views import ratings as rating_views
+from federations.views import seasons as season_views
 
 app_name = "federations"
 
@@ -68,6 +69,23 @@ urlpatterns: list = [
         "f/<slug:slug>/ratings/<slug:family>/<month:month>/csv/",
         rating_views.published_list_csv,
         name="published_csv",
+    ),
+    # The seasons (a Grand Prix)
+    path("f/<slug:slug>/seasons/", season_views.season_list, name="seasons"),
+    path("f/<slug:slug>/seasons/new/", season_views.season_new, name="season_new"),
+    path("f/<slug:slug>/seasons/<str:public_id>/", season_views.season_detail, name="season"),
+    path(
+        "f/<slug:slug>/seasons/<str:public_id>/settings/",
+        season_views.season_settings,
+        name="season_settings",
+    ),
+    path(
+        "f/<slug:slug>/seasons/<str:public_id>/delete/", season_views.season_delete_view, name="season_delete"
+    ),
+    path(
+        "f/<slug:slug>/seasons/<str:public_id>/people/<int:number>/",
+        season_views.season_card,
+        name="season_card",
     ),
     path(
         "t/<str:public_id>/federation/<slug:fed_slug>/report/",

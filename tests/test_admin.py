@@ -23,7 +23,7 @@ from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from federations import derived as federation_derived
-from federations.models import FederationDirty, FederationOpen, RatedTournament
+from federations.models import FederationDirty, FederationOpen, FederationSeasonDirty, RatedTournament
 from federations.publication import month_of, publish
 from federations.services.federations import federation_create
 from federations.services.links import link_make
@@ -48,6 +48,7 @@ from games.services.clubs import invite_create
 from games.services.rates import rate_hit
 from games.services.resets import reset_link_create
 from games.services.tokens import token_create
+from tests.federations.seasons_support import seeded_season
 from tournaments.models import (
     Bye,
     DerivedState,
@@ -138,6 +139,8 @@ def populated(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[str
         FederationDirty.objects.create(
             federation=federation, family="zoliky", since_at=timezone.now(), since_game=1
         )
+        grand_prix = seeded_season(federation, 2)  # a season, its lines and results
+        FederationSeasonDirty.objects.create(season=grand_prix, federation=federation)
         yield {"boss": boss, "staff": staff, "plain": plain}
         transaction.set_rollback(True)
 

@@ -66,6 +66,7 @@ from django_tasks_db.backend import DatabaseBackend
 from django_tasks_db.models import DBTaskResult
 
 from games.models import Club, Game
+from tournaments import signals
 from tournaments.faults import checkpoint
 from tournaments.models import (
     CurrentRating,
@@ -186,6 +187,7 @@ def tournament_changed(tournament: Tournament, *, before: Tournament | None = No
     if before is not None:
         _mark_tournament(before)
     schedule(tournament.club_id)
+    signals.tournament_changed.send(sender=Tournament, tournament=tournament, before=before)
 
 
 def club_changed(club: Club) -> None:

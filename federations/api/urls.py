@@ -40,6 +40,7 @@ from federations.api.ratings import (
     TournamentReport,
 )
 from federations.api.register import Merges, Register, RegisterEntry
+from federations.api.seasons import Card, SeasonDetail, Seasons, Standings
 
 MONTH = "<month:month>"
 
@@ -116,6 +117,20 @@ urlpatterns: list = [
         name="federation-published-list-csv",
     ),
     path("federations/<slug:slug>/freshness/", Freshness.as_view(), name="federation-freshness"),
+    path("federations/<slug:slug>/seasons/", Seasons.as_view(), name="federation-seasons"),
+    path(
+        "federations/<slug:slug>/seasons/<str:public_id>/", SeasonDetail.as_view(), name="federation-season"
+    ),
+    path(
+        "federations/<slug:slug>/seasons/<str:public_id>/standings/",
+        Standings.as_view(),
+        name="federation-season-standings",
+    ),
+    path(
+        "federations/<slug:slug>/seasons/<str:public_id>/people/<int:number>/card/",
+        Card.as_view(),
+        name="federation-season-card",
+    ),
     path(
         "tournaments/<str:public_id>/federations/<slug:fed_slug>/report/",
         TournamentReport.as_view(),

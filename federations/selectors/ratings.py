@@ -15,6 +15,7 @@ from federations.models import (
     FederationDirty,
     FederationRating,
     FederationRatingEvent,
+    FederationSeasonDirty,
     FederationState,
     Person,
     PublishedLine,
@@ -36,8 +37,18 @@ class Freshness:
 
 
 def freshness(federation: Federation) -> Freshness:
+    # The list's marks and the seasons' in one query.
+    marked = (
+        Federation.objects.filter(pk=federation.pk)
+        .annotate(
+            rating=Exists(FederationDirty.objects.filter(federation=OuterRef("pk"))),
+            season=Exists(FederationSeasonDirty.objects.filter(federation=OuterRef("pk"))),
+        )
+        .values_list("rating", "season")
+        .first()
+    )
     return Freshness(
-        FederationDirty.objects.filter(federation=federation).exists(),
+        bool(marked and any(marked)),
         FederationState.objects.filter(federation=federation).values_list("as_of", flat=True).first(),
     )
 

@@ -69,4 +69,13 @@ MESSAGES: dict[str, str] = {
     "open_name_taken": gettext_noop(
         "The host club has players called {person} already. Ask its organiser to link the right one."
     ),
+    "grand_prix_points": gettext_noop("Choose how tournaments earn points from the list."),
+    "grand_prix_option": gettext_noop("Choose a number from {low} to {high}."),
+    "grand_prix_tiebreak_games": gettext_noop(
+        "A federation season counts tournaments only: choose another tie-break than games played."
+    ),
+    "grand_prix_gone": gettext_noop("This season was deleted meanwhile."),
+    "stale_grand_prix": gettext_noop(
+        "Someone changed the season's settings meanwhile. Check them and save again."
+    ),
 }

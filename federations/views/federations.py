@@ -18,6 +18,7 @@ from engine.errors import EngineError
 from federations.forms import FederationForm, OrganiserForm, SettingsForm, put_error
 from federations.models import Federation
 from federations.selectors import federations as selectors
+from federations.selectors import seasons as season_selectors
 from federations.services.federations import (
     federation_create,
     federation_update,
@@ -55,7 +56,9 @@ def federation_new(request: HttpRequest) -> HttpResponse:
 def federation_detail(request: HttpRequest, slug: str) -> HttpResponse:
     federation = federation_of(request, slug)
     page = selectors.federation_page(federation=federation, user=request.user)
-    return render(request, "federations/detail.html", {"federation": federation, "page": page})
+    seasons = season_selectors.federation_seasons(federation=federation)
+    context = {"federation": federation, "page": page, "seasons": seasons}
+    return render(request, "federations/detail.html", context)
 
 
 def _settings_page(

@@ -17,6 +17,7 @@ from federations.link_forms import ClaimForm
 from federations.models import Federation
 from federations.selectors.links import claim_rows
 from federations.selectors.person import person_by_number, person_page, visible_federation
+from federations.selectors.seasons import person_seasons
 from federations.services.links import claim
 from games.club_forms import put_error
 
@@ -69,5 +70,5 @@ def person_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     if person.merged_into is not None:
         return redirect("federations:person", slug=federation.slug, number=person.merged_into.number)
     page = person_page(federation=federation, person=person, user=request.user)
-    context = {"federation": federation, "page": page}
+    context = {"federation": federation, "page": page, "seasons": person_seasons(person=person)}
     return render(request, "federations/person.html", context)

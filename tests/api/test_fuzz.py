@@ -200,6 +200,22 @@ def _fuzz_federation(club: Any, user: Any) -> str:
     return federation.slug
 
 
+def _fuzz_federation_season(slug: str) -> str:
+    """A season of the fuzzing federation: its id."""
+    import datetime
+
+    from federations.models import Federation
+    from federations.services.seasons import GrandPrixSettings, season_create
+
+    settings = GrandPrixSettings(
+        name="Fuzz GP",
+        starts=datetime.date(2026, 1, 1),
+        ends=datetime.date(2026, 12, 31),
+        families=["rummikub"],
+    )
+    return season_create(federation=Federation.objects.get(slug=slug), settings=settings).public_id
+
+
 def _known_objects(world: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """The seeded objects' identifiers by path prefix, for the scenarios that start at an
     existing club, tournament or season (none of them can be deleted through the API). Games are
@@ -211,7 +227,12 @@ def _known_objects(world: dict[str, Any]) -> dict[str, dict[str, Any]]:
             "number": 2,
         },
         "/api/v1/seasons/{public_id}/": {"public_id": world["season"]},
-        "/api/v1/federations/{slug}/": {"slug": world["federation"], "number": 1, "club": world["club"]},
+        "/api/v1/federations/{slug}/": {
+            "slug": world["federation"],
+            "number": 1,
+            "club": world["club"],
+            "public_id": _fuzz_federation_season(world["federation"]),
+        },
         "/api/v1/clubs/{slug}/": {
             "slug": world["club"],
             "id": world["player"],

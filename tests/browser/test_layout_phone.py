@@ -63,6 +63,8 @@ SIX = ENTRANTS[:6]
 # The densest pages, saved as screenshots (by their names in seed()'s answer).
 SHOTS = {
     "season",
+    "federation-season",
+    "federation-season-card",
     "ratings",
     "tournament-standings",
     "tournament-player",
@@ -204,6 +206,7 @@ def seed() -> dict[str, str]:
     federation_lists = seed_federation_lists(club, organiser, tournament)
     return seed_federation_side(club, organiser) | {
         **federation_lists,
+        **seed_federation_seasons(club, organiser),
         "club": f"/c/{slug}/",
         "club-players": f"/c/{slug}/players/",
         "player": f"/c/{slug}/players/{long_player.pk}/",
@@ -403,6 +406,40 @@ def seed_federation_lists(club: Any, organiser: Any, cup: Tournament) -> dict[st
     }
 
 
+def seed_federation_seasons(club: Any, organiser: Any) -> dict[str, str]:
+    """A federation of the club with a season over two families: long-named people, the top 3
+    qualifying, those with fewer than two tournaments below the line. Its list of seasons, the
+    standings, a long-named person's league card, and the organiser's settings and new-season
+    pages."""
+    from federations.services.federations import federation_create
+    from federations.services.memberships import club_answer, club_invite
+    from tests.federations.seasons_support import seeded_season
+
+    federation = federation_create(
+        name="Česká federace společenských her Žolíky a Rummikub: Velká cena", user=organiser, id_prefix="CZ"
+    )
+    invited = club_invite(federation=federation, club=club, counts_from=timezone.localdate(), user=organiser)
+    club_answer(membership=invited, accept=True, version=invited.version, user=organiser)
+    season = seeded_season(
+        federation,
+        12,
+        families=("rummikub", "zoliky"),
+        qualify=3,
+        min_events=2,
+        name="Velká cena České republiky v Rummikubu a Žolících 2026",
+        long_names=True,
+    )
+    f, s = federation.slug, season.public_id
+    return {
+        "federation-seasons": f"/f/{f}/seasons/",
+        "federation-season": f"/f/{f}/seasons/{s}/",
+        "federation-season-family": f"/f/{f}/seasons/{s}/?family=zoliky",
+        "federation-season-card": f"/f/{f}/seasons/{s}/people/1/",
+        "federation-season-settings": f"/f/{f}/seasons/{s}/settings/",
+        "federation-season-new": f"/f/{f}/seasons/new/",
+    }
+
+
 def _tables_confirming(club: Any, organiser: Any) -> dict[str, str]:
     """A tournament whose tables confirm their own result, its first round played and answered
     at table 1 (two confirm, the longest name disputes with a long word): the paths of that
@@ -517,12 +554,15 @@ ORGANISER_PAGES = (
     "federation-clubs",
     "federation-history",
     "federation-entry-edit",
+    "federation-season-settings",
+    "federation-season-new",
 )
 
 # Pages a member cannot open (they carry the tables' and players' own links).
 ORGANISER_ONLY = {
     "round-links", "penalties", "apart", "tournament-settings", "federations-club",
     "federation-settings", "federation-clubs", "federation-history", "federation-entry-edit",
+    "federation-season-settings", "federation-season-new",
 }  # fmt: skip
 
 # The checks, run in the page (a function returning [check, element, detail] per failure).
@@ -639,9 +679,9 @@ def test_every_table_and_list_reads_on_a_phone_in_every_language(
     # The season, the rating list, the tournament's overview and standings, a player's rounds
     # (on his public page and by his own link), the knockout's standings and a finalist's rounds;
     # the federation's live list, a published list and a tournament's rating report; the open's
-    # tournament's overview.
-    if opened != 12 * len(WIDTHS):
-        failures.append(f"{opened} page views had an 'all columns' toggle, not {12 * len(WIDTHS)}")
+    # tournament's overview; a federation season's standings, of all families and of one.
+    if opened != 14 * len(WIDTHS):
+        failures.append(f"{opened} page views had an 'all columns' toggle, not {14 * len(WIDTHS)}")
 
     # A wide screen keeps the whole table: no frame scrolls, nothing reaches past the screen
     # (read once, in Czech).

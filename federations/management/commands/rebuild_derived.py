@@ -1,5 +1,5 @@
 """``rebuild_derived`` with the federations: the clubs' numbers as the tournaments app rebuilds
-them, then every federation's rating lists re-rated from the start.
+them, then every federation's rating lists re-rated from the start and its seasons derived again.
 
     manage.py rebuild_derived [--club SLUG] [--federation SLUG] [--check]
 
@@ -18,7 +18,7 @@ from typing import Any
 from django.core.management.base import CommandError, CommandParser
 from django.db import transaction
 
-from federations import derived, receivers
+from federations import derived, receivers, seasons
 from federations.apps import RESULTS_RECEIVER as RECEIVER
 from federations.models import Federation
 from federations.ratings import differences, refresh
@@ -63,18 +63,24 @@ class Command(rebuild_derived.Command):
             with transaction.atomic():
                 derived.everything_changed(federation)
             done = refresh(federation, repair=True)
+            rebuilt = seasons.refresh(federation)
             rated = ", ".join(f"{r.family} {r.events} ratings, {r.people} people" for r in done) or "no games"
             self.stdout.write(
-                f"federation {federation.slug}: {rated} in {time.perf_counter() - started:.2f} s"
+                f"federation {federation.slug}: {rated}, {len(set(rebuilt))} seasons "
+                f"in {time.perf_counter() - started:.2f} s"
             )
 
     def _check_federations(self, federations: Iterable[Federation]) -> None:
         wrong = 0
         for federation in federations:
-            found = differences(federation)
+            found = differences(federation) + seasons.differences(federation)
             for line in found:
                 self.stdout.write(line)
             wrong += len(found)
         if wrong:
-            raise CommandError(f"{wrong} stored federation ratings differ from a fresh derivation.")
-        self.stdout.write(self.style.SUCCESS("Every federation's rating list matches a fresh derivation."))
+            raise CommandError(
+                f"{wrong} stored federation ratings or season lines differ from a fresh derivation."
+            )
+        self.stdout.write(
+            self.style.SUCCESS("Every federation's rating list and seasons match a fresh derivation.")
+        )
