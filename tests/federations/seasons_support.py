@@ -213,6 +213,10 @@ def seeded_season(
         for n in range(people)
     ]
     lines = []
+    # Ranked as the worker ranks them: those with enough tournaments 1, 2, 3…, then those
+    # below the line at their positions after them.
+    ranked = [n for n in range(people) if 1 + n % 3 >= min_events]
+    order = {n: at for at, n in enumerate(ranked + [n for n in range(people) if n not in ranked], start=1)}
     for family in ["", *families] if len(families) > 1 else [""]:
         for n, person in enumerate(made):
             played = 1 + n % 3
@@ -221,7 +225,7 @@ def seeded_season(
                     season=season,
                     family=family,
                     person=person,
-                    rank=n + 1,
+                    rank=order[n],
                     ranked=played >= min_events,
                     previous_rank=n + 2 if n % 2 else None,
                     points=Decimal(100 - n % 100),
