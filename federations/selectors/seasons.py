@@ -69,23 +69,6 @@ class SeasonView:
         return self.page + 1 if self.page < self.pages else None
 
     @property
-    def ranked(self) -> list[FederationSeasonStanding]:
-        return [r for r in self.rows if r.ranked]
-
-    @property
-    def unranked(self) -> list[FederationSeasonStanding]:
-        return [r for r in self.rows if not r.ranked]
-
-    @property
-    def qualified(self) -> list[FederationSeasonStanding]:
-        """The ranked rows above the qualification line (all of them without one)."""
-        return [r for r in self.ranked if not self.season.qualify or qualifies(self.season, r)]
-
-    @property
-    def below_qualification(self) -> list[FederationSeasonStanding]:
-        return [r for r in self.ranked if self.season.qualify and not qualifies(self.season, r)]
-
-    @property
     def lines(self) -> list[StandingLine]:
         federation = self.season.federation
         return [
