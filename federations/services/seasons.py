@@ -11,12 +11,11 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from engine.rules import FAMILIES
 from federations import derived
 from federations.models import Federation, FederationChange, FederationSeason
 from games.services.errors import ServiceError
 from scoring.league import DEFAULT_LEAGUE_TIEBREAKS, parse_league_tiebreaks, parse_place_points
-from tournaments.services.common import check_day, clean_event_name
+from tournaments.services.seasons import checked_span
 
 from .writes import Actor, acting_user, check_version, record, write_once
 
@@ -76,16 +75,7 @@ def current_settings(season: FederationSeason) -> dict[str, Any]:
 
 def checked(settings: GrandPrixSettings) -> dict[str, Any]:
     """The model fields for ``settings``, or a coded error naming the field to change."""
-    name = clean_event_name(settings.name)
-    if not name:
-        raise ServiceError("season_name", "a season needs a name", field="name")
-    check_day(settings.starts, "starts")
-    check_day(settings.ends, "ends")
-    if settings.ends < settings.starts:
-        raise ServiceError("season_dates", "the last day is before the first", field="ends")
-    families = [f for f in FAMILIES if f in set(settings.families)]
-    if not families:
-        raise ServiceError("season_families", "choose at least one game", field="families")
+    name, families = checked_span(settings.name, settings.starts, settings.ends, settings.families)
     if settings.tournament_points not in FederationSeason.TournamentPoints.values:
         raise ServiceError("grand_prix_points", "no such points", field="tournament_points")
     custom: list[str] = []
@@ -104,7 +94,7 @@ def checked(settings: GrandPrixSettings) -> dict[str, Any]:
         # A Grand Prix counts tournaments only: its "games" would be the tournaments played.
         raise ServiceError("grand_prix_tiebreak_games", "games is not a tie-break here", field="tiebreaks")
     return {
-        "name": name[:80],
+        "name": name,
         "starts": settings.starts,
         "ends": settings.ends,
         "families": families,

@@ -5,7 +5,7 @@ worker in the same transaction."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -82,23 +82,31 @@ def current_season_settings(season: Season) -> dict[str, Any]:
     }
 
 
+def checked_span(name: str, starts: date, ends: date, families: Iterable[str]) -> tuple[str, list[str]]:
+    """A season's name, days and games checked (a coded error naming the field to change):
+    its cleaned name and its families in the registry's order. A club's and a federation's
+    seasons alike."""
+    cleaned = clean_event_name(name)
+    if not cleaned:
+        raise ServiceError("season_name", "a season needs a name", field="name")
+    check_day(starts, "starts")
+    check_day(ends, "ends")
+    if ends < starts:
+        raise ServiceError("season_dates", "the last day is before the first", field="ends")
+    chosen = [f for f in FAMILIES if f in set(families)]
+    if not chosen:
+        raise ServiceError("season_families", "choose at least one game", field="families")
+    return cleaned[:80], chosen
+
+
 def checked_season(settings: SeasonSettings) -> dict[str, Any]:
     """The model fields for ``settings``, or a coded error naming what to change."""
-    name = clean_event_name(settings.name)
-    if not name:
-        raise ServiceError("season_name", "a season needs a name", field="name")
-    check_day(settings.starts, "starts")
-    check_day(settings.ends, "ends")
-    if settings.ends < settings.starts:
-        raise ServiceError("season_dates", "the last day is before the first", field="ends")
-    families = [f for f in FAMILIES if f in set(settings.families)]
-    if not families:
-        raise ServiceError("season_families", "choose at least one game", field="families")
+    name, families = checked_span(settings.name, settings.starts, settings.ends, settings.families)
     custom: list[str] = []
     if settings.tournament_points == Season.TournamentPoints.CUSTOM:
         custom = [str(p) for p in parse_place_points(settings.custom_points)]
     return {
-        "name": name[:80],
+        "name": name,
         "starts": settings.starts,
         "ends": settings.ends,
         "families": families,
