@@ -225,6 +225,8 @@ def measure() -> None:
         for worker in running:
             worker.wait(timeout=30)
 
+    grand_prix(federation, client if client.get(page).status_code == 200 else None)
+
     # The monthly publication: next month's list, from every game before its midnight.
     month = (month_of() + datetime.timedelta(days=32)).replace(day=1)
     PublishedList.objects.filter(federation=federation, month=month).delete()
@@ -236,6 +238,57 @@ def measure() -> None:
     began = time.perf_counter()
     call_command("rebuild_derived", "--federation", federation.slug, stdout=open(os.devnull, "w"))
     print(f"rebuild_derived --federation: {time.perf_counter() - began:.1f} s (goal 15 minutes)", flush=True)
+
+
+def grand_prix(federation: Any, client: Any) -> None:
+    """A Grand Prix over the last year's tournaments, each marked federation-rated: how long the
+    worker takes to derive it (what every change that marks it costs) and its standings page."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from django.utils import timezone
+
+    from federations import seasons
+    from federations.models import FederationSeason, RatedTournament
+    from tournaments.models import Tournament
+
+    ends = timezone.localdate()
+    starts = ends - datetime.timedelta(days=365)
+    held = Tournament.objects.filter(club__federations__federation=federation, date__range=(starts, ends))
+    RatedTournament.objects.bulk_create(
+        [
+            RatedTournament(federation=federation, tournament_id=pk)
+            for pk in held.values_list("pk", flat=True)
+        ],
+        ignore_conflicts=True,
+    )
+    families = sorted(set(held.values_list("family", flat=True)))
+    season = FederationSeason.objects.create(
+        federation=federation, name="Grand Prix", starts=starts, ends=ends, families=families,
+        best_events=3, qualify=16,
+    )  # fmt: skip
+    began = time.perf_counter()
+    seasons.rebuild(season)
+    took = time.perf_counter() - began
+    lines = season.standings.filter(family="").count()
+    print(
+        f"Grand Prix over {held.count()} tournaments: derived whole in {took:.1f} s "
+        f"({1000 * took / max(1, held.count()):.1f} ms a tournament), {lines} people ranked",
+        flush=True,
+    )
+    if client is None:
+        return
+    address = f"/en/f/{federation.slug}/seasons/{season.public_id}/"
+
+    def get() -> object:
+        return client.get(address)
+
+    ms = timed(get, 15)
+    with CaptureQueriesContext(connection) as queries:
+        get()
+    print(
+        f"Grand Prix page: median {statistics.median(ms):.1f} ms, {len(queries)} queries (goal 50 ms)",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":
