@@ -22,6 +22,7 @@ from federations.models import FederationOpen
 from federations.services.federations import RESERVED_SLUGS, Settings, checked_settings
 from federations.services.seasons import GrandPrixSettings, checked
 from games.models import Club, Player
+from games.services.errors import ServiceError
 from games.services.players import check_name
 from games.text.names import name_key
 from tournaments.exchange.validation import Checker, ImportInvalid, Problem
@@ -286,11 +287,10 @@ def _check_opens_free(check: Checker, tournaments: Sequence[Tournament]) -> None
     )
     for i, tournament in enumerate(tournaments):
         if tournament.pk in held:
-            check.add(
+            # The hosting service's own refusal and message.
+            check.engine(
                 f"opens[{i}]",
-                "open_taken",
-                _("Tournament %(name)s is already an open of the federation %(federation)s.")
-                % {"name": tournament.name, "federation": held[tournament.pk]},
+                ServiceError("open_taken", "another federation's open", federation=held[tournament.pk]),
             )
 
 
