@@ -44,7 +44,7 @@ from federations.ratings import differences, refresh
 from federations.services.events import tournament_rate
 from federations.services.links import claim
 from federations.services.memberships import club_invite
-from federations.services.opens import open_host
+from federations.services.opens import open_end, open_host
 from federations.services.register import person_add, person_merge
 from tests.factories import ClubFactory, UserFactory
 from tests.federations.seasons_support import grand_prix
@@ -302,6 +302,19 @@ def test_a_document_written_before_seasons_and_opens_imports_with_none() -> None
     assert not FederationSeason.objects.filter(federation=done.federation).exists()
     again = export_federation(done.federation)
     assert again["seasons"] == [] and again["opens"] == []
+
+
+def test_ending_an_imported_open_leaves_its_rated_mark() -> None:
+    document = export_federation(a_full_federation(opens=True))
+    FederationOpen.objects.all().delete()
+    made = import_federation(document, user=None).federation
+    imported = FederationOpen.objects.filter(federation=made).select_related("tournament__club").first()
+    assert imported is not None
+    host = imported.tournament.club.memberships.get(role="organiser").user
+    open_end(open_=imported, user=host)
+    # The history has no "open hosted" change saying the hosting made the mark.
+    assert RatedTournament.objects.filter(federation=made, tournament=imported.tournament).exists()
+    assert not FederationOpen.objects.filter(pk=imported.pk).exists()
 
 
 def test_the_commands_export_and_import(tmp_path: Any) -> None:
