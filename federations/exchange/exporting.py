@@ -8,7 +8,6 @@ from typing import Any
 from django.utils import timezone
 
 from federations.exchange.schema import FORMAT, VERSION
-from federations.services.seasons import current_settings
 from federations.models import (
     Federation,
     FederationClub,
@@ -20,6 +19,7 @@ from federations.models import (
     PublishedList,
     RatedTournament,
 )
+from federations.services.seasons import current_settings
 
 LINE_FIELDS = (
     "number",

@@ -313,9 +313,7 @@ def _check_seasons(check: Checker, seasons: Sequence[Mapping[str, Any]]) -> list
         if starts is None or ends is None:
             continue
         try:
-            fields.append(
-                checked(GrandPrixSettings.from_mapping({**season, "starts": starts, "ends": ends}))
-            )
+            fields.append(checked(GrandPrixSettings.from_mapping({**season, "starts": starts, "ends": ends})))
         except EngineError as error:
             check.engine(f"{at}.{_season_field(error)}", error)
     return fields

@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from federations import seasons
 from federations.exchange.exporting import export_federation
 from federations.exchange.importing import import_federation
 from federations.exchange.validation import ImportInvalid
@@ -38,7 +39,6 @@ from federations.models import (
     PublishedList,
     RatedTournament,
 )
-from federations import seasons
 from federations.publication import month_of, publish
 from federations.ratings import differences, refresh
 from federations.services.events import tournament_rate
