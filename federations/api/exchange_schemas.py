@@ -71,6 +71,8 @@ federation_import = extend_schema(
                 "links": [],
                 "rated_tournaments": [],
                 "published": [],
+                "opens": [],
+                "seasons": [],
             },
         ),
     ],

@@ -21,6 +21,16 @@ class FederationImportRequestSerializer(serializers.Serializer[Any]):
     links = serializers.ListField(child=serializers.DictField())
     rated_tournaments = serializers.ListField(child=serializers.DictField())
     published = serializers.ListField(child=serializers.DictField())
+    opens = serializers.ListField(
+        child=serializers.DictField(),
+        required=False,
+        help_text="club, name, date, self_entry, entries_close (documents written before may lack it).",
+    )
+    seasons = serializers.ListField(
+        child=serializers.DictField(),
+        required=False,
+        help_text="Each season's settings (documents written before may lack it); the standings are derived.",
+    )
 
 
 class ImportedFederationSerializer(serializers.Serializer[Any]):
@@ -31,3 +41,5 @@ class ImportedFederationSerializer(serializers.Serializer[Any]):
     links = serializers.IntegerField()
     rated_tournaments = serializers.IntegerField()
     published = serializers.IntegerField(help_text="The published monthly lists.")
+    seasons = serializers.IntegerField(help_text="The seasons (Grand Prix), their standings derived.")
+    opens = serializers.IntegerField(help_text="The federation's opens.")

@@ -11,12 +11,15 @@ from federations.exchange.schema import FORMAT, VERSION
 from federations.models import (
     Federation,
     FederationClub,
+    FederationOpen,
+    FederationSeason,
     Person,
     PersonLink,
     PublishedLine,
     PublishedList,
     RatedTournament,
 )
+from federations.services.seasons import current_settings
 
 LINE_FIELDS = (
     "number",
@@ -43,6 +46,18 @@ def _when(value: datetime.datetime | None) -> str | None:
 
 def _day(value: datetime.date | None) -> str | None:
     return None if value is None else value.isoformat()
+
+
+def _season(season: FederationSeason) -> dict[str, Any]:
+    """A season's settings (its standings are derived: the import derives them again)."""
+    settings = current_settings(season)
+    return {
+        **settings,
+        "starts": _day(season.starts),
+        "ends": _day(season.ends),
+        # As stored, place by place (the settings' text form joins them).
+        "custom_points": list(season.custom_points),
+    }
 
 
 def export_federation(federation: Federation) -> dict[str, Any]:
@@ -74,6 +89,12 @@ def export_federation(federation: Federation) -> dict[str, Any]:
         .select_related("previous")
         .order_by("family", "month")
     )
+    opens = (
+        FederationOpen.objects.filter(federation=federation)
+        .select_related("tournament__club")
+        .order_by("tournament__club__slug", "tournament__date", "tournament__name", "tournament__pk")
+    )
+    seasons = FederationSeason.objects.filter(federation=federation).order_by("starts", "name", "pk")
     lines: dict[int, list[dict[str, Any]]] = {}
     for row in (
         PublishedLine.objects.filter(published__federation=federation)
@@ -130,6 +151,17 @@ def export_federation(federation: Federation) -> dict[str, Any]:
             {"club": r.tournament.club.slug, "name": r.tournament.name, "date": _day(r.tournament.date)}
             for r in rated
         ],
+        "opens": [
+            {
+                "club": o.tournament.club.slug,
+                "name": o.tournament.name,
+                "date": _day(o.tournament.date),
+                "self_entry": o.self_entry,
+                "entries_close": _when(o.entries_close),
+            }
+            for o in opens
+        ],
+        "seasons": [_season(season) for season in seasons],
         "published": [
             {
                 "family": p.family,

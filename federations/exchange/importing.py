@@ -12,13 +12,15 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
-from federations import derived
+from federations import derived, seasons
 from federations.exchange.validation import ImportInvalid, settings_of, validate
 from federations.models import (
     Federation,
     FederationChange,
     FederationClub,
+    FederationOpen,
     FederationOrganiser,
+    FederationSeason,
     Person,
     PersonLink,
     PublishedLine,
@@ -43,6 +45,8 @@ class Imported:
     links: int
     rated_tournaments: int
     published: int
+    seasons: int
+    opens: int
 
 
 def _moment(value: str | None) -> datetime.datetime | None:
@@ -127,6 +131,22 @@ def _write(doc: Mapping[str, Any], found: Any, settings: Any, user: User | None)
         [RatedTournament(federation=federation, tournament=t) for t in found.tournaments]
     )
     published = _write_published(federation, doc["published"], people)
+    FederationOpen.objects.bulk_create(
+        [
+            FederationOpen(
+                federation=federation,
+                tournament=tournament,
+                self_entry=row["self_entry"],
+                entries_close=_moment(row["entries_close"]),
+                created_by=None,
+            )
+            for tournament, row in zip(found.opens, doc.get("opens", []), strict=True)
+        ]
+    )
+    # Their standings are derived: marked with everything below and derived here.
+    FederationSeason.objects.bulk_create(
+        [FederationSeason(federation=federation, **fields) for fields in found.seasons]
+    )
     record(
         federation,
         FederationChange.Action.IMPORTED,
@@ -138,11 +158,15 @@ def _write(doc: Mapping[str, Any], found: Any, settings: Any, user: User | None)
         clubs=len(doc["clubs"]),
         links=len(doc["links"]),
         published=published,
+        seasons=len(found.seasons),
+        opens=len(found.opens),
     )
-    # The live list is derived: every family re-rated from the start, as
-    # ``rebuild_derived --federation`` does, inside this transaction.
+    # The live list and the seasons' standings are derived: every family re-rated from the
+    # start and every season derived, as ``rebuild_derived --federation`` does, inside this
+    # transaction.
     derived.everything_changed(federation)
     refresh(federation)
+    seasons.refresh(federation)
     return Imported(
         federation=federation,
         people=len(people),
@@ -150,6 +174,8 @@ def _write(doc: Mapping[str, Any], found: Any, settings: Any, user: User | None)
         links=len(doc["links"]),
         rated_tournaments=len(found.tournaments),
         published=published,
+        seasons=len(found.seasons),
+        opens=len(found.opens),
     )
 
 

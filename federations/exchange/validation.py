@@ -18,8 +18,11 @@ from django.utils.translation import gettext as _
 
 from engine.errors import EngineError
 from federations.exchange.schema import FORMAT, VERSION, validator
+from federations.models import FederationOpen
 from federations.services.federations import RESERVED_SLUGS, Settings, checked_settings
+from federations.services.seasons import GrandPrixSettings, checked
 from games.models import Club, Player
+from games.services.errors import ServiceError
 from games.services.players import check_name
 from games.text.names import name_key
 from tournaments.exchange.validation import Checker, ImportInvalid, Problem
@@ -31,11 +34,14 @@ __all__ = ["Found", "ImportInvalid", "Problem", "validate"]
 @dataclass
 class Found:
     """What the document names on this site: clubs by address, players by (address, name),
-    and the rated tournaments in the document's order."""
+    the rated tournaments and the opens' tournaments in the document's order, and each
+    season's model fields as the seasons' service checked them."""
 
     clubs: dict[str, Club] = field(default_factory=dict)
     players: dict[tuple[str, str], Player] = field(default_factory=dict)
     tournaments: list[Tournament] = field(default_factory=list)
+    opens: list[Tournament] = field(default_factory=list)
+    seasons: list[dict[str, Any]] = field(default_factory=list)
 
 
 def _path(parts: Sequence[Any]) -> str:
@@ -79,8 +85,12 @@ def validate(doc: object) -> tuple[list[Problem], Found]:
         _known_club(check, found, f"register[{i}].home_club", person["home_club"])
     _check_periods(check, found, doc["clubs"])
     _check_links(check, found, doc["links"], numbers)
-    _check_tournaments(check, found, doc["rated_tournaments"])
+    found.tournaments = _check_tournaments(check, found, doc["rated_tournaments"], "rated_tournaments")
+    # Documents written before opens and seasons were exported lack them: none.
+    found.opens = _check_tournaments(check, found, doc.get("opens", []), "opens")
+    _check_opens_free(check, found.opens)
     _check_published(check, doc["published"])
+    found.seasons = _check_seasons(check, doc.get("seasons", []))
     return check.problems, found
 
 
@@ -152,8 +162,8 @@ def _check_register(
 
 def _clubs(doc: Mapping[str, Any]) -> dict[str, Club]:
     named = {p["home_club"] for p in doc["register"] if p["home_club"]}
-    for part in ("clubs", "links", "rated_tournaments"):
-        named |= {row["club"] for row in doc[part]}
+    for part in ("clubs", "links", "rated_tournaments", "opens"):
+        named |= {row["club"] for row in doc.get(part, [])}
     return {club.slug: club for club in Club.objects.filter(slug__in=named)}
 
 
@@ -233,10 +243,14 @@ def _check_links(
         people.setdefault((link["person"], link["club"]), i)
 
 
-def _check_tournaments(check: Checker, found: Found, rated: Sequence[Mapping[str, Any]]) -> None:
+def _check_tournaments(
+    check: Checker, found: Found, rows: Sequence[Mapping[str, Any]], part: str
+) -> list[Tournament]:
+    """The club's tournament of each row's name and date, in the rows' order."""
+    matched: list[Tournament] = []
     taken: set[int] = set()
-    for i, row in enumerate(rated):
-        at = f"rated_tournaments[{i}]"
+    for i, row in enumerate(rows):
+        at = f"{part}[{i}]"
         club = _known_club(check, found, f"{at}.club", row["club"])
         day = check.day(f"{at}.date", row["date"])
         if club is None or day is None:
@@ -257,7 +271,52 @@ def _check_tournaments(check: Checker, found: Found, rated: Sequence[Mapping[str
             )
             continue
         taken.add(match.pk)
-        found.tournaments.append(match)
+        matched.append(match)
+    return matched
+
+
+def _check_opens_free(check: Checker, tournaments: Sequence[Tournament]) -> None:
+    """A tournament is an open of one federation: one that is already another's here (the
+    document's federation still on this site, say) is refused."""
+    if not tournaments:
+        return
+    held = dict(
+        FederationOpen.objects.filter(tournament__in=list(tournaments)).values_list(
+            "tournament_id", "federation__name"
+        )
+    )
+    for i, tournament in enumerate(tournaments):
+        if tournament.pk in held:
+            # The hosting service's own refusal and message.
+            check.engine(
+                f"opens[{i}]",
+                ServiceError("open_taken", "another federation's open", federation=held[tournament.pk]),
+            )
+
+
+def _season_field(error: EngineError) -> str:
+    """The setting a season's error is about (scoring's errors name none)."""
+    if "field" in error.params:
+        return str(error.params["field"])
+    if error.code.startswith("league_places"):
+        return "custom_points"
+    return "tiebreaks" if error.code.startswith("tiebreak") else "name"
+
+
+def _check_seasons(check: Checker, seasons: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Each season's settings through the seasons' service's own check: its model fields."""
+    fields: list[dict[str, Any]] = []
+    for i, season in enumerate(seasons):
+        at = f"seasons[{i}]"
+        starts = check.day(f"{at}.starts", season["starts"])
+        ends = check.day(f"{at}.ends", season["ends"])
+        if starts is None or ends is None:
+            continue
+        try:
+            fields.append(checked(GrandPrixSettings.from_mapping({**season, "starts": starts, "ends": ends})))
+        except EngineError as error:
+            check.engine(f"{at}.{_season_field(error)}", error)
+    return fields
 
 
 def _check_published(check: Checker, published: Sequence[Mapping[str, Any]]) -> None:

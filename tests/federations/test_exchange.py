@@ -15,8 +15,10 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 from rest_framework.test import APIClient
 
+from federations import seasons
 from federations.exchange.exporting import export_federation
 from federations.exchange.importing import import_federation
 from federations.exchange.validation import ImportInvalid
@@ -25,9 +27,12 @@ from federations.models import (
     FederationChange,
     FederationClub,
     FederationDirty,
+    FederationOpen,
     FederationOrganiser,
     FederationRating,
     FederationRatingEvent,
+    FederationSeason,
+    FederationSeasonStanding,
     Person,
     PersonLink,
     PublishedLine,
@@ -39,10 +44,12 @@ from federations.ratings import differences, refresh
 from federations.services.events import tournament_rate
 from federations.services.links import claim
 from federations.services.memberships import club_invite
+from federations.services.opens import open_end, open_host
 from federations.services.register import person_add, person_merge
 from tests.factories import ClubFactory, UserFactory
+from tests.federations.seasons_support import grand_prix
 from tests.federations.support import a_federation, game_on, link_all, own_player
-from tests.tournaments.support import tournament
+from tests.tournaments.support import play_round, tournament
 
 pytestmark = pytest.mark.django_db
 FAMILY = "rummikub"
@@ -59,12 +66,16 @@ MODELS = (
     FederationRatingEvent,
     FederationRating,
     FederationDirty,
+    FederationOpen,
+    FederationSeason,
+    FederationSeasonStanding,
 )
 
 
-def a_full_federation() -> Federation:
+def a_full_federation(*, opens: bool = False) -> Federation:
     """A federation with games at both clubs, people linked (one merged away, one with a home
-    club), a rated tournament, and two published lists."""
+    club), a rated tournament played, two published lists, two seasons (one of its own points)
+    and (``opens``) two opens of one name on one day."""
     w, people, founded = a_federation()
     last_month = (month_of() - datetime.timedelta(days=1)).replace(day=1)
     game_on(w, 0, ["Ann", "Bob", "Cid"], "Ann", founded + datetime.timedelta(days=3))
@@ -73,8 +84,34 @@ def a_full_federation() -> Federation:
     link_all(w, people)
     twin = person_add(federation=w.federation, name="Ann Novákova", home_club=w.clubs[1])
     person_merge(source=twin, into=people[0], versions=(twin.version, people[0].version))
-    cup = tournament(w.clubs[0], w.organisers[0], players=["Ann", "Bob", "Cid", "Dan"])
+    cup = tournament(w.clubs[0], w.organisers[0], players=["Ann", "Bob", "Cid", "Dan"], rounds=1)
     tournament_rate(federation=w.federation, tournament=cup, rated=True, user=w.organisers[0])
+    play_round(cup, 1, w.organisers[0])
+    grand_prix(w)
+    grand_prix(
+        w,
+        name="Podzimní cena",
+        starts=cup.date,
+        ends=cup.date + datetime.timedelta(days=90),
+        families=["rummikub", "zoliky"],
+        tournament_points="custom",
+        custom_points="10 7.5 5 5/2",
+        best_events=3,
+        drop_worst=1,
+        qualify=2,
+        tiebreaks=["wins", "average_place"],
+    )
+    if opens:
+        close = timezone.now() + datetime.timedelta(days=5)
+        for self_entry, entries_close in ((True, None), (False, close)):
+            open_cup = tournament(w.clubs[0], w.organisers[0], players=4, name="Open", date=cup.date)
+            open_host(
+                federation=w.federation,
+                tournament=open_cup,
+                self_entry=self_entry,
+                entries_close=entries_close,
+                user=w.organisers[0],
+            )
     # A claim waiting for its club, and a club invited that has not answered.
     eve = person_add(federation=w.federation, name="Eve")
     claimant = UserFactory.create(username="eve")
@@ -102,21 +139,29 @@ def same_apart_from_address(a: dict[str, Any], b: dict[str, Any]) -> None:
 
 
 def test_the_round_trip_gives_the_same_document_and_the_same_lists() -> None:
-    federation = a_full_federation()
+    federation = a_full_federation(opens=True)
     document = export_federation(federation)
     assert len(document["register"]) == 6 and document["register"][4]["merged_into"] == 1
     assert document["register"][4]["home_club"] == "klub-1"
     assert {link["state"] for link in document["links"]} == {"linked", "claimed"}
     assert {period["state"] for period in document["clubs"]} == {"member", "invited"}
-    assert len(document["links"]) >= 4 and len(document["rated_tournaments"]) == 1
+    # The opens are rated while they are opens.
+    assert len(document["links"]) >= 4 and len(document["rated_tournaments"]) == 3
     assert [p["month"] for p in document["published"]] == sorted(p["month"] for p in document["published"])
+    assert [s["name"] for s in document["seasons"]] == ["Grand Prix", "Podzimní cena"]
+    assert document["seasons"][1]["custom_points"] == ["10", "15/2", "5", "5/2"]
+    assert [(o["name"], o["self_entry"]) for o in document["opens"]] == [("Open", True), ("Open", False)]
+    assert document["opens"][1]["entries_close"] is not None
+    hosted = list(FederationOpen.objects.filter(federation=federation).order_by("tournament_id"))
+    # A tournament is an open of one federation: the first one is gone, as on another site.
+    FederationOpen.objects.filter(federation=federation).delete()
     organiser = UserFactory.create(username="newcomer")
     # Through JSON, as a file travels.
     done = import_federation(json.loads(json.dumps(document)), user=organiser)
     copy_ = done.federation
     assert copy_.slug != federation.slug and copy_.slug.startswith(federation.slug)
     assert copy_.organisers.get().user == organiser
-    assert done.people == 6 and done.published == 2
+    assert done.people == 6 and done.published == 2 and done.seasons == 2 and done.opens == 2
     again = export_federation(copy_)
     same_apart_from_address(document, again)
     # The published lists byte for byte, the frozen copy as it was.
@@ -130,6 +175,15 @@ def test_the_round_trip_gives_the_same_document_and_the_same_lists() -> None:
         )
     )
     assert live(copy_) == live(federation) != []
+    # The opens on the same tournaments (two of one name on one day told apart), as they were.
+    assert [
+        (o.tournament_id, o.self_entry, o.entries_close)
+        for o in FederationOpen.objects.filter(federation=copy_).order_by("tournament_id")
+    ] == [(o.tournament_id, o.self_entry, o.entries_close) for o in hosted]
+    # The seasons' standings derived in the import, as a fresh derivation, the cup in them.
+    assert seasons.differences(copy_) == []
+    assert FederationSeasonStanding.objects.filter(season__federation=copy_).count() > 0
+    assert not FederationSeason.objects.filter(federation=copy_, computed_at__isnull=True).exists()
     # Its history: one change, "imported", by the importing user.
     change = FederationChange.objects.get(federation=copy_)
     assert change.action == "imported" and change.user == organiser
@@ -213,6 +267,56 @@ def test_an_unknown_tournament_is_refused() -> None:
     refused(document, "unknown_tournament", "rated_tournaments[0]")
 
 
+def test_a_bad_season_and_an_unknown_open_tournament_are_refused_at_their_places() -> None:
+    document = export_federation(a_full_federation(opens=True))
+    FederationOpen.objects.all().delete()
+    bad = copy.deepcopy(document)
+    bad["seasons"][1]["ends"] = "2020-01-01"
+    bad["seasons"][0]["families"] = []
+    bad["opens"][1]["name"] = "Another open"
+    invalid = refused(bad, "season_dates", "seasons[1].ends")
+    assert ("season_families", "seasons[0].families") in [(p.code, p.path) for p in invalid.problems]
+    assert ("unknown_tournament", "opens[1]") in [(p.code, p.path) for p in invalid.problems]
+    assert "Another open" in str(invalid)
+    points = copy.deepcopy(document)
+    points["seasons"][1]["custom_points"] = ["10", "many"]
+    refused(points, "league_places_number", "seasons[1].custom_points")
+    tiebreak = copy.deepcopy(document)
+    tiebreak["seasons"][0]["tiebreaks"] = ["games"]
+    refused(tiebreak, "grand_prix_tiebreak_games", "seasons[0].tiebreaks")
+    refused({**document, "seasons": [{"name": "GP"}]}, "schema", "seasons[0]")
+
+
+def test_an_open_another_federation_holds_here_is_refused() -> None:
+    federation = a_full_federation(opens=True)
+    invalid = refused(export_federation(federation), "open_taken", "opens[0]")
+    assert federation.name in str(invalid)
+
+
+def test_a_document_written_before_seasons_and_opens_imports_with_none() -> None:
+    document = export_federation(a_full_federation(opens=True))
+    FederationOpen.objects.all().delete()
+    del document["seasons"], document["opens"]
+    done = import_federation(document, user=None)
+    assert (done.seasons, done.opens) == (0, 0)
+    assert not FederationSeason.objects.filter(federation=done.federation).exists()
+    again = export_federation(done.federation)
+    assert again["seasons"] == [] and again["opens"] == []
+
+
+def test_ending_an_imported_open_leaves_its_rated_mark() -> None:
+    document = export_federation(a_full_federation(opens=True))
+    FederationOpen.objects.all().delete()
+    made = import_federation(document, user=None).federation
+    imported = FederationOpen.objects.filter(federation=made).select_related("tournament__club").first()
+    assert imported is not None
+    host = imported.tournament.club.memberships.get(role="organiser").user
+    open_end(open_=imported, user=host)
+    # The history has no "open hosted" change saying the hosting made the mark.
+    assert RatedTournament.objects.filter(federation=made, tournament=imported.tournament).exists()
+    assert not FederationOpen.objects.filter(pk=imported.pk).exists()
+
+
 def test_the_commands_export_and_import(tmp_path: Any) -> None:
     federation = a_full_federation()
     out = io.StringIO()
@@ -259,6 +363,7 @@ def test_the_api_exports_for_organisers_only_and_imports_for_a_logged_in_user() 
     made = api.post("/api/v1/federations/import/", document, format="json")
     assert made.status_code == 201, made.json()
     assert made.json()["slug"] != federation.slug and made.json()["people"] == 6
+    assert (made.json()["seasons"], made.json()["opens"]) == (2, 0)
     new = Federation.objects.get(slug=made.json()["slug"])
     assert new.organisers.get().user == outsider
     before = counts()
@@ -316,10 +421,10 @@ def test_the_export_reads_as_many_queries_whatever_the_federation_holds(
     django_assert_num_queries: Any,
 ) -> None:
     small, _people, _founded = a_federation()
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(8):
         export_federation(small.federation)
-    full = a_full_federation()
-    with django_assert_num_queries(6):
+    full = a_full_federation(opens=True)
+    with django_assert_num_queries(8):
         export_federation(full)
 
 

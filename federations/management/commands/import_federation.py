@@ -50,7 +50,7 @@ class Command(BaseCommand):
         self.stdout.write(
             f"Imported {done.federation.name} (/f/{done.federation.slug}/): {done.people} people, "
             f"{done.clubs} club periods, {done.links} links, {done.rated_tournaments} rated tournaments, "
-            f"{done.published} published lists."
+            f"{done.published} published lists, {done.seasons} seasons, {done.opens} opens."
         )
         if user is None:
             self.stdout.write("The federation has no organiser: add one in the admin.")
