@@ -47,10 +47,10 @@ from games.management.commands.generate_club import (
     table_sizes,
     write,
 )
-from games.models import Club, Game, Membership, Player
+from games.models import Club, Game, Membership, Player, Seat
 from games.services.clubs import club_create
 from games.text.names import loose_key, name_key
-from tournaments.models import Round, Table, Tournament
+from tournaments.models import Entry, Round, Table, TableSeat, Tournament
 
 DEFAULTS = {"clubs": 200, "people": 20_000, "games": 500_000}
 SMALL = {"clubs": 10, "people": 500, "games": 5_000}
@@ -253,7 +253,22 @@ class Command(BaseCommand):
             if len(played) >= 3:
                 quarters.setdefault((day.year, (day.month - 1) // 3), day)
         for (year, quarter), day in sorted(quarters.items()):
-            tables = by_day[day]
+            # One round: each player at one table, so a game sharing a player with an earlier
+            # one of the evening stays a club game.
+            seated: dict[int, list[tuple[int, int]]] = {}
+            for game_id, player_id, position in Seat.objects.filter(
+                game_id__in=[g.pk for g in by_day[day]]
+            ).values_list("game_id", "player_id", "position"):
+                seated.setdefault(game_id, []).append((position, player_id))
+            taken: set[int] = set()
+            tables = []
+            for game in by_day[day]:
+                players = {player for _position, player in seated.get(game.pk, [])}
+                if players and not players & taken:
+                    taken |= players
+                    tables.append(game)
+            if len(tables) < 2:
+                continue
             low, high = table_sizes(tables[0].family)
             tournament = Tournament.objects.create(
                 club=club, name=f"Q{quarter + 1} {year}", date=day, family=tables[0].family, rounds=1,
@@ -263,8 +278,29 @@ class Command(BaseCommand):
             first_round = Round.objects.create(
                 tournament=tournament, number=1, status=Round.Status.CONFIRMED, seed=0
             )
-            insert(
+            table_ids = insert(
                 Table,
                 ("round", "number", "game"),
                 [(first_round.pk, n, g.pk) for n, g in enumerate(tables, start=1)],
+            )
+            entrants = sorted(taken)
+            entry_of = dict(
+                zip(
+                    entrants,
+                    insert(
+                        Entry,
+                        ("tournament", "player", "checked_in", "from_round", "version", "created_at"),
+                        [(tournament.pk, p, True, 1, 1, tables[0].played_at) for p in entrants],
+                    ),
+                    strict=True,
+                )
+            )
+            insert(
+                TableSeat,
+                ("table", "entry", "position"),
+                [
+                    (table_id, entry_of[player], position)
+                    for table_id, game in zip(table_ids, tables, strict=True)
+                    for position, player in sorted(seated[game.pk])
+                ],
             )
