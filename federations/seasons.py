@@ -282,7 +282,7 @@ def store(
     read, in one transaction (nothing when the season was deleted meanwhile). Returns the rows
     written."""
     with transaction.atomic():
-        locked = FederationSeason.objects.select_for_update().filter(pk=season.pk).first()
+        locked = FederationSeason.objects.select_for_update(no_key=True).filter(pk=season.pk).first()
         if locked is None:
             return 0
         written = _swap(

@@ -220,7 +220,7 @@ def store_standings(season: Season, rows: list[SeasonStanding], counted_until: E
     finished game rewrites its players' lines and those whose rank moved, not the season.
     ``counted_until``: the latest event the rows count. Returns the number of lines written."""
     with transaction.atomic():
-        locked = Season.objects.select_for_update().filter(pk=season.pk).first()
+        locked = Season.objects.select_for_update(no_key=True).filter(pk=season.pk).first()
         if locked is None:
             return 0
         found = differing(

@@ -258,7 +258,7 @@ def claim_answer(
         current.state, current.version = State.LINKED, current.version + 1
         current.save(update_fields=["state", "version"])
         derived.players_moved(locked, [current.player_id])
-        person = Person.objects.select_for_update().get(pk=current.person_id)
+        person = Person.objects.select_for_update(no_key=True).get(pk=current.person_id)
         claimant = current.created_by_id
         if person.user_id is None and claimant is not None and claimant == current.player.user_id:
             if not Person.objects.filter(federation=locked, user_id=claimant, merged_into=None).exists():

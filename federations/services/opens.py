@@ -88,7 +88,7 @@ def open_host(
             federation=locked, club_id=tournament.club_id, state=FederationClub.State.MEMBER
         ).exists():
             raise ServiceError("link_not_member", "not a member", club=tournament.club.name)
-        held = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        held = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
         existing = FederationOpen.objects.filter(tournament=held).select_related("federation").first()
         if existing is not None:
             if existing.federation_id == locked.pk:
@@ -152,7 +152,7 @@ def open_end(*, open_: FederationOpen, user: Actor, request_id: uuid.UUID | None
     target = f"open-end:{tournament.pk}"
 
     def write(locked: Federation) -> None:
-        held = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        held = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
         current = FederationOpen.objects.filter(pk=open_.pk).first()
         if current is None:
             raise ServiceError("open_gone", "not an open")
@@ -337,7 +337,11 @@ def open_enter(
     target = enter_target(open_, number)
 
     def write(locked: Federation) -> Entry:
-        tournament = Tournament.objects.select_for_update().select_related("club").get(pk=open_.tournament_id)
+        tournament = (
+            Tournament.objects.select_for_update(no_key=True)
+            .select_related("club")
+            .get(pk=open_.tournament_id)
+        )
         if not FederationOpen.objects.filter(pk=open_.pk).exists():
             raise ServiceError("open_gone", "not an open")
         person = _person(locked, who, number)
@@ -388,7 +392,11 @@ def open_withdraw(
     target = f"withdraw:{open_.pk}:{number}"
 
     def write(locked: Federation) -> None:
-        tournament = Tournament.objects.select_for_update().select_related("club").get(pk=open_.tournament_id)
+        tournament = (
+            Tournament.objects.select_for_update(no_key=True)
+            .select_related("club")
+            .get(pk=open_.tournament_id)
+        )
         if not FederationOpen.objects.filter(pk=open_.pk).exists():
             raise ServiceError("open_gone", "not an open")
         person = _person(locked, who, number)

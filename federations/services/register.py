@@ -171,7 +171,9 @@ def person_merge(
     target = f"merge:{source.pk}:{into.pk}"
 
     def write(locked: Federation) -> FederationChange:
-        pair = {p.pk: p for p in Person.objects.select_for_update().filter(pk__in=[source.pk, into.pk])}
+        pair = {
+            p.pk: p for p in Person.objects.select_for_update(no_key=True).filter(pk__in=[source.pk, into.pk])
+        }
         src, dst = pair[source.pk], pair[into.pk]
         check_version(src.version, versions[0], "stale_person")
         check_version(dst.version, versions[1], "stale_person")
@@ -244,7 +246,10 @@ def change_undo(
 
 
 def _pair(data: dict) -> tuple[Person, Person]:
-    pair = {p.pk: p for p in Person.objects.select_for_update().filter(pk__in=[data["source"], data["into"]])}
+    pair = {
+        p.pk: p
+        for p in Person.objects.select_for_update(no_key=True).filter(pk__in=[data["source"], data["into"]])
+    }
     return pair[data["source"]], pair[data["into"]]
 
 

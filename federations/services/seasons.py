@@ -157,7 +157,7 @@ def season_update(
     target = f"season:{season.pk}:edit"
 
     def write(locked_federation: Federation) -> FederationSeason:
-        locked = FederationSeason.objects.select_for_update().filter(pk=season.pk).first()
+        locked = FederationSeason.objects.select_for_update(no_key=True).filter(pk=season.pk).first()
         if locked is None:
             raise ServiceError("grand_prix_gone", "the season was deleted")
         check_version(locked.version, version, "stale_grand_prix")
@@ -200,7 +200,7 @@ def season_delete(
     target = f"season:{season.pk}:delete"
 
     def write(locked_federation: Federation) -> None:
-        locked = FederationSeason.objects.select_for_update().filter(pk=season.pk).first()
+        locked = FederationSeason.objects.select_for_update(no_key=True).filter(pk=season.pk).first()
         if locked is None:
             raise ServiceError("grand_prix_gone", "the season was deleted")
         check_version(locked.version, version, "stale_grand_prix")

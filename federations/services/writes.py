@@ -78,7 +78,7 @@ def write_once[T](
         return replay
     try:
         with transaction.atomic():
-            locked = Federation.objects.select_for_update().get(pk=federation.pk)
+            locked = Federation.objects.select_for_update(no_key=True).get(pk=federation.pk)
             replay = _replayed(locked, request_id, target)
             if replay is not None:
                 return replay

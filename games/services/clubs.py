@@ -97,7 +97,7 @@ def club_update(
     if visibility not in Club.Visibility.values:
         raise ServiceError("bad_visibility", "unknown visibility", field="visibility")
     with transaction.atomic():
-        current = Club.objects.select_for_update().get(pk=club.pk)
+        current = Club.objects.select_for_update(no_key=True).get(pk=club.pk)
         if version is not None and current.version != version:
             raise StaleVersion(kind="club")
         if Club.objects.filter(slug=slug).exclude(pk=club.pk).exists():
@@ -235,7 +235,7 @@ def membership_set_role(
         raise ServiceError("bad_role", "unknown role", field="role")
 
     def write() -> ClubChange | None:
-        Club.objects.select_for_update().filter(pk=membership.club_id).first()
+        Club.objects.select_for_update(no_key=True).filter(pk=membership.club_id).first()
         current = Membership.objects.select_related("user").filter(pk=membership.pk).first()
         if current is None:
             raise ServiceError("member_gone", "this member has left the club")
@@ -282,7 +282,7 @@ def membership_remove(*, membership: Membership, user: Actor = None) -> None:
     """Remove a member (or leave: ``user`` is the member). His player stays, with its games,
     no longer linked to his account."""
     with transaction.atomic():
-        Club.objects.select_for_update().filter(pk=membership.club_id).first()
+        Club.objects.select_for_update(no_key=True).filter(pk=membership.club_id).first()
         current = Membership.objects.select_related("user").filter(pk=membership.pk).first()
         if current is None:
             return
@@ -304,7 +304,7 @@ def club_change_undo(*, change: ClubChange, user: Actor) -> ClubChange:
     """Undo one change of a club's players or roles, if nothing changed them since. The undo
     is itself a change, so it can be undone too."""
     with transaction.atomic():
-        Club.objects.select_for_update().filter(pk=change.club_id).first()
+        Club.objects.select_for_update(no_key=True).filter(pk=change.club_id).first()
         if ClubChange.objects.filter(undoes=change).exists():
             raise ServiceError("already_undone", "this change was already undone")
         if change.action == ClubChange.Action.MERGED:

@@ -38,7 +38,10 @@ def _players(game: Game) -> set[str]:
 
 def _lock(*games: Game) -> list[Game]:
     found = {
-        g.pk: g for g in Game.objects.select_for_update().filter(pk__in=[g.pk for g in games]).order_by("pk")
+        g.pk: g
+        for g in Game.objects.select_for_update(no_key=True)
+        .filter(pk__in=[g.pk for g in games])
+        .order_by("pk")
     }
     locked = [found.get(g.pk) for g in games]
     if any(g is None or g.deleted_at is not None for g in locked):

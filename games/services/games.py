@@ -210,7 +210,7 @@ def undo_date(locked: Game, change: Change, user: User | AnonymousUser | None) -
 
 def _present(game: Game) -> Game:
     """The game's row, locked; ServiceError ``game_deleted`` if it was deleted (meanwhile)."""
-    locked = Game.objects.select_for_update().get(pk=game.pk)
+    locked = Game.objects.select_for_update(no_key=True).get(pk=game.pk)
     if locked.deleted_at is not None:
         raise ServiceError("game_deleted", "the game was deleted")
     return locked
@@ -305,7 +305,7 @@ def game_delete(
     its tournament counts it. A resend with the same ``request_id`` returns the first change.
     Whether ``user`` may do it is the caller's check (``access.can_manage_game``)."""
     with transaction.atomic():
-        locked = Game.objects.select_for_update().get(pk=game.pk)
+        locked = Game.objects.select_for_update(no_key=True).get(pk=game.pk)
         resent = _resent(locked, request_id, Change.Action.REMOVED)
         if resent is not None:
             return resent

@@ -116,7 +116,9 @@ def _replayed(club: Club | None, request_id: uuid.UUID | None) -> ClubChange | N
 def _locked_players(*players: Player) -> dict[int, Player]:
     return {
         p.pk: p
-        for p in Player.objects.select_for_update().filter(pk__in=[p.pk for p in players]).order_by("pk")
+        for p in Player.objects.select_for_update(no_key=True)
+        .filter(pk__in=[p.pk for p in players])
+        .order_by("pk")
     }
 
 
@@ -210,7 +212,7 @@ def _merge(keep: Player, drop: Player, seat_ids: list[int], claim_moved: bool) -
     """Move ``seat_ids`` from ``drop`` to ``keep`` and hide ``drop`` (locked rows)."""
     games = Seat.objects.filter(pk__in=seat_ids).values("game_id")
     # Lock the games: a hand saved meanwhile rewrites their results from the seats.
-    list(Game.objects.select_for_update().filter(pk__in=games).values_list("pk", flat=True))
+    list(Game.objects.select_for_update(no_key=True).filter(pk__in=games).values_list("pk", flat=True))
     if Seat.objects.filter(player=keep, game_id__in=games).exists():
         raise ServiceError(
             "merge_same_game",
@@ -286,7 +288,11 @@ def unmerge(change: ClubChange, user: Actor) -> ClubChange:
         raise ServiceError("club_changed_since", "the players were changed after this; undo that first")
     _check_free(drop, drop.key)
     seat_ids = list(Seat.objects.filter(pk__in=data["seats"], player=keep).values_list("pk", flat=True))
-    list(Game.objects.select_for_update().filter(seats__pk__in=seat_ids).values_list("pk", flat=True))
+    list(
+        Game.objects.select_for_update(no_key=True)
+        .filter(seats__pk__in=seat_ids)
+        .values_list("pk", flat=True)
+    )
     _move_seats(seat_ids, drop)
     if data.get("claim_moved"):
         drop.user_id, keep.user_id = keep.user_id, None

@@ -118,7 +118,11 @@ def _select(model: type[models.Model], where: str, order: str, lock: bool) -> st
     sql = f"SELECT {columns(model, 't')} FROM {table(model)} t WHERE {where}"
     if order:
         sql += f" ORDER BY {column(model, order, 't')}"
-    if lock and connection.features.has_select_for_update:  # SQLite: the transaction locks
+    if lock and connection.features.has_select_for_no_key_update:  # SQLite: the transaction locks
+        # Not FOR UPDATE: the worker's derived rows and the marks refer to the locked row, and
+        # their foreign key checks must not wait for a write that then waits for the worker.
+        sql += " FOR NO KEY UPDATE"
+    elif lock and connection.features.has_select_for_update:
         sql += " FOR UPDATE"
     return sql
 

@@ -122,7 +122,7 @@ def final_undo(
     changed since it was seated); seating it again draws it from the standings as they are."""
 
     def write(locked: Tournament) -> Tournament:
-        current = Round.objects.select_for_update().filter(pk=played.pk).first()
+        current = Round.objects.select_for_update(no_key=True).filter(pk=played.pk).first()
         if current is None or not current.final_stage:
             raise ServiceError("final_none", "not a stage of the final")
         if current.status != Round.Status.SEATED:

@@ -254,7 +254,7 @@ def round_move(
     (the page warns of them)."""
 
     def write(locked: Tournament) -> Round:
-        current = Round.objects.select_for_update().get(pk=played.pk)
+        current = Round.objects.select_for_update(no_key=True).get(pk=played.pk)
         if current.status != Round.Status.SEATED:
             raise ServiceError("round_started", "the round has started", round=current.number)
         check_version("round", current.version, round_version)

@@ -41,7 +41,7 @@ def round_start(
         check_minutes(minutes, "minutes")
 
     def write(locked: Tournament) -> Round:
-        current = Round.objects.select_for_update().get(pk=played.pk)
+        current = Round.objects.select_for_update(no_key=True).get(pk=played.pk)
         if current.status != Round.Status.SEATED:
             raise ServiceError("round_started", "the round has started", round=current.number)
         check_version("round", current.version, round_version)
@@ -105,7 +105,7 @@ def round_publish(
     it back to rearrange). Started rounds are always published."""
 
     def write(locked: Tournament) -> Round:
-        current = Round.objects.select_for_update().get(pk=played.pk)
+        current = Round.objects.select_for_update(no_key=True).get(pk=played.pk)
         if current.status != Round.Status.SEATED:
             raise ServiceError("round_started", "the round has started", round=current.number)
         check_version("round", current.version, round_version)
@@ -199,7 +199,7 @@ def round_confirm(
     history says so."""
 
     def write(locked: Tournament) -> Round:
-        current = Round.objects.select_for_update().get(pk=played.pk)
+        current = Round.objects.select_for_update(no_key=True).get(pk=played.pk)
         if current.status != Round.Status.PLAYING:
             raise ServiceError("round_not_playing", "the round is not being played", round=current.number)
         check_version("round", current.version, round_version)

@@ -152,7 +152,7 @@ def season_update(
     changes nothing again); its standings are marked for the worker in the same transaction."""
     fields = checked_season(settings)
     with transaction.atomic():
-        locked = Season.objects.select_for_update().get(pk=season.pk)
+        locked = Season.objects.select_for_update(no_key=True).get(pk=season.pk)
         if request_id is not None and locked.request_id == request_id:
             return locked
         check_version("season", locked.version, version)

@@ -69,7 +69,7 @@ def resent(*, tournament: Tournament, request_id: uuid.UUID | None, target: str)
 
 
 def _locked(tournament: Tournament) -> Tournament:
-    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+    return Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
 
 
 def write_once[T](

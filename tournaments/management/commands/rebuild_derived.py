@@ -55,7 +55,7 @@ def rederive(ids: list[int]) -> int:
     locked; a game whose stored rows already equal a fresh scoring is left as it is (its
     version does not move). Returns the number of games looked at."""
     with transaction.atomic():
-        games = list(Game.objects.select_for_update().filter(pk__in=ids).order_by("pk"))
+        games = list(Game.objects.select_for_update(no_key=True).filter(pk__in=ids).order_by("pk"))
         # Rows, not model instances: the scoring reads a hand's outcome, the writes its id and a
         # seat's id, name and player (making 100,000 instances cost more than scoring them).
         seats = _grouped(
