@@ -55,3 +55,18 @@ def test_every_string_is_translated_and_compiled(language: str) -> None:
         if (catalogue.pgettext(context, msgid) if context else catalogue.gettext(msgid)) != msgstr
     ]
     assert not stale, f"{mo} is older than {po}: run `make messages` ({stale[:3]})"
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_plural_has_each_form_the_language_counts(language: str) -> None:
+    """A plural missing one of its language's forms is shown in English for those numbers."""
+    text = (LOCALE / language / "LC_MESSAGES" / "django.po").read_text(encoding="utf-8")
+    header = text[text.index("Plural-Forms:") :]
+    forms = int(header[header.index("nplurals=") + 9 :].split(";")[0])
+    short = []
+    for entry in text.split("\n\n"):
+        if "\nmsgid_plural " in entry and not entry.lstrip().startswith("#~"):
+            found = sum(1 for line in entry.splitlines() if line.startswith("msgstr["))
+            if found != forms:
+                short.append(entry.split("msgid_plural", 1)[0].split("msgid ", 1)[1].strip())
+    assert not short, f"{language}: {forms} plural forms wanted, another count in {short[:3]}"
