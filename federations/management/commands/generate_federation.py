@@ -184,6 +184,7 @@ class Command(BaseCommand):
             with transaction.atomic():
                 derived.everything_changed(federation)
             done = refresh(federation)
+            analyse()  # the rating tables were empty at the first count
             events = sum(r.events for r in done)
             self.stdout.write(
                 self.style.SUCCESS(f"Rated: {events} rating steps in {time.monotonic() - started:.1f} s")
