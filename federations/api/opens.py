@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.http import Http404
-from rest_framework import status
+from rest_framework import exceptions, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -43,6 +43,13 @@ def _allowed[T](request: Request, call: Callable[[], T]) -> T:
         refuse(request, error_message(error))
 
 
+def _signed_in(request: Request) -> None:
+    """Every write on opens needs a credential: refused before anything is looked up, so an
+    anonymous write learns nothing of what exists (the open may be gone: still a 401)."""
+    if request.successful_authenticator is None:
+        raise exceptions.NotAuthenticated()
+
+
 def _open(request: Request, slug: str, public_id: str) -> tuple[Federation, FederationOpen]:
     federation = visible_federation(request, slug)
     found = selectors.open_of(federation=federation, public_id=public_id)
@@ -63,6 +70,7 @@ class Opens(APIView):
 
     @schemas.federation_opens_host
     def post(self, request: Request, slug: str) -> Response:
+        _signed_in(request)
         federation = visible_federation(request, slug)
         form = OpenHostSerializer(data=request.data)
         form.is_valid(raise_exception=True)
@@ -97,6 +105,7 @@ class OpenDetail(APIView):
 
     @schemas.federation_open_end
     def delete(self, request: Request, slug: str, public_id: str) -> Response:
+        _signed_in(request)
         _federation, open_ = _open(request, slug, public_id)
         key = idempotency_key(request)
         _allowed(request, lambda: open_end(open_=open_, user=caller(request), request_id=key))
@@ -112,6 +121,7 @@ class OpenEntries(APIView):
 
     @schemas.federation_open_enter
     def post(self, request: Request, slug: str, public_id: str) -> Response:
+        _signed_in(request)
         _federation, open_ = _open(request, slug, public_id)
         form = OpenEntryWriteSerializer(data=request.data)
         form.is_valid(raise_exception=True)
@@ -128,6 +138,7 @@ class OpenEntries(APIView):
 class OpenEntry(APIView):
     @schemas.federation_open_withdraw
     def delete(self, request: Request, slug: str, public_id: str, number: int) -> Response:
+        _signed_in(request)
         _federation, open_ = _open(request, slug, public_id)
         key = idempotency_key(request)
         _allowed(

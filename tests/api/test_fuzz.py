@@ -169,6 +169,7 @@ def _full_world() -> dict[str, Any]:
     round_seat(tournament=cup, number=2, user=user)
     season_create(club=club, settings=season_settings(), user=user)
     federation = _fuzz_federation(club, user)
+    hosted = _fuzz_open(federation, tournament(club, user, 4, name="Fuzz open"), user)
     _row, token = token_create(user=user, name="fuzz", scope="write")
     players = list(club.players.order_by("pk").values_list("pk", flat=True)[:2])
     entry = cup.entries.order_by("pk").values_list("pk", flat=True)[0]
@@ -182,6 +183,7 @@ def _full_world() -> dict[str, Any]:
         "other": players[1],
         "entry": entry,
         "federation": federation,
+        "open": hosted,
     }
 
 
@@ -198,6 +200,15 @@ def _fuzz_federation(club: Any, user: Any) -> str:
     for name in ("Ann Fuzz", "Ann  FUZZ", "Bob Fuzz"):
         person_add(federation=federation, name=name, home_club=club, user=user)
     return federation.slug
+
+
+def _fuzz_open(slug: str, cup: Any, user: Any) -> str:
+    """A tournament of the club hosted as an open of the fuzzing federation: its id."""
+    from federations.models import Federation
+    from federations.services.opens import open_host
+
+    open_host(federation=Federation.objects.get(slug=slug), tournament=cup, user=user)
+    return str(cup.public_id)
 
 
 def _fuzz_federation_season(slug: str) -> str:
@@ -233,6 +244,8 @@ def _known_objects(world: dict[str, Any]) -> dict[str, dict[str, Any]]:
             "club": world["club"],
             "public_id": _fuzz_federation_season(world["federation"]),
         },
+        # Later prefixes win: an open's address names the open, not the season.
+        "/api/v1/federations/{slug}/opens/": {"public_id": world["open"]},
         "/api/v1/clubs/{slug}/": {
             "slug": world["club"],
             "id": world["player"],

@@ -102,3 +102,7 @@ def test_ending_an_open_and_a_members_only_federation() -> None:
     assert api(o.w.organisers[0]).delete(base(o)).status_code == 204
     assert not FederationOpen.objects.exists()
     assert api(o.w.organisers[0]).get(base(o)).status_code == 404
+    # A write without a credential is a 401 whether or not the open is there.
+    assert api().delete(base(o)).status_code == 401
+    assert api().post(f"{base(o)}entries/", {"person": "1"}, format="json").status_code == 401
+    assert api().delete(f"{base(o)}entries/1/").status_code == 401
