@@ -5,22 +5,17 @@ errors, which ``put_error`` places at the field they name."""
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from federations.forms import _Once
 from federations.link_forms import MAX_ID
 
 
-class _Once(forms.Form):
-    request_id = forms.UUIDField(required=False, widget=forms.HiddenInput)
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("initial", {})
-        kwargs["initial"].setdefault("request_id", uuid.uuid4())
-        super().__init__(*args, **kwargs)
+class EndForm(_Once):
+    """The tournament no longer an open: its request id only."""
 
 
 class HostForm(_Once):

@@ -354,20 +354,7 @@ def open_enter(
             raise ServiceError("open_already_entered", "entered", field="person", person=person.name)
         entries_add(tournament=tournament, players=[player], user=user)
         entry = Entry.objects.select_related("player").get(tournament=tournament, player=player)
-        record(
-            locked,
-            Action.OPEN_ENTERED,
-            user,
-            request_id,
-            target=target,
-            club=tournament.club_id,
-            tournament=tournament.public_id,
-            tournament_name=tournament.name,
-            person=person.pk,
-            number=person_label(locked, person.number),
-            name=person.name,
-            player=player.pk,
-        )
+        _record_entry(locked, Action.OPEN_ENTERED, user, request_id, target, tournament, person, player.pk)
         return entry
 
     result = write_once(open_.federation, request_id, target, write)
@@ -413,19 +400,35 @@ def open_withdraw(
         if _started(tournament):
             raise _closed()
         entry_remove(entry=entry, user=user)
-        record(
-            locked,
-            Action.OPEN_WITHDRAWN,
-            user,
-            request_id,
-            target=target,
-            club=tournament.club_id,
-            tournament=tournament.public_id,
-            tournament_name=tournament.name,
-            person=person.pk,
-            number=person_label(locked, person.number),
-            name=person.name,
-            player=entry.player_id,
+        _record_entry(
+            locked, Action.OPEN_WITHDRAWN, user, request_id, target, tournament, person, entry.player_id
         )
 
     write_once(open_.federation, request_id, target, write)
+
+
+def _record_entry(
+    federation: Federation,
+    action: str,
+    user: Actor,
+    request_id: uuid.UUID | None,
+    target: str,
+    tournament: Tournament,
+    person: Person,
+    player_id: int,
+) -> None:
+    """An entry or a withdrawal as the federation's history shows it."""
+    record(
+        federation,
+        action,
+        user,
+        request_id,
+        target=target,
+        club=tournament.club_id,
+        tournament=tournament.public_id,
+        tournament_name=tournament.name,
+        person=person.pk,
+        number=person_label(federation, person.number),
+        name=person.name,
+        player=player_id,
+    )

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 from engine.errors import EngineError
 from federations import access
 from federations.models import Federation, FederationOpen
-from federations.open_forms import EntryForm, HostForm, PickForm
+from federations.open_forms import EndForm, EntryForm, HostForm, PickForm
 from federations.selectors import opens as selectors
 from federations.services.opens import open_end, open_enter, open_host, open_withdraw
 from federations.views.common import federation_of
@@ -123,7 +123,7 @@ def open_withdraw_view(request: HttpRequest, slug: str, public_id: str) -> HttpR
 def open_end_view(request: HttpRequest, slug: str, public_id: str) -> HttpResponse:
     """The tournament is no longer an open (before round 1)."""
     _federation, open_ = _open(request, slug, public_id)
-    form = EntryForm({"person": "-", **request.POST.dict()})
+    form = EndForm(request.POST)
     try:
         open_end(
             open_=open_,
